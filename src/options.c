@@ -1,0 +1,548 @@
+/* Command line parsing.  Option letters, long names, defaults and
+ * combinations follow GNU cp 9.1 so scripts can swap one for the other. */
+#include "system.h"
+#include "options.h"
+#include "plan.h"
+#include "quote.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+enum {
+	OPT_ATTRIBUTES_ONLY = 256, OPT_ATOMIC, OPT_BACKUP, OPT_COPY_CONTENTS,
+	OPT_DEBUG, OPT_EXPLAIN, OPT_HELP, OPT_IF_CHANGED, OPT_JSON,
+	OPT_NO_PRESERVE, OPT_PARENTS, OPT_PRESERVE, OPT_PROGRESS, OPT_REFLINK,
+	OPT_REMOVE_DESTINATION, OPT_ROAD, OPT_SPARSE, OPT_STRIP_SLASHES,
+	OPT_SYNC, OPT_UPDATE, OPT_VERIFY, OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "archive",		no_argument,		NULL, 'a' },
+	{ "atomic",		no_argument,		NULL, OPT_ATOMIC },
+	{ "attributes-only",	no_argument,		NULL, OPT_ATTRIBUTES_ONLY },
+	{ "backup",		optional_argument,	NULL, OPT_BACKUP },
+	{ "copy-contents",	no_argument,		NULL, OPT_COPY_CONTENTS },
+	{ "debug",		no_argument,		NULL, OPT_DEBUG },
+	{ "dereference",	no_argument,		NULL, 'L' },
+	{ "explain",		no_argument,		NULL, OPT_EXPLAIN },
+	{ "force",		no_argument,		NULL, 'f' },
+	{ "help",		no_argument,		NULL, OPT_HELP },
+	{ "if-changed",		no_argument,		NULL, OPT_IF_CHANGED },
+	{ "interactive",	no_argument,		NULL, 'i' },
+	{ "jobs",		required_argument,	NULL, 'j' },
+	{ "json",		no_argument,		NULL, OPT_JSON },
+	{ "link",		no_argument,		NULL, 'l' },
+	{ "no-clobber",		no_argument,		NULL, 'n' },
+	{ "no-dereference",	no_argument,		NULL, 'P' },
+	{ "no-preserve",	required_argument,	NULL, OPT_NO_PRESERVE },
+	{ "no-target-directory", no_argument,		NULL, 'T' },
+	{ "one-file-system",	no_argument,		NULL, 'x' },
+	{ "parents",		no_argument,		NULL, OPT_PARENTS },
+	{ "preserve",		optional_argument,	NULL, OPT_PRESERVE },
+	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "recursive",		no_argument,		NULL, 'R' },
+	{ "reflink",		optional_argument,	NULL, OPT_REFLINK },
+	{ "remove-destination",	no_argument,		NULL, OPT_REMOVE_DESTINATION },
+	{ "road",		required_argument,	NULL, OPT_ROAD },
+	{ "sparse",		required_argument,	NULL, OPT_SPARSE },
+	{ "strip-trailing-slashes", no_argument,	NULL, OPT_STRIP_SLASHES },
+	{ "suffix",		required_argument,	NULL, 'S' },
+	{ "symbolic-link",	no_argument,		NULL, 's' },
+	{ "sync",		no_argument,		NULL, OPT_SYNC },
+	{ "target-directory",	required_argument,	NULL, 't' },
+	{ "update",		optional_argument,	NULL, OPT_UPDATE },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "verify",		no_argument,		NULL, OPT_VERIFY },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ "context",		optional_argument,	NULL, 'Z' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void sc_options_try_help(void)
+{
+	fprintf(stderr, _("Try '%s --help' for more information.\n"),
+		sc_program_name);
+}
+
+static void usage(void)
+{
+	printf(_("\
+Usage: %s [OPTION]... [-T] SOURCE DEST\n\
+  or:  %s [OPTION]... SOURCE... DIRECTORY\n\
+  or:  %s [OPTION]... -t DIRECTORY SOURCE...\n"),
+	       sc_program_name, sc_program_name, sc_program_name);
+	fputs(_("\
+Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, choosing for each\n\
+file the fastest safe way the kernel offers (clone, copy_file_range, splice\n\
+or read/write) and saying which one it took with -v, --explain or --json.\n\
+\n"), stdout);
+	fputs(_("\
+Mandatory arguments to long options are mandatory for short options too.\n\
+  -a, --archive                same as -dR --preserve=all\n\
+      --attributes-only        don't copy the file data, just the attributes\n\
+      --backup[=CONTROL]       make a backup of each existing destination file\n\
+  -b                           like --backup but does not accept an argument\n\
+      --copy-contents          accepted for compatibility; ignored\n\
+  -d                           same as --no-dereference --preserve=links\n\
+      --debug                  explain how a file is copied; implies -v\n\
+  -f, --force                  if an existing destination file cannot be\n\
+                                 opened, remove it and try again\n\
+  -i, --interactive            prompt before overwrite (overrides a previous -n\n\
+                                 option)\n\
+  -H                           follow command-line symbolic links in SOURCE\n\
+  -l, --link                   hard link files instead of copying\n\
+  -L, --dereference            always follow symbolic links in SOURCE\n\
+"), stdout);
+	fputs(_("\
+  -n, --no-clobber             do not overwrite an existing file (overrides\n\
+                                 a previous -i option)\n\
+  -P, --no-dereference         never follow symbolic links in SOURCE\n\
+  -p                           same as --preserve=mode,ownership,timestamps\n\
+      --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
+                                 mode,ownership,timestamps), if possible\n\
+                                 additional attributes: links, xattr, all\n\
+      --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
+      --parents                use full source file name under DIRECTORY\n\
+  -R, -r, --recursive          copy directories recursively\n\
+      --reflink[=WHEN]         control clone/CoW copies (auto, always, never)\n\
+      --remove-destination     remove each existing destination file before\n\
+                                 attempting to open it (contrast with --force)\n\
+      --sparse=WHEN            control creation of sparse files (auto,\n\
+                                 always, never)\n\
+      --strip-trailing-slashes  remove any trailing slashes from each SOURCE\n\
+                                 argument\n\
+  -s, --symbolic-link          make symbolic links instead of copying\n\
+  -S, --suffix=SUFFIX          override the usual backup suffix\n\
+  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY\n\
+  -T, --no-target-directory    treat DEST as a normal file\n\
+  -u, --update                 copy only when the SOURCE file is newer\n\
+                                 than the destination file or when the\n\
+                                 destination file is missing\n\
+  -v, --verbose                explain what is being done, and which road\n\
+                                 each file took\n\
+  -x, --one-file-system        stay on this file system\n\
+"), stdout);
+	fputs(_("\
+\n\
+smartcp options:\n\
+      --explain                show facts and the plan for each file; copy\n\
+                                 nothing, create nothing\n\
+      --json                   print one JSON object per file and a summary\n\
+                                 (JSON Lines) on standard output\n\
+      --road=LIST              use only these roads, for experiments: any of\n\
+                                 clone, copy_file_range, splice, read_write\n\
+      --verify                 read the destination back and compare it with\n\
+                                 the source\n\
+      --atomic                 write to a temporary file, then rename it over\n\
+                                 the destination\n\
+      --sync                   flush files and directories to storage\n\
+      --if-changed             leave destinations that already hold the same\n\
+                                 data untouched\n\
+      --progress               show progress on standard error\n\
+  -q, --quiet                  no summary line on a terminal\n\
+  -j, --jobs=N                 copy up to N files at once\n\
+      --help        display this help and exit\n\
+      --version     output version information and exit\n\
+"), stdout);
+	fputs(_("\
+\n\
+The roads, fastest first: clone (FICLONE, shares extents), copy_file_range\n\
+(in-kernel or server-side copy), splice (through a pipe) and read_write.\n\
+Generated files (/proc, /sys, tracefs, debugfs) are always read until read()\n\
+returns 0, whatever their size claims.\n\
+\n\
+Exit status is 0 if every file was copied, 1 otherwise.\n"), stdout);
+}
+
+static void version(void)
+{
+	printf("%s (%s) %s\n", sc_program_name, PACKAGE_NAME, PACKAGE_VERSION);
+	fputs(_("\
+Copyright (C) 2026 the smartcp authors.\n\
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n\
+This is free software: you are free to change and redistribute it.\n\
+There is NO WARRANTY, to the extent permitted by law.\n"), stdout);
+}
+
+/* Matches ARG against a NULL-terminated list, allowing unambiguous
+ * abbreviations as GNU's argmatch does.  Returns the index or -1. */
+static int argmatch(const char *arg, const char *const *list)
+{
+	size_t len = strlen(arg);
+	int found = -1;
+
+	for (int i = 0; list[i]; i++) {
+		if (!strcmp(arg, list[i]))
+			return i;
+		if (!strncmp(arg, list[i], len)) {
+			if (found >= 0)
+				return -2;	/* ambiguous */
+			found = i;
+		}
+	}
+	return found;
+}
+
+static void bad_arg(const char *arg, const char *opt,
+		    const char *const *list)
+{
+	int r = argmatch(arg, list);
+
+	fprintf(stderr, r == -2 ?
+		_("%s: ambiguous argument %s for %s\n") :
+		_("%s: invalid argument %s for %s\n"),
+		sc_program_name, sc_quote(arg), sc_quote(opt));
+	fputs(_("Valid arguments are:\n"), stderr);
+	for (int i = 0; list[i]; i++)
+		fprintf(stderr, "  - %s\n", sc_quote(list[i]));
+}
+
+static const char *const when_args[] = { "auto", "always", "never", NULL };
+
+/* --preserve / --no-preserve lists: set or clear each named attribute. */
+static int preserve_list(struct sc_options *o, const char *arg, bool on,
+			 const char *opt)
+{
+	static const char *const attrs[] = {
+		"mode", "ownership", "timestamps", "links", "xattr",
+		"context", "all", NULL
+	};
+	char *copy = strdup(arg), *save = NULL, *tok;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		switch (argmatch(tok, attrs)) {
+		case 0: o->preserve_mode = on; break;
+		case 1: o->preserve_ownership = on; break;
+		case 2: o->preserve_timestamps = on; break;
+		case 3: o->preserve_links = on; break;
+		case 4: o->preserve_xattr = on; break;
+		case 5: break;	/* SELinux context: not supported, ignored */
+		case 6:
+			o->preserve_mode = o->preserve_ownership = on;
+			o->preserve_timestamps = o->preserve_links = on;
+			o->preserve_xattr = on;
+			break;
+		default:
+			bad_arg(tok, opt, attrs);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+static int parse_roads(struct sc_options *o, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	unsigned mask = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int r = sc_road_from_name(tok);
+
+		if (r < 0) {
+			static const char *const names[] = {
+				"clone", "copy_file_range", "splice",
+				"read_write", NULL
+			};
+			bad_arg(tok, "--road", names);
+			free(copy);
+			return -1;
+		}
+		mask |= 1u << r;
+	}
+	free(copy);
+	if (!mask)
+		return -1;
+	o->roads = mask;
+	o->roads_forced = true;
+	return 0;
+}
+
+static enum sc_backup backup_from(const char *arg)
+{
+	static const char *const names[] = {
+		"none", "off", "simple", "never", "existing", "nil",
+		"numbered", "t", NULL
+	};
+	static const enum sc_backup vals[] = {
+		SC_BACKUP_NONE, SC_BACKUP_NONE, SC_BACKUP_SIMPLE,
+		SC_BACKUP_SIMPLE, SC_BACKUP_EXISTING, SC_BACKUP_EXISTING,
+		SC_BACKUP_NUMBERED, SC_BACKUP_NUMBERED,
+	};
+	int i;
+
+	if (!arg || !*arg)
+		arg = getenv("VERSION_CONTROL");
+	if (!arg || !*arg)
+		return SC_BACKUP_EXISTING;
+	i = argmatch(arg, names);
+	if (i < 0) {
+		bad_arg(arg, "backup type", names);
+		return (enum sc_backup)-1;
+	}
+	return vals[i];
+}
+
+int sc_options_parse(int argc, char **argv, struct sc_options *o)
+{
+	static const char *const update_args[] = { "all", "none", "older",
+						   NULL };
+	const char *backup_arg = NULL;
+	bool make_backups = false, no_preserve_seen = false;
+	char *end;
+	int c, i;
+
+	memset(o, 0, sizeof(*o));
+	o->roads = SC_ROADMASK_ALL;
+	o->jobs = 1;
+	o->suffix = getenv("SIMPLE_BACKUP_SUFFIX");
+	if (!o->suffix || !*o->suffix || strchr(o->suffix, '/'))
+		o->suffix = "~";
+
+	/* getopt must not print in its own words: we want the program name
+	 * from argv[0] and translated messages, which it does anyway. */
+	while ((c = getopt_long(argc, argv, "abdfHij:lLnpPqrRsS:t:TuvxZ",
+				long_options, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->deref = SC_DEREF_NEVER;
+			o->preserve_links = true;
+			o->preserve_mode = o->preserve_ownership = true;
+			o->preserve_timestamps = o->preserve_xattr = true;
+			o->recursive = true;
+			break;
+		case 'b':
+			make_backups = true;
+			break;
+		case OPT_BACKUP:
+			make_backups = true;
+			backup_arg = optarg ? optarg : "";
+			break;
+		case 'd':
+			o->deref = SC_DEREF_NEVER;
+			o->preserve_links = true;
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'H':
+			o->deref = SC_DEREF_ARGS;
+			break;
+		case 'i':
+			o->interactive = SC_OVERWRITE_ASK;
+			break;
+		case 'j':
+			i = (int)strtol(optarg, &end, 10);
+			if (*end || i < 1 || i > 1024) {
+				fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
+					sc_program_name, sc_quote(optarg));
+				return -1;
+			}
+			o->jobs = (unsigned)i;
+			break;
+		case 'l':
+			o->hard_link = true;
+			break;
+		case 'L':
+			o->deref = SC_DEREF_ALWAYS;
+			break;
+		case 'n':
+			o->interactive = SC_OVERWRITE_NEVER;
+			break;
+		case 'P':
+			o->deref = SC_DEREF_NEVER;
+			break;
+		case 'p':
+			o->preserve_mode = o->preserve_ownership = true;
+			o->preserve_timestamps = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'r':
+		case 'R':
+			o->recursive = true;
+			break;
+		case 's':
+			o->symbolic_link = true;
+			break;
+		case 'S':
+			make_backups = true;
+			o->suffix = optarg;
+			break;
+		case 't':
+			if (o->target_directory) {
+				fprintf(stderr, _("%s: multiple target directories specified\n"),
+					sc_program_name);
+				return -1;
+			}
+			o->target_directory = optarg;
+			break;
+		case 'T':
+			o->no_target_directory = true;
+			break;
+		case 'u':
+			o->update = SC_UPDATE_OLDER;
+			break;
+		case OPT_UPDATE:
+			if (!optarg) {
+				o->update = SC_UPDATE_OLDER;
+				break;
+			}
+			i = argmatch(optarg, update_args);
+			if (i < 0) {
+				bad_arg(optarg, "--update", update_args);
+				sc_options_try_help();
+				return -1;
+			}
+			o->update = i == 0 ? SC_UPDATE_ALL :
+				    i == 1 ? SC_UPDATE_NONE : SC_UPDATE_OLDER;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'x':
+			o->one_file_system = true;
+			break;
+		case 'Z':
+			break;	/* no SELinux contexts here; accepted */
+		case OPT_ATTRIBUTES_ONLY:
+			o->attributes_only = true;
+			break;
+		case OPT_COPY_CONTENTS:
+			break;
+		case OPT_DEBUG:
+			o->debug = o->verbose = true;
+			break;
+		case OPT_NO_PRESERVE:
+			if (preserve_list(o, optarg, false, "--no-preserve")) {
+				sc_options_try_help();
+				return -1;
+			}
+			no_preserve_seen = true;
+			break;
+		case OPT_PARENTS:
+			o->parents = true;
+			break;
+		case OPT_PRESERVE:
+			if (preserve_list(o, optarg ? optarg :
+					  "mode,ownership,timestamps", true,
+					  "--preserve")) {
+				sc_options_try_help();
+				return -1;
+			}
+			o->require_preserve = true;
+			break;
+		case OPT_REFLINK:
+			if (!optarg) {
+				o->reflink = SC_REFLINK_ALWAYS;
+				break;
+			}
+			i = argmatch(optarg, when_args);
+			if (i < 0) {
+				bad_arg(optarg, "--reflink", when_args);
+				sc_options_try_help();
+				return -1;
+			}
+			o->reflink = i == 0 ? SC_REFLINK_AUTO :
+				     i == 1 ? SC_REFLINK_ALWAYS : SC_REFLINK_NEVER;
+			break;
+		case OPT_REMOVE_DESTINATION:
+			o->remove_destination = true;
+			break;
+		case OPT_ROAD:
+			if (parse_roads(o, optarg)) {
+				sc_options_try_help();
+				return -1;
+			}
+			break;
+		case OPT_SPARSE:
+			i = argmatch(optarg, when_args);
+			if (i < 0) {
+				bad_arg(optarg, "--sparse", when_args);
+				sc_options_try_help();
+				return -1;
+			}
+			o->sparse = i == 0 ? SC_SPARSE_AUTO :
+				    i == 1 ? SC_SPARSE_ALWAYS : SC_SPARSE_NEVER;
+			break;
+		case OPT_STRIP_SLASHES:
+			o->strip_trailing_slashes = true;
+			break;
+		case OPT_EXPLAIN:
+			o->explain = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_VERIFY:
+			o->verify = true;
+			break;
+		case OPT_ATOMIC:
+			o->atomic = true;
+			break;
+		case OPT_SYNC:
+			o->sync = true;
+			break;
+		case OPT_IF_CHANGED:
+			o->if_changed = true;
+			break;
+		case OPT_PROGRESS:
+			o->progress = true;
+			break;
+		case OPT_HELP:
+			usage();
+			return -2;
+		case OPT_VERSION:
+			version();
+			return -2;
+		default:
+			sc_options_try_help();
+			return -1;
+		}
+	}
+	(void)no_preserve_seen;
+
+	if (o->hard_link && o->symbolic_link) {
+		fprintf(stderr, _("%s: cannot make both hard and symbolic links\n"),
+			sc_program_name);
+		sc_options_try_help();
+		return -1;
+	}
+	if (make_backups) {
+		enum sc_backup b = backup_from(backup_arg);
+
+		if ((int)b < 0) {
+			sc_options_try_help();
+			return -1;
+		}
+		o->backup = b;
+		if (o->backup != SC_BACKUP_NONE &&
+		    o->interactive == SC_OVERWRITE_NEVER) {
+			fprintf(stderr, _("%s: options --backup and --no-clobber are mutually exclusive\n"),
+				sc_program_name);
+			sc_options_try_help();
+			return -1;
+		}
+	}
+	if (o->reflink == SC_REFLINK_ALWAYS && o->sparse != SC_SPARSE_AUTO) {
+		fprintf(stderr, _("%s: --reflink can be used only with --sparse=auto\n"),
+			sc_program_name);
+		sc_options_try_help();
+		return -1;
+	}
+	if (o->deref == SC_DEREF_UNSET)
+		o->deref = o->recursive ? SC_DEREF_NEVER : SC_DEREF_ALWAYS;
+	if (o->json)
+		o->verbose = false;	/* stdout carries JSON only */
+	return optind;
+}

@@ -1,0 +1,60 @@
+/* argv -> struct sc_options.  Nothing else in smartcp reads argv. */
+#ifndef SMARTCP_OPTIONS_H
+#define SMARTCP_OPTIONS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum sc_reflink { SC_REFLINK_AUTO, SC_REFLINK_ALWAYS, SC_REFLINK_NEVER };
+enum sc_sparse { SC_SPARSE_AUTO, SC_SPARSE_ALWAYS, SC_SPARSE_NEVER };
+/* How symbolic links met on the way are treated (-P, -L, -H). */
+enum sc_deref {
+	SC_DEREF_UNSET,
+	SC_DEREF_NEVER,		/* -P: copy links as links */
+	SC_DEREF_ALWAYS,	/* -L: follow every link */
+	SC_DEREF_ARGS,		/* -H: follow links named on the command line */
+};
+enum sc_interactive { SC_OVERWRITE_ASK_UNSET, SC_OVERWRITE_ALWAYS,
+		      SC_OVERWRITE_ASK, SC_OVERWRITE_NEVER };
+enum sc_backup { SC_BACKUP_NONE, SC_BACKUP_SIMPLE, SC_BACKUP_NUMBERED,
+		 SC_BACKUP_EXISTING };
+/* --update[=WHEN] */
+enum sc_update { SC_UPDATE_ALL, SC_UPDATE_OLDER, SC_UPDATE_NONE };
+
+/* Road bits, for --road and for what a run has learned. */
+#define SC_ROADMASK_ALL 0xfu
+
+struct sc_options {
+	bool recursive;
+	enum sc_deref deref;
+	bool preserve_mode, preserve_ownership, preserve_timestamps;
+	bool preserve_links, preserve_xattr;
+	bool require_preserve;	/* --preserve named explicitly: failures count */
+	bool force, remove_destination, one_file_system, parents;
+	bool no_target_directory, strip_trailing_slashes;
+	bool hard_link, symbolic_link, attributes_only;
+	enum sc_interactive interactive;
+	enum sc_update update;
+	enum sc_backup backup;
+	const char *suffix;
+	const char *target_directory;
+	enum sc_reflink reflink;
+	enum sc_sparse sparse;
+
+	bool verbose, quiet, debug;
+	bool explain, json, verify, progress;
+	bool atomic, sync, if_changed;
+	unsigned roads;		/* --road: bit (1 << enum sc_road) per road */
+	bool roads_forced;	/* --road given: only these, in plan order */
+	unsigned jobs;
+};
+
+/* Parses argv.  Returns the index of the first operand (>= 0), or a
+ * negative value when the program must exit: -1 for a usage error (the
+ * message has been printed), -2 after --help or --version (exit 0). */
+int sc_options_parse(int argc, char **argv, struct sc_options *ret);
+
+/* Prints "Try 'PROG --help' for more information." to stderr. */
+void sc_options_try_help(void);
+
+#endif

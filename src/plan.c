@@ -1,0 +1,172 @@
+/* Road selection.  Each rule cites the kernel behaviour it works around;
+ * see design.md "The four roads" and the seeds for the history. */
+#include "system.h"
+#include "plan.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const road_names[SC_ROAD__MAX] = {
+	[SC_ROAD_CLONE] = "clone",
+	[SC_ROAD_RANGE] = "copy_file_range",
+	[SC_ROAD_SPLICE] = "splice",
+	[SC_ROAD_RW] = "read_write",
+};
+
+const char *sc_road_name(enum sc_road road)
+{
+	return (unsigned)road < SC_ROAD__MAX ? road_names[road] : "?";
+}
+
+int sc_road_from_name(const char *name)
+{
+	for (int i = 0; i < SC_ROAD__MAX; i++)
+		if (!strcmp(name, road_names[i]))
+			return i;
+	return -1;
+}
+
+bool sc_plan_size_untrusted(const struct sc_fs_facts *fs)
+{
+	return !fs || fs->class == SC_FS_GENERATED;
+}
+
+static bool same_fs(const struct sc_plan_input *in)
+{
+	return in->src_fs && in->dst_fs && in->src_fs->identity[0] &&
+	       !strcmp(in->src_fs->identity, in->dst_fs->identity);
+}
+
+static bool same_type(const struct sc_plan_input *in)
+{
+	return in->src_fs && in->dst_fs &&
+	       !strcmp(in->src_fs->type, in->dst_fs->type);
+}
+
+/* Types whose copy_file_range method may copy between two superblocks of
+ * the same type (server-side copy): still allowed since 5.19, where the
+ * generic cross-filesystem splice fallback was removed (seed 011). */
+static bool server_side_type(const struct sc_fs_facts *fs)
+{
+	return fs->class == SC_FS_NETWORK || fs->class == SC_FS_FUSE;
+}
+
+static const char *why_not_clone(const struct sc_plan_input *in)
+{
+	if (!S_ISREG(in->src_mode))
+		return N_("source is not a regular file");
+	if (!S_ISREG(in->dst_mode))
+		return N_("destination is not a regular file");
+	if (in->roads_forced)
+		return NULL;
+	if (in->reflink == SC_REFLINK_NEVER)
+		return N_("--reflink=never");
+	if (in->reflink == SC_REFLINK_ALWAYS)
+		return NULL;	/* the user's word: try and report */
+	if (sc_plan_size_untrusted(in->src_fs))
+		return N_("generated source");
+	if (!same_fs(in))
+		return N_("different filesystems");
+	if (in->src_fs->can_clone == SC_NO)
+		return N_("filesystem cannot share extents");
+	/* FICLONE between two mounts of one superblock gave EXDEV before
+	 * Linux 5.18 (commit 9f5710bbfd30, "fs: allow cross-vfsmount
+	 * reflink/dedupe"). */
+	if (in->src_fs->mnt_id != in->dst_fs->mnt_id &&
+	    !sc_kernel_at_least(in->kernel, 5, 18))
+		return N_("different mounts (clone across mounts needs Linux 5.18)");
+	return NULL;
+}
+
+static const char *why_not_range(const struct sc_plan_input *in)
+{
+	if (!S_ISREG(in->src_mode))
+		return N_("source is not a regular file");
+	if (!S_ISREG(in->dst_mode))
+		return N_("destination is not a regular file");
+	if (in->roads_forced)
+		return NULL;
+	if (!sc_kernel_at_least(in->kernel, 4, 5))
+		return N_("not in this kernel (added in Linux 4.5)");
+	/* 5.3 to 5.18 copied 0 bytes and reported success for files whose
+	 * st_size is 0 (proc, tracefs...) or a made-up 4096 (sysfs); later
+	 * kernels refuse them across filesystems, but the size still lies. */
+	if (sc_plan_size_untrusted(in->src_fs))
+		return N_("generated source: st_size is not its length");
+	if (same_fs(in))
+		return NULL;
+	if (!sc_kernel_at_least(in->kernel, 5, 3))
+		return N_("different filesystems (EXDEV before Linux 5.3)");
+	if (!sc_kernel_at_least(in->kernel, 5, 19))
+		return NULL;	/* generic in-kernel splice across filesystems */
+	if (same_type(in) && server_side_type(in->src_fs))
+		return NULL;	/* server-side copy between mounts */
+	return N_("different filesystems (EXDEV since Linux 5.19)");
+}
+
+static const char *why_not_splice(const struct sc_plan_input *in)
+{
+	bool src_pipe = S_ISFIFO(in->src_mode), dst_pipe = S_ISFIFO(in->dst_mode);
+
+	if (in->roads_forced)
+		return NULL;
+	/* splice() needs a pipe on one side; smartcp puts one in between.
+	 * Generated files are read with read(): splice_read of many of them
+	 * went away in 5.10 (EINVAL) and read() is what their authors test. */
+	if (sc_plan_size_untrusted(in->src_fs) && !src_pipe)
+		return N_("generated source: read until read() returns 0");
+	if (src_pipe || dst_pipe)
+		return NULL;
+	if (!S_ISREG(in->src_mode))
+		return N_("source is not a regular file or a pipe");
+	if (same_fs(in))
+		return N_("copy_file_range serves one filesystem");
+	return NULL;	/* measured: beats read/write across filesystems */
+}
+
+void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
+{
+	const char *why[SC_ROAD__MAX];
+	static const char *const learned =
+		N_("learned from an earlier file");
+
+	why[SC_ROAD_CLONE] = why_not_clone(in);
+	why[SC_ROAD_RANGE] = why_not_range(in);
+	why[SC_ROAD_SPLICE] = why_not_splice(in);
+	why[SC_ROAD_RW] = NULL;
+
+	/* --reflink=always: clone or nothing, as in GNU cp. */
+	if (in->reflink == SC_REFLINK_ALWAYS && !in->roads_forced) {
+		for (int r = SC_ROAD_RANGE; r < SC_ROAD__MAX; r++)
+			why[r] = N_("--reflink=always");
+	}
+
+	/* If copy_file_range can serve and splice was only a fallback for it,
+	 * keep splice out: same work, more syscalls. */
+	if (!why[SC_ROAD_RANGE] && !why[SC_ROAD_SPLICE] &&
+	    !in->roads_forced && S_ISREG(in->src_mode) &&
+	    S_ISREG(in->dst_mode) && !same_fs(in) &&
+	    !sc_kernel_at_least(in->kernel, 5, 19))
+		why[SC_ROAD_SPLICE] = N_("copy_file_range does the same in the kernel");
+
+	plan->n_use = 0;
+	for (int r = 0; r < SC_ROAD__MAX; r++) {
+		const char *w = why[r];
+
+		if (!w && !(in->roads & (1u << r)))
+			w = N_("excluded by --road");
+		if (!w && (in->learned & (1u << r)) && !in->roads_forced)
+			w = learned;
+		plan->step[r].use = !w;
+		plan->step[r].why = w ? w : (in->roads_forced ?
+					     N_("chosen by --road") : NULL);
+		plan->n_use += !w;
+	}
+	/* Learning must never leave a file without a road. */
+	if (!plan->n_use && (in->roads & (1u << SC_ROAD_RW)) &&
+	    in->reflink != SC_REFLINK_ALWAYS) {
+		plan->step[SC_ROAD_RW].use = true;
+		plan->step[SC_ROAD_RW].why = NULL;
+		plan->n_use = 1;
+	}
+}

@@ -1,0 +1,388 @@
+/* Human and machine output.  Machine output (JSON keys, road names, errno
+ * names, the "plan:" line) is an interface: never translated. */
+#include "system.h"
+#include "report.h"
+#include "quote.h"
+
+#include <string.h>
+#include <time.h>
+
+struct sc_report {
+	bool verbose, json, explain, summary;
+	uint64_t files, bytes;
+	uint64_t road_bytes[SC_ROAD__MAX];
+	unsigned road_files[SC_ROAD__MAX];
+	struct timespec start;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int sc_report_new(bool verbose, bool json, bool explain, bool summary,
+		  struct sc_report **ret)
+{
+	struct sc_report *rep = calloc(1, sizeof(*rep));
+
+	if (!rep)
+		return -ENOMEM;
+	rep->verbose = verbose;
+	rep->json = json;
+	rep->explain = explain;
+	rep->summary = summary;
+	clock_gettime(CLOCK_MONOTONIC, &rep->start);
+	*ret = rep;
+	return 0;
+}
+
+void sc_report_free(struct sc_report *rep)
+{
+	free(rep);
+}
+
+static const char *err_name(int err)
+{
+	const char *n;
+
+	if (err == SC_ERR_ZERO)
+		return "0 before end";
+	n = strerrorname_np(-err);
+	return n ? n : "E?";
+}
+
+void sc_report_chain(FILE *f, const struct sc_copy_result *res)
+{
+	for (int i = 0; i < res->n_attempts; i++) {
+		const struct sc_attempt *a = &res->attempt[i];
+
+		if (i)
+			fputs(" \u2192 ", f);
+		fputs(sc_road_name(a->road), f);
+		if (a->err)
+			fprintf(f, ": %s", err_name(a->err));
+	}
+}
+
+/* Length of the valid UTF-8 sequence at S, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n, i;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void sc_json_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	putc('"', f);
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (n == 0) {
+			fprintf(f, "\\udc%02x", *s);
+			s++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+			continue;
+		}
+		switch (*s) {
+		case '"':  fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\b': fputs("\\b", f); break;
+		case '\f': fputs("\\f", f); break;
+		default:
+			if (*s < 0x20 || *s == 0x7f)
+				fprintf(f, "\\u%04x", *s);
+			else
+				putc(*s, f);
+		}
+		s++;
+	}
+	putc('"', f);
+}
+
+static const char *kind_name(enum sc_kind k)
+{
+	static const char *const names[] = {
+		[SC_KIND_FILE] = "file", [SC_KIND_DIR] = "directory",
+		[SC_KIND_SYMLINK] = "symlink", [SC_KIND_SPECIAL] = "special",
+		[SC_KIND_HARDLINK] = "hardlink",
+	};
+	return names[k];
+}
+
+static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (!fs) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"type\":", f);
+	sc_json_string(f, fs->type);
+	fprintf(f, ",\"class\":\"%s\",\"mount\":", sc_fs_class_name(fs->class));
+	if (fs->target)
+		sc_json_string(f, fs->target);
+	else
+		fputs("null", f);
+	fputs("}", f);
+}
+
+static void json_record(const struct sc_record *rec)
+{
+	FILE *f = stdout;
+	const struct sc_copy_result *res = &rec->res;
+	int last_road = -1;
+
+	fputs("{\"source\":", f);
+	sc_json_string(f, rec->src);
+	fputs(",\"destination\":", f);
+	sc_json_string(f, rec->dst);
+	fprintf(f, ",\"type\":\"%s\"", kind_name(rec->kind));
+	if (rec->kind == SC_KIND_FILE) {
+		json_fs(f, "source_fs", rec->src_fs);
+		json_fs(f, "destination_fs", rec->dst_fs);
+		fprintf(f, ",\"size\":%lld", (long long)rec->src_size);
+	}
+	if (rec->planned) {
+		const char *sep = "";
+
+		fputs(",\"plan\":[", f);
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if (rec->plan.step[r].use) {
+				fprintf(f, "%s\"%s\"", sep,
+					sc_road_name((enum sc_road)r));
+				sep = ",";
+			}
+		fputs("],\"skipped\":[", f);
+		sep = "";
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if (!rec->plan.step[r].use) {
+				fprintf(f, "%s{\"road\":\"%s\",\"reason\":", sep,
+					sc_road_name((enum sc_road)r));
+				sc_json_string(f, rec->plan.step[r].why);
+				fputs("}", f);
+				sep = ",";
+			}
+		fputs("]", f);
+	}
+	if (rec->copied) {
+		const char *sep = "";
+
+		fputs(",\"tried\":[", f);
+		for (int i = 0; i < res->n_attempts; i++) {
+			const struct sc_attempt *a = &res->attempt[i];
+
+			fprintf(f, "%s{\"road\":\"%s\",\"result\":\"%s\",\"bytes\":%llu}",
+				sep, sc_road_name(a->road),
+				a->err ? err_name(a->err) : "ok",
+				(unsigned long long)a->bytes);
+			sep = ",";
+			if (!a->err && a->bytes)
+				last_road = a->road;
+		}
+		fputs("],\"roads\":[", f);
+		sep = "";
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if (res->road_bytes[r]) {
+				fprintf(f, "%s\"%s\"", sep,
+					sc_road_name((enum sc_road)r));
+				sep = ",";
+			}
+		fputs("]", f);
+		if (last_road < 0 && res->n_attempts &&
+		    !res->attempt[res->n_attempts - 1].err)
+			last_road = res->attempt[res->n_attempts - 1].road;
+		if (last_road >= 0)
+			fprintf(f, ",\"road\":\"%s\"",
+				sc_road_name((enum sc_road)last_road));
+		else
+			fputs(",\"road\":null", f);
+		fprintf(f, ",\"bytes\":%llu,\"holes\":%s",
+			(unsigned long long)res->bytes,
+			res->holes ? "true" : "false");
+	}
+	fprintf(f, ",\"seconds\":%.6f,\"status\":\"%s\"", rec->seconds,
+		rec->err ? "failed" : "ok");
+	if (rec->err) {
+		fprintf(f, ",\"error\":\"%s\"", err_name(rec->err));
+		if (rec->failure)
+			fprintf(f, ",\"failed\":\"%s\"", rec->failure);
+	}
+	fputs("}\n", f);
+}
+
+static void explain_fs(const char *label, const struct sc_fs_facts *fs,
+		       const struct sc_record *rec, bool is_src)
+{
+	printf("  %-8s ", label);
+	if (!fs) {
+		puts(_("unknown filesystem"));
+		return;
+	}
+	printf("%s", fs->type[0] ? fs->type : "?");
+	if (fs->source && strcmp(fs->source, fs->type))
+		printf(" %s", fs->source);
+	if (fs->target)
+		printf(_(" on %s"), fs->target);
+	if (is_src && fs->class == SC_FS_GENERATED)
+		printf(_(" (generated content: st_size %lld is not its length)"),
+		       (long long)rec->src_size);
+	else if (is_src)
+		printf(_(" (%s, %lld bytes%s)"), sc_fs_class_name(fs->class),
+		       (long long)rec->src_size,
+		       rec->src_sparse ? _(", sparse") : "");
+	else
+		printf(" (%s%s)", sc_fs_class_name(fs->class),
+		       fs->can_clone == SC_YES ? _(", can clone") :
+		       fs->can_clone == SC_MAYBE ? _(", may clone") : "");
+	putchar('\n');
+}
+
+static void explain_record(const struct sc_record *rec)
+{
+	const char *sep = "";
+
+	printf("%s -> %s\n", sc_quote(rec->src), sc_quote(rec->dst));
+	if (rec->kind != SC_KIND_FILE || !rec->planned) {
+		printf("  %-8s %s\n", "plan:", kind_name(rec->kind));
+		return;
+	}
+	explain_fs(_("source:"), rec->src_fs, rec, true);
+	explain_fs(_("dest:"), rec->dst_fs, rec, false);
+	printf("  %-8s ", "plan:");
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (rec->plan.step[r].use) {
+			printf("%s%s", sep, sc_road_name((enum sc_road)r));
+			sep = ", ";
+		}
+	if (!*sep)
+		fputs(_("(no road)"), stdout);
+	putchar('\n');
+	sep = "";
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (!rec->plan.step[r].use) {
+			if (!*sep)
+				printf("  %-8s ", _("skipped:"));
+			printf("%s%s (%s)", sep, sc_road_name((enum sc_road)r),
+			       _(rec->plan.step[r].why));
+			sep = ", ";
+		}
+	if (*sep)
+		putchar('\n');
+}
+
+void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
+{
+	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err) {
+		rep->files++;
+		rep->bytes += rec->res.bytes;
+		for (int r = 0; r < SC_ROAD__MAX; r++) {
+			rep->road_bytes[r] += rec->res.road_bytes[r];
+			rep->road_files[r] += rec->res.road_bytes[r] != 0;
+		}
+	}
+	if (rep->json) {
+		json_record(rec);
+		return;
+	}
+	if (rep->explain) {
+		explain_record(rec);
+		return;
+	}
+	if (!rep->verbose || rec->err)
+		return;
+	printf("%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
+	if (rec->kind == SC_KIND_FILE && rec->copied) {
+		fputs(" [", stdout);
+		sc_report_chain(stdout, &rec->res);
+		fputs("]", stdout);
+	}
+	putchar('\n');
+}
+
+static void human_size(char *buf, size_t size, double b)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+
+	while (b >= 1024 && u + 1 < ARRAY_SIZE(units)) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+void sc_report_finish(struct sc_report *rep, int failures)
+{
+	struct timespec ts;
+	double secs;
+	char bytes[32], rate[32];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	secs = (double)(ts.tv_sec - rep->start.tv_sec) +
+	       (double)(ts.tv_nsec - rep->start.tv_nsec) / 1e9;
+	if (rep->json) {
+		const char *sep = "";
+
+		printf("{\"summary\":{\"files\":%llu,\"bytes\":%llu,\"failures\":%d,\"roads\":{",
+		       (unsigned long long)rep->files,
+		       (unsigned long long)rep->bytes, failures);
+		for (int r = 0; r < SC_ROAD__MAX; r++) {
+			printf("%s\"%s\":{\"files\":%u,\"bytes\":%llu}", sep,
+			       sc_road_name((enum sc_road)r), rep->road_files[r],
+			       (unsigned long long)rep->road_bytes[r]);
+			sep = ",";
+		}
+		printf("},\"seconds\":%.6f}}\n", secs);
+		return;
+	}
+	if (!rep->summary || rep->explain)
+		return;
+	human_size(bytes, sizeof(bytes), (double)rep->bytes);
+	human_size(rate, sizeof(rate), secs > 0 ? (double)rep->bytes / secs : 0);
+	fprintf(stderr, _("%s: %llu files, %s in %.2f s (%s/s)"),
+		sc_program_name, (unsigned long long)rep->files, bytes, secs,
+		rate);
+	for (int r = 0, first = 1; r < SC_ROAD__MAX; r++)
+		if (rep->road_files[r]) {
+			fprintf(stderr, "%s%s %u", first ? "; " : ", ",
+				sc_road_name((enum sc_road)r), rep->road_files[r]);
+			first = 0;
+		}
+	if (failures)
+		fprintf(stderr, _("; %d failed"), failures);
+	fputc('\n', stderr);
+	(void)now;
+}

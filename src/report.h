@@ -1,0 +1,52 @@
+/* Everything smartcp prints about files it handled: -v lines, --explain
+ * plans, --json objects and the summary.  Built from one record per file. */
+#ifndef SMARTCP_REPORT_H
+#define SMARTCP_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "copy.h"
+#include "fsinfo.h"
+#include "plan.h"
+
+enum sc_kind { SC_KIND_FILE, SC_KIND_DIR, SC_KIND_SYMLINK, SC_KIND_SPECIAL,
+	       SC_KIND_HARDLINK };
+
+struct sc_record {
+	const char *src, *dst;
+	enum sc_kind kind;
+	const struct sc_fs_facts *src_fs, *dst_fs;
+	off_t src_size;
+	bool src_sparse;
+	bool planned;			/* plan is filled */
+	struct sc_plan plan;
+	bool copied;			/* res is filled */
+	struct sc_copy_result res;
+	double seconds;
+	int err;			/* 0, or -errno of the failure */
+	const char *failure;		/* what failed, untranslated */
+};
+
+struct sc_report;
+
+int sc_report_new(bool verbose, bool json, bool explain, bool summary,
+		  struct sc_report **ret);
+void sc_report_free(struct sc_report *rep);
+
+/* One record: a -v line, an --explain block or a JSON object. */
+void sc_report_record(struct sc_report *rep, const struct sc_record *rec);
+
+/* The JSON summary object, or the terminal summary line on stderr. */
+void sc_report_finish(struct sc_report *rep, int failures);
+
+/* JSON string (with quotes) for arbitrary bytes: valid UTF-8 is kept,
+ * each byte that is not part of valid UTF-8 becomes \udcXX (Python's
+ * "surrogateescape"), so names round-trip.  Exported for unit tests. */
+void sc_json_string(FILE *f, const char *s);
+
+/* "a → b: EXDEV → c" chain for -v, from a result. */
+void sc_report_chain(FILE *f, const struct sc_copy_result *res);
+
+#endif

@@ -1,0 +1,47 @@
+/* One contract for the four roads.  A road moves bytes from x->in to
+ * x->out at the offsets in X and advances them by exactly what it moved.
+ * It returns the bytes moved (> 0), 0 when it moved nothing (read_write:
+ * end of file; the kernel roads: "nothing more", which proves nothing
+ * about EOF), or -errno with x->side telling which end failed.  Roads never
+ * print; the copy engine decides what an error means. */
+#ifndef SMARTCP_ROAD_H
+#define SMARTCP_ROAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum sc_side { SC_SIDE_NONE, SC_SIDE_READ, SC_SIDE_WRITE };
+
+struct sc_xfer {
+	int in, out;
+	off_t in_off, out_off;
+	bool in_seekable, out_seekable;
+	enum sc_side side;	/* set with every -errno */
+	/* Shared per run: */
+	char *buf;
+	size_t bufsize;
+	int *pipe;		/* int[2], -1 until first splice */
+	size_t pipesize;
+	bool make_holes;	/* --sparse=always: zero blocks become holes */
+	off_t written_end;	/* end of the last byte really written */
+	bool wrote_hole;	/* a hole was left by make_holes */
+};
+
+/* FICLONE the whole file.  0 or -errno. */
+int sc_road_clone(struct sc_xfer *x);
+ssize_t sc_road_range(struct sc_xfer *x, size_t len);
+ssize_t sc_road_splice(struct sc_xfer *x, size_t len);
+ssize_t sc_road_rw(struct sc_xfer *x, size_t len);
+
+/* Writes all LEN bytes of BUF at x->out_off (or the stream position),
+ * retrying short writes and EINTR; with make_holes, skips zero blocks.
+ * Advances x->out_off.  0 or -errno (side = write). */
+int sc_write_all(struct sc_xfer *x, const char *buf, size_t len);
+
+/* Closes the run's pipe (after a failed splice left bytes in it). */
+void sc_road_splice_reset(struct sc_xfer *x);
+
+#define SC_RANGE_MAX ((size_t)0x7ffff000)	/* MAX_RW_COUNT */
+
+#endif

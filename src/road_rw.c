@@ -1,0 +1,104 @@
+/* read_write: the floor every other road falls back to.  Reads until
+ * read() returns 0 -- never trusting st_size -- retries EINTR and short
+ * writes, and with --sparse=always leaves holes for all-zero blocks. */
+#include "system.h"
+#include "road.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#define HOLE_BLOCK 4096
+
+static bool all_zero(const char *p, size_t n)
+{
+	/* memcmp against itself shifted by one: zero iff p[0] == 0 and
+	 * every byte equals the next. */
+	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
+}
+
+static int write_some(struct sc_xfer *x, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = x->out_seekable ?
+			pwrite(x->out, buf, len, x->out_off) :
+			write(x->out, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			x->side = SC_SIDE_WRITE;
+			return -errno;
+		}
+		if (n == 0) {	/* a write that moves nothing: full */
+			x->side = SC_SIDE_WRITE;
+			return -ENOSPC;
+		}
+		buf += n;
+		len -= (size_t)n;
+		x->out_off += n;
+		x->written_end = x->out_off;
+	}
+	return 0;
+}
+
+int sc_write_all(struct sc_xfer *x, const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (!x->make_holes || !x->out_seekable)
+		return write_some(x, buf, len);
+
+	/* Only whole blocks aligned to the destination offset become
+	 * holes; the file's end is set by ftruncate in the copy engine. */
+	while (i < len) {
+		size_t n = MIN(len - i, HOLE_BLOCK);
+		size_t j = i;
+		int r;
+
+		if (x->out_off % HOLE_BLOCK == 0 && n == HOLE_BLOCK &&
+		    all_zero(buf + i, n)) {
+			while (j < len && len - j >= HOLE_BLOCK &&
+			       all_zero(buf + j, HOLE_BLOCK))
+				j += HOLE_BLOCK;
+			x->out_off += (off_t)(j - i);
+			x->wrote_hole = true;
+			i = j;
+			continue;
+		}
+		/* a run of data blocks */
+		j = i + n;
+		while (j < len && !(len - j >= HOLE_BLOCK &&
+				    all_zero(buf + j, HOLE_BLOCK)))
+			j += MIN(len - j, HOLE_BLOCK);
+		r = write_some(x, buf + i, j - i);
+		if (r < 0)
+			return r;
+		i = j;
+	}
+	return 0;
+}
+
+ssize_t sc_road_rw(struct sc_xfer *x, size_t len)
+{
+	off_t out_start = x->out_off;
+	ssize_t n;
+	int r;
+
+	if (len > x->bufsize)
+		len = x->bufsize;
+	do
+		n = x->in_seekable ? pread(x->in, x->buf, len, x->in_off) :
+				     read(x->in, x->buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		x->side = SC_SIDE_READ;
+		return -errno;
+	}
+	if (n == 0)
+		return 0;
+	r = sc_write_all(x, x->buf, (size_t)n);
+	/* Count only what reached the destination: after a failed write
+	 * the source offset matches the destination's. */
+	x->in_off += x->out_off - out_start;
+	return r < 0 ? r : n;
+}

@@ -1,0 +1,49 @@
+/* smartcp: main wires options, walk and report together; nothing else. */
+#include "system.h"
+#include "options.h"
+#include "report.h"
+#include "walk.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *sc_program_name = "smartcp";
+
+int main(int argc, char **argv)
+{
+	struct sc_options opts;
+	struct sc_report *rep;
+	int first, status;
+
+	if (argc > 0 && argv[0] && *argv[0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		sc_program_name = slash ? slash + 1 : argv[0];
+	}
+	setlocale(LC_ALL, "");
+#ifdef ENABLE_NLS
+	bindtextdomain(PACKAGE, LOCALEDIR);
+	textdomain(PACKAGE);
+#endif
+
+	first = sc_options_parse(argc, argv, &opts);
+	if (first == -2)
+		return fflush(stdout) == 0 ? 0 : 1;
+	if (first < 0)
+		return 1;
+
+	if (sc_report_new(opts.verbose, opts.json, opts.explain,
+			  !opts.quiet && isatty(STDERR_FILENO), &rep) < 0) {
+		fprintf(stderr, "%s: %s\n", sc_program_name, strerror(ENOMEM));
+		return 1;
+	}
+	status = sc_walk_run(&opts, rep, argv + first, argc - first);
+	sc_report_free(rep);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, _("%s: write error: %s\n"), sc_program_name,
+			strerror(errno));
+		status = 1;
+	}
+	return status;
+}

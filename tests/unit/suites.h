@@ -1,0 +1,9 @@
+#ifndef SMARTCP_TEST_SUITES_H
+#define SMARTCP_TEST_SUITES_H
+#include <check.h>
+Suite *options_suite(void);
+Suite *plan_suite(void);
+Suite *fsinfo_suite(void);
+Suite *report_suite(void);
+Suite *quote_suite(void);
+#endif
