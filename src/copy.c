@@ -27,6 +27,7 @@ void sc_copy_ctx_done(struct sc_copy_ctx *ctx)
 {
 	free(ctx->buf);
 	ctx->buf = NULL;
+	sc_digests_free(&ctx->dg);
 	if (ctx->pipe[0] >= 0) {
 		close(ctx->pipe[0]);
 		close(ctx->pipe[1]);
@@ -109,11 +110,14 @@ static int check_eof(struct run *r, size_t want)
 	}
 	if (n == 0)
 		return 1;
-	note(r, r->road, SC_ERR_ZERO, 0);
+	if (r->road != SC_ROAD_RW)
+		note(r, r->road, SC_ERR_ZERO, 0);
 	x->in_off += n;
 	e = sc_write_all(x, x->buf, (size_t)n);
 	if (e < 0)
 		return e;
+	if (x->dg)
+		sc_digests_add(x->dg, x->out_off - n, x->buf, (size_t)n);
 	r->res->road_bytes[SC_ROAD_RW] += (uint64_t)n;
 	note(r, SC_ROAD_RW, 0, (uint64_t)n);
 	r->road = SC_ROAD_RW;
@@ -266,6 +270,8 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	x->pipe = ctx->pipe;
 	x->pipesize = ctx->pipesize;
 	x->make_holes = ctx->sparse == SC_SPARSE_ALWAYS && out_seekable;
+	sc_digests_reset(&ctx->dg);
+	x->dg = ctx->verify ? &ctx->dg : NULL;
 
 	next_road(&r);
 	if (r.road == SC_ROAD_CLONE) {

@@ -40,6 +40,8 @@ struct sc_copy_ctx {
 	int pipe[2];
 	size_t pipesize;
 	enum sc_sparse sparse;
+	bool verify;			/* keep digests of read_write's bytes */
+	struct sc_digests dg;
 };
 
 int sc_copy_ctx_init(struct sc_copy_ctx *ctx, enum sc_sparse sparse);

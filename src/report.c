@@ -15,14 +15,6 @@ struct sc_report {
 	struct timespec start;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret)
 {
@@ -142,6 +134,12 @@ static const char *kind_name(enum sc_kind k)
 	return names[k];
 }
 
+static const char *verify_name(int v)
+{
+	return v == SC_VERIFY_OK ? "ok" : v == SC_VERIFY_REPAIRED ?
+	       "repaired" : v == SC_VERIFY_FAILED ? "failed" : "none";
+}
+
 static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs)
 {
 	fprintf(f, ",\"%s\":", key);
@@ -233,6 +231,14 @@ static void json_record(const struct sc_record *rec)
 			(unsigned long long)res->bytes,
 			res->holes ? "true" : "false");
 	}
+	if (rec->unchanged)
+		fputs(",\"unchanged\":true", f);
+	if (rec->verify != SC_VERIFY_NONE)
+		fprintf(f, ",\"verify\":\"%s\"", verify_name(rec->verify));
+	if (rec->verify == SC_VERIFY_REPAIRED ||
+	    rec->verify == SC_VERIFY_FAILED)
+		fprintf(f, ",\"verify_mismatch_at\":%lld",
+			(long long)rec->verify_bad);
 	fprintf(f, ",\"seconds\":%.6f,\"status\":\"%s\"", rec->seconds,
 		rec->err ? "failed" : "ok");
 	if (rec->err) {
@@ -324,9 +330,16 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
 	if (!rep->verbose || rec->err)
 		return;
 	printf("%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
-	if (rec->kind == SC_KIND_FILE && rec->copied) {
+	if (rec->unchanged) {
+		fputs(_(" [unchanged]"), stdout);
+	} else if (rec->kind == SC_KIND_FILE && rec->copied) {
 		fputs(" [", stdout);
 		sc_report_chain(stdout, &rec->res);
+		if (rec->verify == SC_VERIFY_OK)
+			fputs(", verified", stdout);
+		else if (rec->verify == SC_VERIFY_REPAIRED)
+			printf(", verify: differed at byte %lld, repaired",
+			       (long long)rec->verify_bad);
 		fputs("]", stdout);
 	}
 	putchar('\n');
@@ -384,5 +397,4 @@ void sc_report_finish(struct sc_report *rep, int failures)
 	if (failures)
 		fprintf(stderr, _("; %d failed"), failures);
 	fputc('\n', stderr);
-	(void)now;
 }

@@ -25,6 +25,10 @@ struct sc_record {
 	bool copied;			/* res is filled */
 	struct sc_copy_result res;
 	double seconds;
+	bool unchanged;			/* --if-changed found it equal */
+	enum { SC_VERIFY_NONE, SC_VERIFY_OK, SC_VERIFY_REPAIRED,
+	       SC_VERIFY_FAILED } verify;
+	off_t verify_bad;		/* first differing offset seen */
 	int err;			/* 0, or -errno of the failure */
 	const char *failure;		/* what failed, untranslated */
 };

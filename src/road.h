@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "verify.h"
+
 enum sc_side { SC_SIDE_NONE, SC_SIDE_READ, SC_SIDE_WRITE };
 
 struct sc_xfer {
@@ -26,6 +28,7 @@ struct sc_xfer {
 	bool make_holes;	/* --sparse=always: zero blocks become holes */
 	off_t written_end;	/* end of the last byte really written */
 	bool wrote_hole;	/* a hole was left by make_holes */
+	struct sc_digests *dg;	/* --verify: digests of what read() gave */
 };
 
 /* FICLONE the whole file.  0 or -errno. */

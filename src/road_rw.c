@@ -97,6 +97,8 @@ ssize_t sc_road_rw(struct sc_xfer *x, size_t len)
 	if (n == 0)
 		return 0;
 	r = sc_write_all(x, x->buf, (size_t)n);
+	if (r == 0 && x->dg)
+		sc_digests_add(x->dg, out_start, x->buf, (size_t)n);
 	/* Count only what reached the destination: after a failed write
 	 * the source offset matches the destination's. */
 	x->in_off += x->out_off - out_start;

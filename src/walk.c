@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <signal.h>
 #include <time.h>
 
 struct learned {
@@ -41,17 +42,21 @@ struct walk {
 	struct hardlink *links;
 	size_t n_links;
 	dev_t root_dev;		/* -x: the device of the current operand */
-	int failures;
 };
 
 static void msg(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Messages printed, which is the number of failures: every failure is
+ * reported once, and only failures are. */
+static int n_failures;
 
 /* "smartcp: <what>: <strerror>" on stderr, as cp's error(). */
 static void msg(int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	n_failures++;
 	fflush(stdout);
 	fprintf(stderr, "%s: ", sc_program_name);
 	va_start(ap, fmt);
@@ -378,16 +383,244 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 	rec->planned = true;
 }
 
+/* --atomic: the temporary that a signal must not leave behind.  An
+ * O_TMPFILE temporary has no name until it is committed, so SIGKILL
+ * leaves nothing either; the named fallback is removed here. */
+static char atomic_tmp[PATH_MAX + 64];
+static volatile sig_atomic_t atomic_tmp_set;
+
+static void on_fatal_signal(int sig)
+{
+	if (atomic_tmp_set)
+		unlink(atomic_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/* Opens an unnamed temporary in DST's directory (or a named one where
+ * O_TMPFILE is not supported).  Returns the fd or -errno; *ret_named
+ * tells whether atomic_tmp holds its name. */
+static int atomic_open(const char *dst, bool *ret_named)
+{
+	_cleanup_free_ char *dir = dir_of(dst);
+	int fd;
+
+	*ret_named = false;
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s/.smartcp.XXXXXX",
+		     dir) >= (int)sizeof(atomic_tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(atomic_tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	atomic_tmp_set = 1;
+	*ret_named = true;
+	return fd;
+}
+
+/* Puts the finished temporary in DST's place with one rename. */
+static int atomic_commit(int fd, const char *dst, bool named)
+{
+	_cleanup_free_ char *dir = dir_of(dst);
+	char fdpath[64];
+	int e;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!named) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		for (unsigned i = 0;; i++) {
+			snprintf(atomic_tmp, sizeof(atomic_tmp),
+				 "%s/.smartcp.%d.%u", dir, (int)getpid(), i);
+			if (linkat(AT_FDCWD, fdpath, AT_FDCWD, atomic_tmp,
+				   AT_SYMLINK_FOLLOW) == 0)
+				break;
+			if (errno != EEXIST || i > 100)
+				return -errno;
+		}
+		atomic_tmp_set = 1;
+	}
+	if (rename(atomic_tmp, dst) < 0) {
+		e = -errno;
+		unlink(atomic_tmp);
+		atomic_tmp_set = 0;
+		return e;
+	}
+	atomic_tmp_set = 0;
+	return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	_cleanup_free_ char *dir = dir_of(path);
+	_cleanup_close_ int fd = -1;
+
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		return errno == EINVAL ? 0 : -errno;
+	return 0;
+}
+
+/* --if-changed: does DST already hold exactly IN's bytes?  1 yes, 0 no,
+ * -errno.  Reads both to the end: sizes of generated files mean nothing. */
+static int same_content(struct walk *w, int in, const char *dst,
+			const struct stat *ist, bool size_trusted)
+{
+	_cleanup_close_ int fd = open(dst, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	size_t half = w->ctx.bufsize / 2;
+	char *a = w->ctx.buf, *b = w->ctx.buf + half;
+	struct stat st;
+	off_t at = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (size_trusted && st.st_size != ist->st_size)
+		return 0;
+	for (;;) {
+		ssize_t n = pread(in, a, half, at), m;
+
+		if (n < 0)
+			return -errno;
+		m = pread(fd, b, half, at);
+		if (m < 0)
+			return -errno;
+		if (n != m || memcmp(a, b, (size_t)n))
+			return 0;
+		if (n == 0)
+			return 1;
+		at += n;
+	}
+}
+
+static bool attrs_match(const struct sc_options *o, const struct stat *s,
+			const struct stat *d)
+{
+	return (!o->preserve_mode ||
+		(s->st_mode & 07777) == (d->st_mode & 07777)) &&
+	       (!o->preserve_ownership ||
+		(s->st_uid == d->st_uid && s->st_gid == d->st_gid)) &&
+	       (!o->preserve_timestamps ||
+		(s->st_mtim.tv_sec == d->st_mtim.tv_sec &&
+		 s->st_mtim.tv_nsec == d->st_mtim.tv_nsec));
+}
+
+/* Adds what a repair copy did to the record's result. */
+static void merge_result(struct sc_copy_result *into,
+			 const struct sc_copy_result *more)
+{
+	for (int i = 0; i < more->n_attempts &&
+	     into->n_attempts < SC_MAX_ATTEMPTS; i++)
+		into->attempt[into->n_attempts++] = more->attempt[i];
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		into->road_bytes[r] += more->road_bytes[r];
+	into->bytes = more->bytes;
+	into->size = more->size;
+	into->holes = more->holes;
+	into->err = more->err;
+	into->side = more->side;
+}
+
+/* --verify after a successful copy; repairs once with read_write.
+ * Returns 0 when the destination holds the source's bytes, else -errno
+ * (-EBADMSG: still differs) with the message printed. */
+static int verify_copy(struct walk *w, struct sc_record *rec, int in,
+		       int out, const struct stat *ist, bool out_seekable)
+{
+	struct sc_plan rw = { .n_use = 1 };
+	struct sc_copy_result again;
+	bool side_read;
+	off_t bad = 0;
+	int v, e;
+
+	for (int pass = 0;; pass++) {
+		bool digests = rec->res.road_bytes[SC_ROAD_RW] == rec->res.bytes &&
+			       sc_digests_cover(&w->ctx.dg, rec->res.size);
+
+		if (!digests && (!S_ISREG(ist->st_mode) ||
+				 sc_plan_size_untrusted(rec->src_fs))) {
+			/* Bytes we cannot read twice, moved by a kernel road:
+			 * only a copy through our own hands can be checked. */
+			v = 0;
+			bad = 0;
+		} else {
+			v = sc_verify(in, out, rec->res.size, digests,
+				      &w->ctx.dg, w->ctx.buf, w->ctx.bufsize,
+				      &bad, &side_read);
+		}
+		if (v < 0) {
+			msg(-v, side_read ? _("error reading %s") :
+				_("error reading back %s"),
+			    sc_quote(side_read ? rec->src : rec->dst));
+			rec->failure = side_read ? "read" : "verify";
+			return v;
+		}
+		if (v == 1) {
+			rec->verify = pass ? SC_VERIFY_REPAIRED : SC_VERIFY_OK;
+			return 0;
+		}
+		rec->verify_bad = bad;
+		if (pass) {
+			rec->verify = SC_VERIFY_FAILED;
+			rec->failure = "verify";
+			msg(0, _("%s differs from %s at byte %lld, also after copying again"),
+			    sc_quote(rec->dst), sc_quote(rec->src),
+			    (long long)bad);
+			return -EBADMSG;
+		}
+		/* The road lied: copy again through read/write, where every
+		 * byte passes through smartcp and is hashed on the way. */
+		if (ftruncate(out, 0) < 0) {
+			msg(errno, _("error writing %s"), sc_quote(rec->dst));
+			return -errno;
+		}
+		rw.step[SC_ROAD_RW].use = true;
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if (r != SC_ROAD_RW)
+				rw.step[r].why = N_("repair after a failed verification");
+		e = sc_copy_data(&w->ctx, in, out, ist, out_seekable, &rw,
+				 !sc_plan_size_untrusted(rec->src_fs), &again);
+		merge_result(&rec->res, &again);
+		if (e < 0) {
+			msg(-e, again.side == SC_SIDE_READ ?
+				_("error reading %s") : _("error writing %s"),
+			    sc_quote(again.side == SC_SIDE_READ ? rec->src :
+				     rec->dst));
+			rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
+			return e;
+		}
+	}
+}
+
 static int copy_regular(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst, bool dst_exists, bool follow)
 {
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
 	struct timespec t0;
-	struct stat ist, ost;
+	struct stat ist, ost, old;
 	_cleanup_close_ int in = -1;
-	int out = -1, e, flags;
-	bool created = false;
+	int out = -1, e = 0, flags;
+	bool created = false, named_tmp = false, atomic = o->atomic;
+	bool have_old = false, size_trusted, out_seekable;
 	unsigned *learned;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -409,6 +642,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	rec.src_fs = sc_fsinfo_lookup(w->fsi, in, &ist);
 	rec.src_size = ist.st_size;
 	rec.src_sparse = (uint64_t)ist.st_blocks * 512 < (uint64_t)ist.st_size;
+	size_trusted = !sc_plan_size_untrusted(rec.src_fs);
 
 	if (o->explain) {
 		struct stat dst_st;
@@ -420,8 +654,39 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		return 0;
 	}
 
-	flags = O_WRONLY | O_CLOEXEC | O_NOCTTY;
-	if (dst_exists) {
+	if (dst_exists && stat(dst, &old) == 0)
+		have_old = true;
+	if (o->if_changed && have_old && S_ISREG(old.st_mode) &&
+	    S_ISREG(ist.st_mode)) {
+		e = same_content(w, in, dst, &ist, size_trusted);
+		if (e < 0) {
+			msg(-e, _("error reading %s"), sc_quote(src));
+			return -1;
+		}
+		if (e == 1) {
+			rec.unchanged = true;
+			if (!attrs_match(o, &ist, &old) &&
+			    set_attrs_path(w, dst, &ist, false, false) < 0)
+				return -1;
+			rec.seconds = elapsed(&t0);
+			sc_report_record(w->rep, &rec);
+			return 0;
+		}
+	}
+	/* A running program cannot be opened for writing (ETXTBSY), but it
+	 * can be replaced: --atomic renames over it, as install does. */
+	if (atomic && have_old && !S_ISREG(old.st_mode))
+		atomic = false;		/* a device or FIFO: write into it */
+
+	flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
+	if (atomic) {
+		out = atomic_open(dst, &named_tmp);
+		if (out < 0) {
+			msg(-out, _("cannot create regular file %s"),
+			    sc_quote(dst));
+			return -1;
+		}
+	} else if (dst_exists) {
 		out = open(dst, flags | O_TRUNC);
 		if (out < 0 && o->force && errno != ENOENT) {
 			if (unlink(dst) == 0)
@@ -431,9 +696,8 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 			return -1;
 		}
 	}
-	if (!dst_exists) {
-		out = open(dst, flags | O_CREAT | O_EXCL,
-			   ist.st_mode & 0777);
+	if (!atomic && !dst_exists) {
+		out = open(dst, flags | O_CREAT | O_EXCL, ist.st_mode & 0777);
 		if (out < 0) {
 			msg(errno, _("cannot create regular file %s"),
 			    sc_quote(dst));
@@ -446,14 +710,23 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		msg(e, _("cannot fstat %s"), sc_quote(dst));
 		goto fail;
 	}
+	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
 	rec.dst_fs = sc_fsinfo_lookup(w->fsi, out, &ost);
 	make_plan(w, &rec, &ist, ost.st_mode);
+	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
+		/* A pipe cannot be read twice: its bytes must pass through
+		 * smartcp to be checked. */
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if (r != SC_ROAD_RW && rec.plan.step[r].use) {
+				rec.plan.step[r].use = false;
+				rec.plan.step[r].why = N_("--verify of a stream");
+				rec.plan.n_use--;
+			}
+	}
 
 	if (!o->attributes_only) {
-		e = sc_copy_data(&w->ctx, in, out, &ist,
-				 S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode),
-				 &rec.plan, !sc_plan_size_untrusted(rec.src_fs),
-				 &rec.res);
+		e = sc_copy_data(&w->ctx, in, out, &ist, out_seekable,
+				 &rec.plan, size_trusted, &rec.res);
 		rec.copied = true;
 		learned = learned_for(w, rec.src_fs, rec.dst_fs);
 		/* Only errors that belong to the filesystem pair are learned:
@@ -485,13 +758,41 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 			e = -e;
 			goto fail;
 		}
+		if (o->verify) {
+			e = verify_copy(w, &rec, in, out, &ist, out_seekable);
+			if (e < 0) {
+				rec.err = e;
+				e = -e;
+				goto fail;
+			}
+		}
 	}
-	set_attrs_fd(w, in, out, dst, &ist);
+	if (atomic && !o->preserve_mode)
+		/* The new inode takes the old file's mode, as an overwrite
+		 * in place would have kept it. */
+		fchmod(out, have_old ? old.st_mode & 07777 :
+			    ist.st_mode & 0777 & ~w->umask);
+	if (atomic && !o->preserve_ownership && have_old &&
+	    (old.st_uid != ost.st_uid || old.st_gid != ost.st_gid))
+		(void)!fchown(out, old.st_uid, old.st_gid);
+	if (set_attrs_fd(w, in, out, dst, &ist) < 0 && atomic) {
+		e = EPERM;
+		goto fail;
+	}
 	if (o->sync && fsync(out) < 0) {
 		e = errno;
 		msg(e, _("error writing %s"), sc_quote(dst));
 		rec.err = -e;
 		goto fail;
+	}
+	if (atomic) {
+		e = atomic_commit(out, dst, named_tmp);
+		if (e < 0) {
+			e = -e;
+			msg(e, _("cannot replace %s"), sc_quote(dst));
+			rec.err = -e;
+			goto fail;
+		}
 	}
 	if (close(out) < 0) {
 		out = -1;
@@ -500,6 +801,14 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		rec.err = -e;
 		goto fail;
 	}
+	if (o->sync && (e = fsync_dir_of(dst)) < 0) {
+		msg(-e, _("cannot sync the directory of %s"), sc_quote(dst));
+		rec.err = e;
+		rec.seconds = elapsed(&t0);
+		if (w->o->json)
+			sc_report_record(w->rep, &rec);
+		return -1;
+	}
 	rec.seconds = elapsed(&t0);
 	sc_report_record(w->rep, &rec);
 	return 0;
@@ -507,11 +816,17 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 fail:
 	if (out >= 0)
 		close(out);
-	/* Never leave a destination that looks complete and is not: what
-	 * was written is a prefix, or nothing; remove it.  A destination
-	 * that existed was already truncated by the open. */
-	if (!o->attributes_only && (created || dst_exists))
+	/* Never leave a destination that looks complete and is not.  With
+	 * --atomic the old file was never touched and the temporary goes;
+	 * without, what was written is a prefix, or nothing: remove it (an
+	 * existing destination was already truncated by the open). */
+	if (atomic) {
+		if (named_tmp && atomic_tmp_set)
+			unlink(atomic_tmp);
+		atomic_tmp_set = 0;
+	} else if (!o->attributes_only && (created || dst_exists)) {
 		unlink(dst);
+	}
 	rec.seconds = elapsed(&t0);
 	if (!rec.err)
 		rec.err = -e;
@@ -1014,9 +1329,16 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	w.kernel = sc_kernel_running();
 	w.umask = umask(0);
 	umask(w.umask);
+	w.ctx.verify = opts->verify;
+	if (opts->atomic) {
+		signal(SIGINT, on_fatal_signal);
+		signal(SIGTERM, on_fatal_signal);
+		signal(SIGHUP, on_fatal_signal);
+		signal(SIGPIPE, on_fatal_signal);
+	}
 
 	rc = run_operands(&w, operands, n);
-	sc_report_finish(rep, rc);
+	sc_report_finish(rep, n_failures ? n_failures : rc);
 
 	sc_copy_ctx_done(&w.ctx);
 	sc_fsinfo_free(w.fsi);

@@ -1,0 +1,151 @@
+/* Verification reads the destination back from storage, not from the page
+ * cache the copy just filled: fdatasync, then POSIX_FADV_DONTNEED, then
+ * read.  A reflink or offload that claims success proves nothing: OpenZFS
+ * 2.2 block cloning and several copy_file_range offloads returned success
+ * with wrong data. */
+#include "system.h"
+#include "verify.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <xxhash.h>
+
+void sc_digests_add(struct sc_digests *d, off_t off, const void *buf,
+		    size_t len)
+{
+	if (d->failed || !len)
+		return;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 256;
+		struct sc_chunk *v = realloc(d->v, cap * sizeof(*v));
+
+		if (!v) {
+			d->failed = true;
+			return;
+		}
+		d->v = v;
+		d->cap = cap;
+	}
+	d->v[d->n++] = (struct sc_chunk){ off, len, XXH3_64bits(buf, len) };
+}
+
+void sc_digests_reset(struct sc_digests *d)
+{
+	d->n = 0;
+	d->failed = false;
+}
+
+void sc_digests_free(struct sc_digests *d)
+{
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+bool sc_digests_cover(const struct sc_digests *d, off_t size)
+{
+	off_t at = 0;
+
+	if (d->failed)
+		return false;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->v[i].off != at)
+			return false;
+		at += (off_t)d->v[i].len;
+	}
+	return at == size;
+}
+
+static ssize_t read_full(int fd, char *buf, size_t len, off_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, buf + got, len - got, off + (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+static int drop_cache(int out)
+{
+	/* fdatasync fails with EINVAL on files that cannot sync (pipes,
+	 * some special files); there is no page cache to drop there. */
+	if (fdatasync(out) < 0 && errno != EINVAL && errno != EROFS)
+		return -errno;
+	posix_fadvise(out, 0, 0, POSIX_FADV_DONTNEED);
+	return 0;
+}
+
+int sc_verify(int in, int out, off_t size, bool use_digests,
+	      const struct sc_digests *d, char *buf, size_t bufsize,
+	      off_t *ret_bad, bool *ret_side_read)
+{
+	struct stat st;
+	size_t half = bufsize / 2;
+	off_t at;
+	int e;
+
+	*ret_side_read = false;
+	e = drop_cache(out);
+	if (e < 0)
+		return e;
+	if (fstat(out, &st) < 0)
+		return -errno;
+	if (st.st_size != size) {
+		*ret_bad = MIN(st.st_size, size);
+		return 0;
+	}
+	if (use_digests) {
+		/* A chunk is one read of the read_write road: at most the
+		 * buffer's size. */
+		for (size_t i = 0; i < d->n; i++) {
+			const struct sc_chunk *c = &d->v[i];
+			ssize_t n = read_full(out, buf, MIN(bufsize, c->len),
+					      c->off);
+
+			if (n < 0)
+				return (int)n;
+			if ((size_t)n != c->len ||
+			    XXH3_64bits(buf, (size_t)n) != c->hash) {
+				*ret_bad = c->off;
+				return 0;
+			}
+		}
+		return 1;
+	}
+	/* Re-read the source, half the buffer each side. */
+	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
+	for (at = 0; at < size;) {
+		size_t want = (size_t)MIN((off_t)half, size - at);
+		ssize_t a = read_full(in, buf, want, at);
+		ssize_t b;
+
+		if (a < 0) {
+			*ret_side_read = true;
+			return (int)a;
+		}
+		b = read_full(out, buf + half, want, at);
+		if (b < 0)
+			return (int)b;
+		if (a != b || memcmp(buf, buf + half, (size_t)a)) {
+			size_t i = 0;
+
+			while (i < (size_t)MIN(a, b) && buf[i] == buf[half + i])
+				i++;
+			*ret_bad = at + (off_t)i;
+			return 0;
+		}
+		if (a == 0)
+			break;
+		at += a;
+	}
+	return 1;
+}

@@ -1,0 +1,88 @@
+#!/bin/bash
+# The whole test suite, as CI runs it (README's second command):
+#   1. installs what the tests need (apt-get, as root),
+#   2. builds with -Wall -Wextra -Werror and runs unit + integration tests,
+#   3. builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
+#      runs the whole suite under them,
+#   4. runs the main paths under valgrind (no leaks),
+#   5. make distcheck.
+# Prints Check's and the integration runner's summaries at the end.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/deps.sh"
+smartcp_install_deps "$SMARTCP_TEST_DEPS" || exit 1
+export LC_ALL=C
+jobs=$(nproc)
+failed=()
+summaries=()
+
+cd "$top" && autoreconf -fi >/dev/null 2>&1 || { echo "autoreconf failed"; exit 1; }
+
+# build DIR CONFIGURE-ARGS...: configure and build in DIR.
+build() {
+	local dir=$1; shift
+	mkdir -p "$top/$dir" && cd "$top/$dir" || return 1
+	"$top/configure" -q --enable-werror "$@" >/dev/null &&
+		make -s -j"$jobs" >/dev/null
+}
+
+# check NAME: run make check in the current build dir, keep summaries.
+check() {
+	local name=$1 rc
+	make -s -j"$jobs" check >/dev/null 2>&1
+	rc=$?
+	for log in tests/unit/check_smartcp.log tests/integration/run.sh.log; do
+		[ -f "$log" ] || continue
+		if [ $rc -ne 0 ]; then
+			echo "---- $name: $log"
+			cat "$log"
+		fi
+	done
+	local u i
+	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log 2>/dev/null | tail -n1)
+	i=$(grep -h '^integration: ' tests/integration/run.sh.log 2>/dev/null | tail -n1)
+	summaries+=("$name unit: ${u:-no summary}" "$name ${i:-integration: no summary}")
+	echo "$name: unit: ${u:-no summary}"
+	echo "$name: ${i:-integration: no summary}"
+	[ $rc -eq 0 ] || failed+=("$name")
+}
+
+echo "== build (-Wall -Wextra -Werror) and test"
+if build _build; then check plain; else failed+=("plain build"); fi
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# The fault shim is preloaded into sanitized binaries: ASan must not insist
+# on coming first in the library list.
+export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+if build _build-san CFLAGS="-O1 -g $san" LDFLAGS="$san"; then
+	check sanitizers
+else
+	failed+=("sanitizer build")
+fi
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+echo "== valgrind on the main paths"
+if SMARTCP="$top/_build/src/smartcp" bash "$top/tests/valgrind.sh"; then
+	summaries+=("valgrind: no leaks, no errors")
+else
+	failed+=("valgrind")
+fi
+
+echo "== make distcheck"
+cd "$top/_build" && if make -s distcheck >distcheck.log 2>&1; then
+	summaries+=("distcheck: passed")
+else
+	tail -n 60 distcheck.log
+	failed+=("distcheck")
+fi
+
+echo
+echo "== summary"
+printf '%s\n' "${summaries[@]}"
+if [ ${#failed[@]} -ne 0 ]; then
+	echo "FAILED: ${failed[*]}"
+	exit 1
+fi
+echo "all passed"
