@@ -173,6 +173,10 @@ static int copy_range(struct run *r, off_t end)
 			r->res->road_bytes[r->road] += (uint64_t)n;
 			note(r, r->road, 0, (uint64_t)n);
 			r->moved = true;
+			if (r->ctx->progress)
+				r->ctx->progress(r->ctx->progress_arg,
+						 (uint64_t)x->out_off,
+						 (enum sc_road)r->road);
 			continue;
 		}
 		if (n == 0) {

@@ -41,6 +41,10 @@ struct sc_copy_ctx {
 	size_t pipesize;
 	enum sc_sparse sparse;
 	bool verify;			/* keep digests of read_write's bytes */
+	/* Called after every step that moved bytes, with the bytes this
+	 * file has moved so far and the road moving them. */
+	void (*progress)(void *arg, uint64_t done, enum sc_road road);
+	void *progress_arg;
 	struct sc_digests dg;
 };
 

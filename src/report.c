@@ -13,7 +13,20 @@ struct sc_report {
 	uint64_t road_bytes[SC_ROAD__MAX];
 	unsigned road_files[SC_ROAD__MAX];
 	struct timespec start;
+	/* progress */
+	bool progress, progress_now, progress_shown;
+	double last_progress;
+	uint64_t done_before;	/* bytes of the files finished before */
 };
+
+static double since_start(const struct sc_report *rep)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)(ts.tv_sec - rep->start.tv_sec) +
+	       (double)(ts.tv_nsec - rep->start.tv_nsec) / 1e9;
+}
 
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret)
@@ -309,8 +322,51 @@ static void explain_record(const struct sc_record *rec)
 		putchar('\n');
 }
 
+void sc_report_progress_enable(struct sc_report *rep, bool now)
+{
+	rep->progress = true;
+	rep->progress_now = now;
+}
+
+static void human_size(char *buf, size_t size, double b);
+
+void sc_report_progress(struct sc_report *rep, const char *file,
+			uint64_t done, off_t size, enum sc_road road)
+{
+	double t, rate;
+	char total[32], speed[32], eta[32] = "";
+
+	if (!rep->progress)
+		return;
+	t = since_start(rep);
+	/* Automatic progress waits two seconds: short copies stay quiet. */
+	if ((!rep->progress_now && t < 2.0) || t - rep->last_progress < 0.2)
+		return;
+	rep->last_progress = t;
+	rate = t > 0 ? (double)(rep->done_before + done) / t : 0;
+	human_size(total, sizeof(total), (double)(rep->done_before + done));
+	human_size(speed, sizeof(speed), rate);
+	if (size > 0 && (uint64_t)size > done && rate > 0)
+		snprintf(eta, sizeof(eta), _(", ETA %.0f s"),
+			 (double)((uint64_t)size - done) / rate);
+	fprintf(stderr, "\r\033[K%s  %s/s%s  %s [%s]", total, speed, eta,
+		sc_quote(file), sc_road_name(road));
+	rep->progress_shown = true;
+}
+
+void sc_report_progress_end(struct sc_report *rep)
+{
+	if (rep->progress_shown) {
+		fputs("\r\033[K", stderr);
+		rep->progress_shown = false;
+	}
+}
+
 void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
 {
+	if (rec->copied)
+		rep->done_before += rec->res.bytes;
+	sc_report_progress_end(rep);
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err) {
 		rep->files++;
 		rep->bytes += rec->res.bytes;
@@ -381,13 +437,16 @@ void sc_report_finish(struct sc_report *rep, int failures)
 		printf("},\"seconds\":%.6f}}\n", secs);
 		return;
 	}
+	sc_report_progress_end(rep);
 	if (!rep->summary || rep->explain)
 		return;
 	human_size(bytes, sizeof(bytes), (double)rep->bytes);
 	human_size(rate, sizeof(rate), secs > 0 ? (double)rep->bytes / secs : 0);
-	fprintf(stderr, _("%s: %llu files, %s in %.2f s (%s/s)"),
-		sc_program_name, (unsigned long long)rep->files, bytes, secs,
-		rate);
+	fprintf(stderr, "%s: ", sc_program_name);
+	fprintf(stderr, ngettext("%llu file", "%llu files",
+				 (unsigned long)rep->files),
+		(unsigned long long)rep->files);
+	fprintf(stderr, _(", %s in %.2f s (%s/s)"), bytes, secs, rate);
 	for (int r = 0, first = 1; r < SC_ROAD__MAX; r++)
 		if (rep->road_files[r]) {
 			fprintf(stderr, "%s%s %u", first ? "; " : ", ",

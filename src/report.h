@@ -42,6 +42,15 @@ void sc_report_free(struct sc_report *rep);
 /* One record: a -v line, an --explain block or a JSON object. */
 void sc_report_record(struct sc_report *rep, const struct sc_record *rec);
 
+/* Progress on stderr (a terminal only): FILE is being copied, DONE of its
+ * SIZE bytes so far, by ROAD.  Throttled; the first line appears after
+ * about two seconds unless --progress asked for it at once.  Cheap to call
+ * after every chunk.  sc_report_progress_end() clears the line. */
+void sc_report_progress_enable(struct sc_report *rep, bool now);
+void sc_report_progress(struct sc_report *rep, const char *file,
+			uint64_t done, off_t size, enum sc_road road);
+void sc_report_progress_end(struct sc_report *rep);
+
 /* The JSON summary object, or the terminal summary line on stderr. */
 void sc_report_finish(struct sc_report *rep, int failures);
 

@@ -15,6 +15,7 @@
 # define _(s) gettext(s)
 #else
 # define _(s) (s)
+# define ngettext(a, b, n) ((n) == 1 ? (a) : (b))
 #endif
 #define N_(s) (s)
 

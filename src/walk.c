@@ -32,6 +32,8 @@ struct hardlink {
 
 struct walk {
 	const struct sc_options *o;
+	const char *current;	/* the file being copied, for progress */
+	off_t current_size;
 	struct sc_report *rep;
 	struct sc_fsinfo *fsi;
 	struct sc_copy_ctx ctx;
@@ -88,6 +90,13 @@ static double elapsed(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)(t.tv_sec - t0->tv_sec) +
 	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void on_progress(void *arg, uint64_t done, enum sc_road road)
+{
+	struct walk *w = arg;
+
+	sc_report_progress(w->rep, w->current, done, w->current_size, road);
 }
 
 static unsigned *learned_for(struct walk *w, const struct sc_fs_facts *s,
@@ -724,6 +733,8 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 			}
 	}
 
+	w->current = src;
+	w->current_size = ist.st_size;
 	if (!o->attributes_only) {
 		e = sc_copy_data(&w->ctx, in, out, &ist, out_seekable,
 				 &rec.plan, size_trusted, &rec.res);
@@ -1330,6 +1341,12 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	w.umask = umask(0);
 	umask(w.umask);
 	w.ctx.verify = opts->verify;
+	/* Progress: never in scripts -- only when stderr is a terminal. */
+	if (isatty(STDERR_FILENO) && !opts->quiet && !opts->explain) {
+		sc_report_progress_enable(rep, opts->progress);
+		w.ctx.progress = on_progress;
+		w.ctx.progress_arg = &w;
+	}
 	if (opts->atomic) {
 		signal(SIGINT, on_fatal_signal);
 		signal(SIGTERM, on_fatal_signal);
