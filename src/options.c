@@ -158,7 +158,10 @@ Exit status is 0 if every file was copied, 1 otherwise.\n"), stdout);
 
 static void version(void)
 {
-	printf("%s (%s) %s\n", sc_program_name, PACKAGE_NAME, PACKAGE_VERSION);
+	const char *slash = strrchr(sc_program_name, '/');
+
+	printf("%s (%s) %s\n", slash ? slash + 1 : sc_program_name,
+	       PACKAGE_NAME, PACKAGE_VERSION);
 	fputs(_("\
 Copyright (C) 2026 the smartcp authors.\n\
 License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n\
@@ -200,14 +203,16 @@ static void bad_arg(const char *arg, const char *opt,
 }
 
 static const char *const when_args[] = { "auto", "always", "never", NULL };
+/* cp lists --sparse values in this order */
+static const char *const sparse_args[] = { "never", "auto", "always", NULL };
 
 /* --preserve / --no-preserve lists: set or clear each named attribute. */
 static int preserve_list(struct sc_options *o, const char *arg, bool on,
 			 const char *opt)
 {
 	static const char *const attrs[] = {
-		"mode", "ownership", "timestamps", "links", "xattr",
-		"context", "all", NULL
+		"mode", "timestamps", "ownership", "links", "context",
+		"xattr", "all", NULL
 	};
 	char *copy = strdup(arg), *save = NULL, *tok;
 
@@ -217,11 +222,11 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 	     tok = strtok_r(NULL, ",", &save)) {
 		switch (argmatch(tok, attrs)) {
 		case 0: o->preserve_mode = on; break;
-		case 1: o->preserve_ownership = on; break;
-		case 2: o->preserve_timestamps = on; break;
+		case 1: o->preserve_timestamps = on; break;
+		case 2: o->preserve_ownership = on; break;
 		case 3: o->preserve_links = on; break;
-		case 4: o->preserve_xattr = on; break;
-		case 5: break;	/* SELinux context: not supported, ignored */
+		case 4: break;	/* SELinux context: not supported, ignored */
+		case 5: o->preserve_xattr = on; break;
 		case 6:
 			o->preserve_mode = o->preserve_ownership = on;
 			o->preserve_timestamps = o->preserve_links = on;
@@ -286,7 +291,14 @@ static enum sc_backup backup_from(const char *arg)
 		return SC_BACKUP_EXISTING;
 	i = argmatch(arg, names);
 	if (i < 0) {
-		bad_arg(arg, "backup type", names);
+		fprintf(stderr, i == -2 ?
+			_("%s: ambiguous argument %s for %s\n") :
+			_("%s: invalid argument %s for %s\n"),
+			sc_program_name, sc_quote(arg), sc_quote("backup type"));
+		fputs(_("Valid arguments are:\n"), stderr);
+		for (int k = 0; names[k]; k += 2)
+			fprintf(stderr, "  - %s, %s\n", sc_quote(names[k]),
+				sc_quote(names[k + 1]));
 		return (enum sc_backup)-1;
 	}
 	return vals[i];
@@ -466,14 +478,14 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			}
 			break;
 		case OPT_SPARSE:
-			i = argmatch(optarg, when_args);
+			i = argmatch(optarg, sparse_args);
 			if (i < 0) {
-				bad_arg(optarg, "--sparse", when_args);
+				bad_arg(optarg, "--sparse", sparse_args);
 				sc_options_try_help();
 				return -1;
 			}
-			o->sparse = i == 0 ? SC_SPARSE_AUTO :
-				    i == 1 ? SC_SPARSE_ALWAYS : SC_SPARSE_NEVER;
+			o->sparse = i == 0 ? SC_SPARSE_NEVER :
+				    i == 1 ? SC_SPARSE_AUTO : SC_SPARSE_ALWAYS;
 			break;
 		case OPT_STRIP_SLASHES:
 			o->strip_trailing_slashes = true;

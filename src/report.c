@@ -246,6 +246,10 @@ static void json_record(const struct sc_record *rec)
 	}
 	if (rec->unchanged)
 		fputs(",\"unchanged\":true", f);
+	if (rec->backup) {
+		fputs(",\"backup\":", f);
+		sc_json_string(f, rec->backup);
+	}
 	if (rec->verify != SC_VERIFY_NONE)
 		fprintf(f, ",\"verify\":\"%s\"", verify_name(rec->verify));
 	if (rec->verify == SC_VERIFY_REPAIRED ||
@@ -386,6 +390,8 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
 	if (!rep->verbose || rec->err)
 		return;
 	printf("%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
+	if (rec->backup)
+		printf(_(" (backup: %s)"), sc_quote(rec->backup));
 	if (rec->unchanged) {
 		fputs(_(" [unchanged]"), stdout);
 	} else if (rec->kind == SC_KIND_FILE && rec->copied) {

@@ -26,6 +26,7 @@ struct sc_record {
 	struct sc_copy_result res;
 	double seconds;
 	bool unchanged;			/* --if-changed found it equal */
+	const char *backup;		/* backup made of the old destination */
 	enum { SC_VERIFY_NONE, SC_VERIFY_OK, SC_VERIFY_REPAIRED,
 	       SC_VERIFY_FAILED } verify;
 	off_t verify_bad;		/* first differing offset seen */

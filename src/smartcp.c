@@ -16,11 +16,10 @@ int main(int argc, char **argv)
 	struct sc_report *rep;
 	int first, status;
 
-	if (argc > 0 && argv[0] && *argv[0]) {
-		const char *slash = strrchr(argv[0], '/');
-
-		sc_program_name = slash ? slash + 1 : argv[0];
-	}
+	/* As GNU tools do, messages start with argv[0] as given: "cp" when
+	 * installed as cp, "/bin/cp" when called so. */
+	if (argc > 0 && argv[0] && *argv[0])
+		sc_program_name = argv[0];
 	setlocale(LC_ALL, "");
 #ifdef ENABLE_NLS
 	bindtextdomain(PACKAGE, LOCALEDIR);

@@ -32,6 +32,7 @@ struct hardlink {
 
 struct walk {
 	const struct sc_options *o;
+	char *backup;		/* backup made for the current file, or NULL */
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
 	struct sc_report *rep;
@@ -90,6 +91,12 @@ static double elapsed(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)(t.tv_sec - t0->tv_sec) +
 	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void report(struct walk *w, struct sc_record *rec)
+{
+	rec->backup = w->backup;
+	sc_report_record(w->rep, rec);
 }
 
 static void on_progress(void *arg, uint64_t done, enum sc_road road)
@@ -324,16 +331,16 @@ static int may_overwrite(struct walk *w, const char *src, const char *dst,
 			free(b);
 			return -1;
 		}
-		if (o->verbose)
-			printf(_("%s -> %s (backup)\n"), sc_quote(dst),
-			       sc_quote(b));
-		free(b);
+		free(w->backup);
+		w->backup = b;		/* shown on the -v line */
 		*dst_exists = false;
 	} else if (o->remove_destination) {
 		if (unlink(dst) < 0 && errno != ENOENT) {
 			msg(errno, _("cannot remove %s"), sc_quote(dst));
 			return -1;
 		}
+		if (o->verbose)
+			printf(_("removed %s\n"), sc_quote(dst));
 		*dst_exists = false;
 	}
 	(void)src;
@@ -630,6 +637,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	int out = -1, e = 0, flags;
 	bool created = false, named_tmp = false, atomic = o->atomic;
 	bool have_old = false, size_trusted, out_seekable;
+	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
 	unsigned *learned;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -659,7 +667,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		rec.dst_fs = facts_for_path(w, dst);
 		make_plan(w, &rec, &ist, dst_exists && stat(dst, &dst_st) == 0 ?
 			  dst_st.st_mode : S_IFREG);
-		sc_report_record(w->rep, &rec);
+		report(w, &rec);
 		return 0;
 	}
 
@@ -678,7 +686,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 			    set_attrs_path(w, dst, &ist, false, false) < 0)
 				return -1;
 			rec.seconds = elapsed(&t0);
-			sc_report_record(w->rep, &rec);
+			report(w, &rec);
 			return 0;
 		}
 	}
@@ -696,7 +704,9 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 			return -1;
 		}
 	} else if (dst_exists) {
-		out = open(dst, flags | O_TRUNC);
+		/* --reflink=always must leave the old file intact when the
+		 * clone is refused: clone over it, then cut it to size. */
+		out = open(dst, flags | (clone_only ? 0 : O_TRUNC));
 		if (out < 0 && o->force && errno != ENOENT) {
 			if (unlink(dst) == 0)
 				dst_exists = false;
@@ -750,8 +760,15 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 				    err == ENOSYS || err == ENOTTY)
 					*learned |= 1u << rec.res.attempt[i].road;
 			}
+		if (e == 0 && clone_only && dst_exists &&
+		    ftruncate(out, ist.st_size) < 0) {
+			e = -errno;
+			rec.res.side = SC_SIDE_WRITE;
+		}
 		if (e < 0) {
 			rec.err = e;
+			if (clone_only && dst_exists && !created)
+				dst_exists = false;	/* untouched: keep it */
 			if (o->reflink == SC_REFLINK_ALWAYS &&
 			    rec.res.n_attempts &&
 			    rec.res.attempt[rec.res.n_attempts - 1].road ==
@@ -817,11 +834,11 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		rec.err = e;
 		rec.seconds = elapsed(&t0);
 		if (w->o->json)
-			sc_report_record(w->rep, &rec);
+			report(w, &rec);
 		return -1;
 	}
 	rec.seconds = elapsed(&t0);
-	sc_report_record(w->rep, &rec);
+	report(w, &rec);
 	return 0;
 
 fail:
@@ -842,7 +859,7 @@ fail:
 	if (!rec.err)
 		rec.err = -e;
 	if (w->o->json)
-		sc_report_record(w->rep, &rec);
+		report(w, &rec);
 	return -1;
 }
 
@@ -959,7 +976,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		created = true;
 	}
 	if (created || o->explain)
-		sc_report_record(w->rep, &rec);
+		report(w, &rec);
 	if (o->one_file_system && !cmdline && sst->st_dev != w->root_dev)
 		goto attrs;	/* a mount point: made, not entered */
 
@@ -1015,7 +1032,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	target[n] = '\0';
 	if (w->o->explain) {
 		free(target);
-		sc_report_record(w->rep, &rec);
+		report(w, &rec);
 		return 0;
 	}
 	if (dst_exists)
@@ -1027,7 +1044,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	free(target);
 	set_attrs_path(w, dst, sst, true, true);
-	sc_report_record(w->rep, &rec);
+	report(w, &rec);
 	return 0;
 }
 
@@ -1038,7 +1055,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 				 .kind = SC_KIND_SPECIAL };
 
 	if (w->o->explain) {
-		sc_report_record(w->rep, &rec);
+		report(w, &rec);
 		return 0;
 	}
 	if (dst_exists)
@@ -1051,12 +1068,25 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		return -1;
 	}
 	set_attrs_path(w, dst, sst, true, false);
-	sc_report_record(w->rep, &rec);
+	report(w, &rec);
 	return 0;
 }
 
+static int copy_entry_1(struct walk *w, const char *src, const char *dst,
+			bool cmdline);
+
 static int copy_entry(struct walk *w, const char *src, const char *dst,
 		      bool cmdline)
+{
+	int r = copy_entry_1(w, src, dst, cmdline);
+
+	free(w->backup);
+	w->backup = NULL;
+	return r;
+}
+
+static int copy_entry_1(struct walk *w, const char *src, const char *dst,
+			bool cmdline)
 {
 	const struct sc_options *o = w->o;
 	bool follow = o->deref == SC_DEREF_ALWAYS ||
@@ -1108,6 +1138,18 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		    sc_quote(dst));
 		return -1;
 	}
+	if (dst_exists && S_ISLNK(sst.st_mode) && !S_ISLNK(dst_lst.st_mode)) {
+		/* Copying a link over the file it points to would leave a
+		 * link to itself and lose the data. */
+		struct stat target;
+
+		if (stat(src, &target) == 0 && target.st_dev == dst_st.st_dev &&
+		    target.st_ino == dst_st.st_ino) {
+			msg(0, _("%s and %s are the same file"), sc_quote(src),
+			    sc_quote(dst));
+			return -1;
+		}
+	}
 	if (dst_exists && S_ISDIR(sst.st_mode) && !S_ISDIR(dst_st.st_mode)) {
 		msg(0, _("cannot overwrite non-directory %s with directory %s"),
 		    sc_quote(dst), sc_quote(src));
@@ -1120,6 +1162,11 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 	}
 	if (S_ISDIR(sst.st_mode))
 		return copy_dir(w, src, dst, &sst, dst_exists, cmdline);
+	if (!dst_exists && dst[0] && dst[strlen(dst) - 1] == '/') {
+		/* "dir/" names a directory that is not there */
+		msg(ENOTDIR, _("cannot create regular file %s"), sc_quote(dst));
+		return -1;
+	}
 
 	if (dst_exists && !o->explain) {
 		r = may_overwrite(w, src, dst, &sst, &dst_st, &dst_exists);
@@ -1142,7 +1189,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 				return -1;
 			}
 		}
-		sc_report_record(w->rep, &rec);
+		report(w, &rec);
 		return 0;
 	}
 
@@ -1151,7 +1198,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 			.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
 
 		if (o->explain) {
-			sc_report_record(w->rep, &rec);
+			report(w, &rec);
 			return 0;
 		}
 		if (dst_exists && (o->force || o->remove_destination))
@@ -1165,7 +1212,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 			    sc_quote(dst), sc_quote(src));
 			return -1;
 		}
-		sc_report_record(w->rep, &rec);
+		report(w, &rec);
 		return 0;
 	}
 
@@ -1237,7 +1284,8 @@ static int make_parents(struct walk *w, const char *dir, const char *src)
 			msg(errno, _("cannot make directory %s"), sc_quote(d));
 			return -1;
 		} else if (w->o->verbose) {
-			printf("%s -> %s\n", sc_quote(rel), sc_quote(d));
+			/* cp prints these two names unquoted */
+			printf("%s -> %s\n", rel, d);
 		}
 		*slash = '/';
 	}
@@ -1277,18 +1325,19 @@ static int run_operands(struct walk *w, char **ops, int n)
 		if (is_dir || n > 2) {
 			dir = ops[--n];
 			if (!is_dir) {
-				msg(errno == ENOENT || !errno ? 0 : errno,
-				    _("target %s is not a directory"),
-				    sc_quote(dir));
+				msg(stat(dir, &st) < 0 ? errno : ENOTDIR,
+				    _("target %s"), sc_quote(dir));
 				return 1;
 			}
 		}
-	} else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		if (errno == ENOENT)
-			msg(errno, _("target directory %s"), sc_quote(dir));
-		else
-			msg(0, _("target %s is not a directory"), sc_quote(dir));
-		return 1;
+	} else {
+		int err = stat(dir, &st) < 0 ? errno :
+			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+
+		if (err) {
+			msg(err, _("target directory %s"), sc_quote(dir));
+			return 1;
+		}
 	}
 	if (o->parents && !dir) {
 		msg(0, _("with --parents, the destination must be a directory"));
@@ -1359,6 +1408,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 
 	sc_copy_ctx_done(&w.ctx);
 	sc_fsinfo_free(w.fsi);
+	free(w.backup);
 	for (size_t i = 0; i < w.n_links; i++)
 		free(w.links[i].dst);
 	free(w.links);
