@@ -16,6 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <acl/libacl.h>
+#include <attr/error_context.h>
+#include <attr/libattr.h>
 #include <signal.h>
 #include <time.h>
 
@@ -147,40 +150,33 @@ static void hardlink_remember(struct walk *w, const struct stat *st,
 
 /* --- attributes ------------------------------------------------------- */
 
-static void copy_xattrs(int in, int out, const char *dst)
+/* libattr and libacl report through an error context; smartcp prints
+ * its own messages, so the first failure is kept here. */
+static void ctx_error(struct error_context *ctx, const char *fmt, ...)
 {
-	char *names = NULL, *val = NULL;
-	ssize_t len = flistxattr(in, NULL, 0), vlen;
-
-	if (len <= 0)
-		return;
-	names = malloc((size_t)len);
-	if (!names || (len = flistxattr(in, names, (size_t)len)) < 0)
-		goto out;
-	for (char *n = names; n < names + len; n += strlen(n) + 1) {
-		vlen = fgetxattr(in, n, NULL, 0);
-		if (vlen < 0)
-			continue;
-		free(val);
-		val = malloc((size_t)vlen + 1);
-		if (!val)
-			break;
-		vlen = fgetxattr(in, n, val, (size_t)vlen);
-		if (vlen < 0)
-			continue;
-		if (fsetxattr(out, n, val, (size_t)vlen, 0) < 0 &&
-		    errno != ENOTSUP && errno != EPERM)
-			msg(errno, _("setting attribute %s for %s"),
-			    sc_quote(n), sc_quote(dst));
-	}
-out:
-	free(names);
-	free(val);
+	(void)ctx;
+	(void)fmt;
 }
 
+static const char *ctx_quote(struct error_context *ctx, const char *name)
+{
+	(void)ctx;
+	return name;
+}
+
+static void ctx_quote_free(struct error_context *ctx, const char *name)
+{
+	(void)ctx;
+	(void)name;
+}
+
+static struct error_context quiet_ctx = {
+	ctx_error, ctx_quote, ctx_quote_free
+};
+
 /* Applies --preserve to the open destination.  Returns 0 or -1. */
-static int set_attrs_fd(struct walk *w, int in, int out, const char *dst,
-			const struct stat *st)
+static int set_attrs_fd(struct walk *w, int in, int out, const char *src,
+			const char *dst, const struct stat *st)
 {
 	const struct sc_options *o = w->o;
 	int rc = 0;
@@ -202,20 +198,41 @@ static int set_attrs_fd(struct walk *w, int in, int out, const char *dst,
 		    sc_quote(dst));
 		rc = -1;
 	}
-	if (o->preserve_xattr && in >= 0)
-		copy_xattrs(in, out, dst);
-	if (o->preserve_mode && fchmod(out, st->st_mode & 07777) < 0) {
+	/* Extended attributes as /etc/xattr.conf says: ACLs and other
+	 * "permissions" attributes are left to perm_copy below, SELinux and
+	 * NFSv4 bookkeeping are skipped. */
+	if (o->preserve_xattr && in >= 0 &&
+	    attr_copy_fd(src, in, dst, out, attr_copy_check_permissions,
+			 &quiet_ctx) != 0 && errno != ENOTSUP &&
+	    o->require_preserve) {
+		msg(errno, _("preserving extended attributes for %s"),
+		    sc_quote(dst));
+		rc = -1;
+	}
+	/* Mode and POSIX ACLs together, as cp -p does. */
+	if (o->preserve_mode &&
+	    (in < 0 || perm_copy_fd(src, in, dst, out, &quiet_ctx) != 0) &&
+	    fchmod(out, st->st_mode & 07777) < 0) {
 		msg(errno, _("preserving permissions for %s"), sc_quote(dst));
 		rc = -1;
 	}
 	return rc;
 }
 
-static int set_attrs_path(struct walk *w, const char *dst,
+static int set_attrs_path(struct walk *w, const char *src, const char *dst,
 			  const struct stat *st, bool created, bool is_link)
 {
 	const struct sc_options *o = w->o;
 	int rc = 0;
+
+	if (!is_link && o->preserve_xattr && src &&
+	    attr_copy_file(src, dst, attr_copy_check_permissions,
+			   &quiet_ctx) != 0 && errno != ENOTSUP &&
+	    o->require_preserve) {
+		msg(errno, _("preserving extended attributes for %s"),
+		    sc_quote(dst));
+		rc = -1;
+	}
 
 	if (o->preserve_ownership &&
 	    lchown(dst, st->st_uid, st->st_gid) < 0 &&
@@ -229,7 +246,10 @@ static int set_attrs_path(struct walk *w, const char *dst,
 		mode_t mode = o->preserve_mode ? st->st_mode & 07777 :
 			      created ? st->st_mode & 0777 & ~w->umask : 0;
 
-		if ((o->preserve_mode || created) && chmod(dst, mode) < 0) {
+		if (o->preserve_mode && src &&
+		    perm_copy_file(src, dst, &quiet_ctx) == 0)
+			;	/* mode and ACL copied */
+		else if ((o->preserve_mode || created) && chmod(dst, mode) < 0) {
 			msg(errno, _("preserving permissions for %s"),
 			    sc_quote(dst));
 			rc = -1;
@@ -683,7 +703,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		if (e == 1) {
 			rec.unchanged = true;
 			if (!attrs_match(o, &ist, &old) &&
-			    set_attrs_path(w, dst, &ist, false, false) < 0)
+			    set_attrs_path(w, src, dst, &ist, false, false) < 0)
 				return -1;
 			rec.seconds = elapsed(&t0);
 			report(w, &rec);
@@ -803,7 +823,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	if (atomic && !o->preserve_ownership && have_old &&
 	    (old.st_uid != ost.st_uid || old.st_gid != ost.st_gid))
 		(void)!fchown(out, old.st_uid, old.st_gid);
-	if (set_attrs_fd(w, in, out, dst, &ist) < 0 && atomic) {
+	if (set_attrs_fd(w, in, out, src, dst, &ist) < 0 && atomic) {
 		e = EPERM;
 		goto fail;
 	}
@@ -1006,7 +1026,7 @@ attrs:
 	 * have stopped us writing them. */
 	if (!o->explain && (created || o->preserve_mode ||
 			    o->preserve_timestamps || o->preserve_ownership) &&
-	    set_attrs_path(w, dst, sst, created, false) < 0)
+	    set_attrs_path(w, src, dst, sst, created, false) < 0)
 		rc = -1;
 	return rc;
 }
@@ -1043,7 +1063,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		return -1;
 	}
 	free(target);
-	set_attrs_path(w, dst, sst, true, true);
+	set_attrs_path(w, NULL, dst, sst, true, true);
 	report(w, &rec);
 	return 0;
 }
@@ -1067,7 +1087,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		    _("cannot create special file %s"), sc_quote(dst));
 		return -1;
 	}
-	set_attrs_path(w, dst, sst, true, false);
+	set_attrs_path(w, src, dst, sst, true, false);
 	report(w, &rec);
 	return 0;
 }
