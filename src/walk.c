@@ -35,6 +35,9 @@ struct hardlink {
 
 struct walk {
 	const struct sc_options *o;
+	/* Facts of the directory the walk just created and is filling, or
+	 * NULL: its new entries need no lstat and no fstat. */
+	const struct sc_fs_facts *parent_facts;
 	char *backup;		/* backup made for the current file, or NULL */
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
@@ -633,7 +636,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 			if (r != SC_ROAD_RW)
 				rw.step[r].why = N_("repair after a failed verification");
 		e = sc_copy_data(&w->ctx, in, out, ist, out_seekable, &rw,
-				 !sc_plan_size_untrusted(rec->src_fs), &again);
+				 sc_plan_size_trust(rec->src_fs), &again);
 		merge_result(&rec->res, &again);
 		if (e < 0) {
 			msg(-e, again.side == SC_SIDE_READ ?
@@ -646,8 +649,13 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 	}
 }
 
+/* Copies regular file SRC (or, without -R, the data of a FIFO or device)
+ * to DST.  PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the
+ * fast path of a fresh tree); else SRC is opened here and checked against
+ * SST, the stat the walk saw. */
 static int copy_regular(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, bool dst_exists, bool follow)
+			const struct stat *sst, bool dst_exists, bool follow,
+			int pre_in, const struct stat *pre_ist)
 {
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
@@ -661,17 +669,18 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	unsigned *learned;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-		  (follow ? 0 : O_NOFOLLOW));
-	if (in < 0) {
+	if (pre_in >= 0) {
+		in = pre_in;
+		ist = *pre_ist;
+	} else if ((in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+			      (follow ? 0 : O_NOFOLLOW))) < 0) {
 		msg(errno, _("cannot open %s for reading"), sc_quote(src));
 		return -1;
-	}
-	if (fstat(in, &ist) < 0) {
+	} else if (fstat(in, &ist) < 0) {
 		msg(errno, _("cannot fstat %s"), sc_quote(src));
 		return -1;
 	}
-	if (ist.st_ino != sst->st_ino || ist.st_dev != sst->st_dev) {
+	if (sst && (ist.st_ino != sst->st_ino || ist.st_dev != sst->st_dev)) {
 		msg(0, _("skipping file %s, as it was replaced while being copied"),
 		    sc_quote(src));
 		return -1;
@@ -744,13 +753,19 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		}
 		created = true;
 	}
-	if (fstat(out, &ost) < 0) {
+	if (created && w->parent_facts) {
+		/* A file just made in a directory just made: a regular file
+		 * on the directory's filesystem, no need to ask. */
+		ost.st_mode = S_IFREG;
+		rec.dst_fs = w->parent_facts;
+	} else if (fstat(out, &ost) < 0) {
 		e = errno;
 		msg(e, _("cannot fstat %s"), sc_quote(dst));
 		goto fail;
+	} else {
+		rec.dst_fs = sc_fsinfo_lookup(w->fsi, out, &ost);
 	}
 	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
-	rec.dst_fs = sc_fsinfo_lookup(w->fsi, out, &ost);
 	make_plan(w, &rec, &ist, ost.st_mode);
 	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
@@ -767,7 +782,8 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	w->current_size = ist.st_size;
 	if (!o->attributes_only) {
 		e = sc_copy_data(&w->ctx, in, out, &ist, out_seekable,
-				 &rec.plan, size_trusted, &rec.res);
+				 &rec.plan, sc_plan_size_trust(rec.src_fs),
+				 &rec.res);
 		rec.copied = true;
 		learned = learned_for(w, rec.src_fs, rec.dst_fs);
 		/* Only errors that belong to the filesystem pair are learned:
@@ -886,10 +902,11 @@ fail:
 /* --- the walk ---------------------------------------------------------- */
 
 static int copy_entry(struct walk *w, const char *src, const char *dst,
-		      bool cmdline);
+		      bool cmdline, unsigned char dtype);
 
 struct dent {
 	ino_t ino;
+	unsigned char type;	/* d_type: DT_UNKNOWN on some filesystems */
 	char *name;
 };
 
@@ -922,6 +939,7 @@ static int list_dir(const char *path, struct dent **ret, size_t *ret_n)
 			v = nv;
 		}
 		v[n].ino = e->d_ino;
+		v[n].type = e->d_type;
 		v[n].name = strdup(e->d_name);
 		if (!v[n].name)
 			break;
@@ -978,12 +996,13 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 {
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
+	const struct sc_fs_facts *dir_facts = NULL;
 	struct dent *ents = NULL;
 	size_t n = 0;
 	bool created = false;
 	int rc = 0, e;
 
-	if (inside(src, dst)) {
+	if ((cmdline || o->deref == SC_DEREF_ALWAYS) && inside(src, dst)) {
 		msg(0, _("cannot copy a directory, %s, into itself, %s"),
 		    sc_quote(src), sc_quote(dst));
 		return -1;
@@ -994,6 +1013,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 			return -1;
 		}
 		created = true;
+		dir_facts = facts_for_path(w, dst);
 	}
 	if (created || o->explain)
 		report(w, &rec);
@@ -1012,14 +1032,18 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		if (!s || !d) {
 			msg(ENOMEM, "%s", sc_quote(src));
 			rc = -1;
-		} else if (copy_entry(w, s, d, false) < 0) {
-			rc = -1;
+		} else {
+			/* set for each entry: copying a subdirectory changes it */
+			w->parent_facts = dir_facts;
+			if (copy_entry(w, s, d, false, ents[i].type) < 0)
+				rc = -1;
 		}
 		free(s);
 		free(d);
 		free(ents[i].name);
 	}
 	free(ents);
+	w->parent_facts = NULL;
 attrs:
 	/* Modes and times of a directory go on after its contents: writing
 	 * the entries would change the times, and a read-only mode would
@@ -1095,10 +1119,57 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			bool cmdline);
 
-static int copy_entry(struct walk *w, const char *src, const char *dst,
-		      bool cmdline)
+/* The fast path for a regular file entering a directory this run made:
+ * nothing to overwrite, nothing to compare, so no lstat of either side.
+ * Returns 1 when the caller must take the general path. */
+static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 {
-	int r = copy_entry_1(w, src, dst, cmdline);
+	const struct sc_options *o = w->o;
+	struct stat ist;
+	const char *prev;
+	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+		      O_NONBLOCK), r;
+
+	if (in < 0)
+		return 1;	/* let the general path see and say why */
+	if (fstat(in, &ist) < 0 || !S_ISREG(ist.st_mode) ||
+	    (o->one_file_system && ist.st_dev != w->root_dev)) {
+		close(in);
+		return 1;
+	}
+	if (o->preserve_links && ist.st_nlink > 1 &&
+	    (prev = hardlink_find(w, &ist))) {
+		struct sc_record rec = { .src = src, .dst = dst,
+					 .kind = SC_KIND_HARDLINK };
+
+		close(in);
+		if (link(prev, dst) < 0) {
+			msg(errno, _("cannot create hard link %s to %s"),
+			    sc_quote(dst), sc_quote(prev));
+			return -1;
+		}
+		report(w, &rec);
+		return 0;
+	}
+	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
+	 * must not hang us); regular files ignore it. */
+	r = copy_regular(w, src, dst, NULL, false, false, in, &ist);
+	if (r == 0 && o->preserve_links && ist.st_nlink > 1)
+		hardlink_remember(w, &ist, dst);
+	return r;
+}
+
+static int copy_entry(struct walk *w, const char *src, const char *dst,
+		      bool cmdline, unsigned char dtype)
+{
+	const struct sc_options *o = w->o;
+	int r = 1;
+
+	if (dtype == DT_REG && w->parent_facts && !o->explain &&
+	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
+		r = copy_new_regular(w, src, dst);
+	if (r == 1)
+		r = copy_entry_1(w, src, dst, cmdline);
 
 	free(w->backup);
 	w->backup = NULL;
@@ -1241,7 +1312,8 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 	else if (S_ISREG(sst.st_mode) || !o->recursive)
 		/* Without -R, a FIFO or a device is read like a file: its
 		 * data is copied, as cp does. */
-		r = copy_regular(w, src, dst, &sst, dst_exists, follow);
+		r = copy_regular(w, src, dst, &sst, dst_exists, follow, -1,
+				 NULL);
 	else
 		r = copy_special(w, src, dst, &sst, dst_exists);
 
@@ -1370,7 +1442,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 
 		if (o->strip_trailing_slashes)
 			strip_slashes(src);
-		return copy_entry(w, src, ops[1], true) < 0;
+		return copy_entry(w, src, ops[1], true, DT_UNKNOWN) < 0;
 	}
 	for (int i = 0; i < n; i++) {
 		char *dst;
@@ -1387,7 +1459,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 			rc = 1;
 			continue;
 		}
-		if (copy_entry(w, ops[i], dst, true) < 0)
+		if (copy_entry(w, ops[i], dst, true, DT_UNKNOWN) < 0)
 			rc = 1;
 		free(dst);
 	}
