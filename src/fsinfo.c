@@ -61,6 +61,9 @@ static const struct {
 	{ "ramfs", 0x858458f6, SC_FS_MEMORY },
 	{ "devtmpfs", 0x01021994, SC_FS_MEMORY },
 	{ "overlay", 0x794c7630, SC_FS_OVERLAY },
+	/* FUSE before virtiofs: they share a magic, and a descriptor known
+	 * by magic alone is far more often FUSE. */
+	{ "fuse", 0x65735546, SC_FS_FUSE },
 	{ "virtiofs", 0x65735546, SC_FS_NETWORK },
 	{ "ext4", 0xef53, SC_FS_LOCAL },
 	{ "btrfs", 0x9123683e, SC_FS_LOCAL },
@@ -69,7 +72,6 @@ static const struct {
 	{ "cifs", 0xff534d42, SC_FS_NETWORK },
 	{ "smb3", 0xfe534d42, SC_FS_NETWORK },
 	{ "ceph", 0x00c36400, SC_FS_NETWORK },
-	{ "fuse", 0x65735546, SC_FS_FUSE },
 };
 
 /* Filesystems that can share extents (FICLONE).  xfs only with the

@@ -128,7 +128,7 @@ static const char *why_not_splice(const struct sc_plan_input *in)
 		return NULL;
 	if (!S_ISREG(in->src_mode))
 		return N_("source is not a regular file or a pipe");
-	if (same_fs(in))
+	if (same_fs(in) && !why_not_range(in))
 		return N_("copy_file_range serves one filesystem");
 	return NULL;	/* measured: beats read/write across filesystems */
 }
@@ -164,7 +164,8 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 
 		if (!w && !(in->roads & (1u << r)))
 			w = N_("excluded by --road");
-		if (!w && (in->learned & (1u << r)) && !in->roads_forced)
+		if (!w && (in->learned & (1u << r)) && !in->roads_forced &&
+		    r != SC_ROAD_RW)
 			w = learned;
 		plan->step[r].use = !w;
 		plan->step[r].why = w ? w : (in->roads_forced ?

@@ -69,6 +69,11 @@ static void put_escape(struct out *o, unsigned char c)
 
 char *sc_quote_buf(const char *name, char *buf, size_t size)
 {
+	if (size < 8) {		/* no room for a quoted anything */
+		if (size)
+			buf[0] = '\0';
+		return buf;
+	}
 	struct out o = { buf, buf + size, false };
 	size_t len = strlen(name), i, n;
 	bool has_single = false, has_unprintable = false, dq_unsafe = false;

@@ -1,11 +1,452 @@
+/* fsinfo: classification of filesystem types and magics, clone ability,
+ * kernel versions, and lookups in a shipped mountinfo sample (never the
+ * live system's). */
+#include <config.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include "suites.h"
-START_TEST(placeholder_fsinfo) { ck_assert_int_eq(1, 1); }
+#include "fsinfo.h"
+
+#define PROC_MAGIC	0x9fa0
+#define SYSFS_MAGIC	0x62656572
+#define TMPFS_MAGIC	0x01021994
+#define EXT4_MAGIC	0xef53
+#define BTRFS_MAGIC	0x9123683e
+#define NFS_MAGIC	0x6969
+#define FUSE_MAGIC	0x65735546
+
+/* tests/data: $TESTDATA under "make check", else found from this file's
+ * name (absolute in a VPATH build, relative to the build top otherwise). */
+static const char *data_file(const char *name)
+{
+	static char path[PATH_MAX];
+	const char *dir = getenv("TESTDATA");
+	const char *slash;
+
+	if (dir && *dir) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		return path;
+	}
+	slash = strrchr(__FILE__, '/');
+	if (slash)
+		snprintf(path, sizeof(path), "%.*s/../data/%s",
+			 (int)(slash - __FILE__), __FILE__, name);
+	else
+		snprintf(path, sizeof(path), "../data/%s", name);
+	return path;
+}
+
+static bool is_blockdev(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+START_TEST(test_classify_generated)
+{
+	static const char *const types[] = {
+		"proc", "sysfs", "tracefs", "debugfs", "cgroup2", "cgroup",
+		"configfs", "securityfs", "pstore", "efivarfs", "bpf",
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		ck_assert_msg(sc_fs_classify(types[i], 0, false) ==
+			      SC_FS_GENERATED, "%s not generated", types[i]);
+}
 END_TEST
+
+START_TEST(test_classify_memory_overlay_fuse_network)
+{
+	ck_assert_int_eq(sc_fs_classify("tmpfs", 0, false), SC_FS_MEMORY);
+	ck_assert_int_eq(sc_fs_classify("ramfs", 0, false), SC_FS_MEMORY);
+	ck_assert_int_eq(sc_fs_classify("overlay", 0, false), SC_FS_OVERLAY);
+	ck_assert_int_eq(sc_fs_classify("fuse.sshfs", 0, false), SC_FS_FUSE);
+	ck_assert_int_eq(sc_fs_classify("fuse", 0, false), SC_FS_FUSE);
+	ck_assert_int_eq(sc_fs_classify("fuseblk", 0, true), SC_FS_FUSE);
+	ck_assert_int_eq(sc_fs_classify("nfs", 0, false), SC_FS_NETWORK);
+	ck_assert_int_eq(sc_fs_classify("nfs4", 0, false), SC_FS_NETWORK);
+	ck_assert_int_eq(sc_fs_classify("cifs", 0, false), SC_FS_NETWORK);
+	ck_assert_int_eq(sc_fs_classify("smb3", 0, false), SC_FS_NETWORK);
+	ck_assert_int_eq(sc_fs_classify("ceph", 0, false), SC_FS_NETWORK);
+}
+END_TEST
+
+START_TEST(test_classify_local_and_unknown)
+{
+	ck_assert_int_eq(sc_fs_classify("ext4", 0, true), SC_FS_LOCAL);
+	ck_assert_int_eq(sc_fs_classify("ext4", EXT4_MAGIC, true),
+			 SC_FS_LOCAL);
+	ck_assert_int_eq(sc_fs_classify("btrfs", 0, true), SC_FS_LOCAL);
+	/* A type nobody knows: on a block device it holds data... */
+	ck_assert_int_eq(sc_fs_classify("frobfs", 0, true), SC_FS_LOCAL);
+	/* ...without one it is unknown, */
+	ck_assert_int_eq(sc_fs_classify("frobfs", 0, false), SC_FS_UNKNOWN);
+	/* but a pseudo type libmount knows and we do not is generated. */
+	ck_assert_int_eq(sc_fs_classify("resctrl", 0, false),
+			 SC_FS_GENERATED);
+	ck_assert_int_eq(sc_fs_classify("binder", 0, false), SC_FS_GENERATED);
+}
+END_TEST
+
+START_TEST(test_classify_by_magic_only)
+{
+	ck_assert_int_eq(sc_fs_classify(NULL, PROC_MAGIC, false),
+			 SC_FS_GENERATED);
+	ck_assert_int_eq(sc_fs_classify("", SYSFS_MAGIC, false),
+			 SC_FS_GENERATED);
+	ck_assert_int_eq(sc_fs_classify(NULL, TMPFS_MAGIC, false),
+			 SC_FS_MEMORY);
+	ck_assert_int_eq(sc_fs_classify("", EXT4_MAGIC, true), SC_FS_LOCAL);
+	ck_assert_int_eq(sc_fs_classify(NULL, BTRFS_MAGIC, false),
+			 SC_FS_LOCAL);
+	ck_assert_int_eq(sc_fs_classify(NULL, NFS_MAGIC, false),
+			 SC_FS_NETWORK);
+	ck_assert_int_eq(sc_fs_classify(NULL, 0x12345678, true), SC_FS_LOCAL);
+	ck_assert_int_eq(sc_fs_classify(NULL, 0x12345678, false),
+			 SC_FS_UNKNOWN);
+	ck_assert_int_eq(sc_fs_classify(NULL, 0, false), SC_FS_UNKNOWN);
+}
+END_TEST
+
+/* FUSE_SUPER_MAGIC is shared by every FUSE filesystem (sshfs, ntfs-3g,
+ * virtiofs): with no name to go by, the class is fuse. */
+START_TEST(test_classify_fuse_magic_is_fuse)
+{
+	ck_assert_int_eq(sc_fs_classify(NULL, FUSE_MAGIC, false), SC_FS_FUSE);
+}
+END_TEST
+
+/* The descriptor's magic beats a mountinfo name that may belong to
+ * another mount of the same st_dev. */
+START_TEST(test_classify_generated_magic_beats_name)
+{
+	ck_assert_int_eq(sc_fs_classify("ext4", SYSFS_MAGIC, true),
+			 SC_FS_GENERATED);
+	ck_assert_int_eq(sc_fs_classify("tmpfs", PROC_MAGIC, false),
+			 SC_FS_GENERATED);
+	/* A non-generated magic does not override the name. */
+	ck_assert_int_eq(sc_fs_classify("proc", EXT4_MAGIC, false),
+			 SC_FS_GENERATED);
+}
+END_TEST
+
+START_TEST(test_can_clone)
+{
+	ck_assert_int_eq(sc_fs_can_clone("btrfs", SC_FS_LOCAL), SC_YES);
+	ck_assert_int_eq(sc_fs_can_clone("ocfs2", SC_FS_LOCAL), SC_YES);
+	ck_assert_int_eq(sc_fs_can_clone("bcachefs", SC_FS_LOCAL), SC_YES);
+	ck_assert_int_eq(sc_fs_can_clone("xfs", SC_FS_LOCAL), SC_MAYBE);
+	ck_assert_int_eq(sc_fs_can_clone("zfs", SC_FS_LOCAL), SC_MAYBE);
+	ck_assert_int_eq(sc_fs_can_clone("nfs4", SC_FS_NETWORK), SC_MAYBE);
+	ck_assert_int_eq(sc_fs_can_clone("cifs", SC_FS_NETWORK), SC_MAYBE);
+	ck_assert_int_eq(sc_fs_can_clone("overlay", SC_FS_OVERLAY), SC_MAYBE);
+	ck_assert_int_eq(sc_fs_can_clone("ext4", SC_FS_LOCAL), SC_NO);
+	ck_assert_int_eq(sc_fs_can_clone("vfat", SC_FS_LOCAL), SC_NO);
+	ck_assert_int_eq(sc_fs_can_clone("ceph", SC_FS_NETWORK), SC_NO);
+	ck_assert_int_eq(sc_fs_can_clone("tmpfs", SC_FS_MEMORY), SC_NO);
+	ck_assert_int_eq(sc_fs_can_clone("proc", SC_FS_GENERATED), SC_NO);
+	ck_assert_int_eq(sc_fs_can_clone("fuse.sshfs", SC_FS_FUSE), SC_NO);
+	/* Unknown: trying is cheap, a refusal is learned. */
+	ck_assert_int_eq(sc_fs_can_clone("frobfs", SC_FS_UNKNOWN), SC_MAYBE);
+	ck_assert_int_eq(sc_fs_can_clone("", SC_FS_UNKNOWN), SC_MAYBE);
+	/* The class wins over a name. */
+	ck_assert_int_eq(sc_fs_can_clone("btrfs", SC_FS_GENERATED), SC_NO);
+}
+END_TEST
+
+START_TEST(test_class_names)
+{
+	ck_assert_str_eq(sc_fs_class_name(SC_FS_UNKNOWN), "unknown");
+	ck_assert_str_eq(sc_fs_class_name(SC_FS_GENERATED), "generated");
+	ck_assert_str_eq(sc_fs_class_name(SC_FS_MEMORY), "memory");
+	ck_assert_str_eq(sc_fs_class_name(SC_FS_LOCAL), "local");
+	ck_assert_str_eq(sc_fs_class_name(SC_FS_NETWORK), "network");
+	ck_assert_str_eq(sc_fs_class_name(SC_FS_FUSE), "fuse");
+	ck_assert_str_eq(sc_fs_class_name(SC_FS_OVERLAY), "overlay");
+	ck_assert_str_eq(sc_fs_class_name((enum sc_fs_class)99), "unknown");
+}
+END_TEST
+
+START_TEST(test_kernel_at_least)
+{
+	struct sc_kernel k44 = { 4, 4 }, k518 = { 5, 18 }, k519 = { 5, 19 };
+	struct sc_kernel k60 = { 6, 0 }, k420 = { 4, 20 }, none = { 0, 0 };
+
+	ck_assert(!sc_kernel_at_least(k44, 4, 5));
+	ck_assert(sc_kernel_at_least(k44, 4, 4));
+	ck_assert(!sc_kernel_at_least(k518, 5, 19));
+	ck_assert(sc_kernel_at_least(k518, 5, 18));
+	ck_assert(sc_kernel_at_least(k519, 5, 19));
+	ck_assert(sc_kernel_at_least(k519, 5, 3));
+	ck_assert(sc_kernel_at_least(k60, 5, 19));
+	ck_assert(!sc_kernel_at_least(k420, 5, 3));
+	ck_assert(sc_kernel_at_least(k420, 4, 5));
+	ck_assert(!sc_kernel_at_least(none, 4, 5));
+	ck_assert(sc_kernel_running().major >= 3);
+}
+END_TEST
+
+/* Lookups in tests/data/mountinfo-sample. */
+static struct sc_fsinfo *sample(void)
+{
+	struct sc_fsinfo *fsi = NULL;
+	const char *path = data_file("mountinfo-sample");
+
+	ck_assert_msg(access(path, R_OK) == 0, "cannot read %s", path);
+	ck_assert_int_eq(sc_fsinfo_new(path, &fsi), 0);
+	ck_assert_ptr_nonnull(fsi);
+	return fsi;
+}
+
+struct entry {
+	int mnt_id;
+	unsigned maj, min;	/* a st_dev nobody else uses in the sample */
+	const char *type, *target, *source;
+	enum sc_fs_class class;
+	enum sc_tristate can_clone;
+};
+
+static const struct entry entries[] = {
+	{ 22, 253, 0, "ext4", "/", "/dev/vda", SC_FS_LOCAL, SC_NO },
+	{ 23, 0, 21, "proc", "/proc", "proc", SC_FS_GENERATED, SC_NO },
+	{ 24, 0, 22, "sysfs", "/sys", "sysfs", SC_FS_GENERATED, SC_NO },
+	{ 25, 0, 12, "tracefs", "/sys/kernel/tracing", "tracefs",
+	  SC_FS_GENERATED, SC_NO },
+	{ 27, 0, 26, "cgroup2", "/sys/fs/cgroup", "cgroup2",
+	  SC_FS_GENERATED, SC_NO },
+	{ 29, 0, 25, "tmpfs", "/run", "tmpfs", SC_FS_MEMORY, SC_NO },
+	{ 40, 0, 81, "btrfs", "/mnt/a", "/dev/vdb", SC_FS_LOCAL, SC_YES },
+	{ 41, 0, 82, "btrfs", "/mnt/b", "/dev/vdb", SC_FS_LOCAL, SC_YES },
+	{ 42, 253, 0, "ext4", "/data", "/dev/vda", SC_FS_LOCAL, SC_NO },
+	{ 43, 0, 45, "overlay", "/merged", "overlay", SC_FS_OVERLAY,
+	  SC_MAYBE },
+	{ 44, 0, 46, "nfs4", "/net", "server:/export", SC_FS_NETWORK,
+	  SC_MAYBE },
+	{ 45, 0, 47, "fuse.sshfs", "/home/u/remote", "u@host:/home/u",
+	  SC_FS_FUSE, SC_NO },
+	{ 47, 0, 49, "ramfs", "/mnt/with space", "ramfs", SC_FS_MEMORY,
+	  SC_NO },
+};
+
+static void check_entry(const struct sc_fs_facts *f, const struct entry *e)
+{
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->mnt_id, e->mnt_id);
+	ck_assert_str_eq(f->type, e->type);
+	ck_assert_ptr_nonnull(f->target);
+	ck_assert_str_eq(f->target, e->target);
+	ck_assert_ptr_nonnull(f->source);
+	ck_assert_str_eq(f->source, e->source);
+	ck_assert_ptr_nonnull(f->options);
+	ck_assert_msg(f->class == e->class, "mount %d: class %s, expected %s",
+		      e->mnt_id, sc_fs_class_name(f->class),
+		      sc_fs_class_name(e->class));
+	ck_assert_int_eq(f->can_clone, e->can_clone);
+	ck_assert_msg(f->identity[0], "mount %d: no identity", e->mnt_id);
+}
+
+/* statx(STATX_MNT_ID) gives the exact entry, even for a st_dev that
+ * mountinfo does not list (btrfs subvolumes). */
+START_TEST(test_lookup_by_mount_id)
+{
+	const struct entry *e = &entries[_i];
+	struct sc_fsinfo *fsi = sample();
+	const struct sc_fs_facts *f;
+
+	f = sc_fsinfo_lookup_values(fsi, makedev(e->maj, e->min + 1000),
+				    e->mnt_id, 0, 0);
+	check_entry(f, e);
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+/* Without a mount id (kernels before 5.8) st_dev picks the entry. */
+START_TEST(test_lookup_by_devno)
+{
+	struct sc_fsinfo *fsi = sample();
+	const struct sc_fs_facts *f;
+
+	f = sc_fsinfo_lookup_values(fsi, makedev(0, 21), -1, 0, 0);
+	check_entry(f, &entries[1]);
+	f = sc_fsinfo_lookup_values(fsi, makedev(0, 46), -1, 0, 0);
+	check_entry(f, &entries[10]);
+	f = sc_fsinfo_lookup_values(fsi, makedev(0, 47), -1, 0, 0);
+	check_entry(f, &entries[11]);
+	ck_assert_int_eq(f->dev, makedev(0, 47));
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+START_TEST(test_lookup_options)
+{
+	struct sc_fsinfo *fsi = sample();
+	const struct sc_fs_facts *a, *n;
+
+	a = sc_fsinfo_lookup_values(fsi, makedev(0, 81), 40, BTRFS_MAGIC, 0);
+	n = sc_fsinfo_lookup_values(fsi, makedev(0, 46), 44, NFS_MAGIC, 0);
+	ck_assert_ptr_nonnull(strstr(a->options, "subvol=/a"));
+	ck_assert_ptr_null(strstr(a->options, "subvol=/b"));
+	ck_assert_ptr_nonnull(strstr(n->options, "vers=4.2"));
+	ck_assert_ptr_nonnull(strstr(n->options, "relatime"));
+	ck_assert_int_eq(a->magic, BTRFS_MAGIC);
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+/* Two subvolumes of one btrfs: each has its own st_dev, but mountinfo
+ * gives both the superblock's 0:40, so they are one filesystem (clone
+ * between them works) with different mount ids. */
+START_TEST(test_btrfs_subvolumes_share_identity)
+{
+	struct sc_fsinfo *fsi = sample();
+	const struct sc_fs_facts *a, *b, *root;
+
+	a = sc_fsinfo_lookup_values(fsi, makedev(0, 81), 40, BTRFS_MAGIC,
+				    0x1111);
+	b = sc_fsinfo_lookup_values(fsi, makedev(0, 82), 41, BTRFS_MAGIC,
+				    0x2222);
+	root = sc_fsinfo_lookup_values(fsi, makedev(253, 0), 22, EXT4_MAGIC,
+				       0x3333);
+	ck_assert_ptr_ne(a, b);
+	ck_assert_str_eq(a->identity, b->identity);
+	ck_assert_str_ne(a->identity, root->identity);
+	ck_assert_int_ne(a->mnt_id, b->mnt_id);
+	/* libblkid finds no UUID for a device that is not there. */
+	if (!is_blockdev("/dev/vdb"))
+		ck_assert_str_eq(a->identity, "dev:0:40");
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+/* A bind mount is the same filesystem as its origin. */
+START_TEST(test_bind_mount_shares_identity)
+{
+	struct sc_fsinfo *fsi = sample();
+	const struct sc_fs_facts *root, *bind;
+
+	root = sc_fsinfo_lookup_values(fsi, makedev(253, 0), 22, 0, 0);
+	bind = sc_fsinfo_lookup_values(fsi, makedev(253, 1000), 42, 0, 0);
+	ck_assert_str_eq(root->target, "/");
+	ck_assert_str_eq(bind->target, "/data");
+	ck_assert_str_eq(root->identity, bind->identity);
+	if (is_blockdev("/dev/vda"))
+		ck_assert_msg(!strncmp(root->identity, "uuid:", 5) ||
+			      !strcmp(root->identity, "dev:253:0"),
+			      "identity %s", root->identity);
+	else
+		ck_assert_str_eq(root->identity, "dev:253:0");
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+/* Facts are cached per st_dev: the second lookup returns the same entry
+ * whatever else it is asked. */
+START_TEST(test_lookup_cached_per_dev)
+{
+	struct sc_fsinfo *fsi = sample();
+	const struct sc_fs_facts *a, *b;
+
+	a = sc_fsinfo_lookup_values(fsi, makedev(0, 21), 23, PROC_MAGIC, 0);
+	b = sc_fsinfo_lookup_values(fsi, makedev(0, 21), 44, NFS_MAGIC, 0);
+	ck_assert_ptr_eq(a, b);
+	ck_assert_str_eq(b->type, "proc");
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+/* What mountinfo does not know stays unknown, but facts always come back:
+ * the type from the magic, the identity from f_fsid. */
+START_TEST(test_lookup_unknown)
+{
+	struct sc_fsinfo *fsi = sample();
+	const struct sc_fs_facts *f;
+
+	f = sc_fsinfo_lookup_values(fsi, makedev(0, 999), 999, 0, 0);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->mnt_id, -1);
+	ck_assert_ptr_null(f->target);
+	ck_assert_str_eq(f->type, "");
+	ck_assert_int_eq(f->class, SC_FS_UNKNOWN);
+	ck_assert_int_eq(f->can_clone, SC_MAYBE);
+	ck_assert_str_eq(f->identity, "");
+
+	f = sc_fsinfo_lookup_values(fsi, makedev(0, 998), -1, PROC_MAGIC,
+				    0xabcdef);
+	ck_assert_str_eq(f->type, "proc");
+	ck_assert_int_eq(f->class, SC_FS_GENERATED);
+	ck_assert_int_eq(f->can_clone, SC_NO);
+	ck_assert_str_eq(f->identity, "fsid:abcdef");
+
+	f = sc_fsinfo_lookup_values(fsi, makedev(8, 17), -1, EXT4_MAGIC, 1);
+	ck_assert_str_eq(f->type, "ext4");
+	ck_assert_int_eq(f->class, SC_FS_LOCAL);
+	ck_assert_int_eq(f->can_clone, SC_NO);
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+START_TEST(test_missing_mountinfo)
+{
+	struct sc_fsinfo *fsi = NULL;
+	const struct sc_fs_facts *f;
+
+	ck_assert_int_eq(sc_fsinfo_new(data_file("no-such-mountinfo"), &fsi),
+			 0);
+	f = sc_fsinfo_lookup_values(fsi, makedev(0, 22), 24, SYSFS_MAGIC, 7);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->mnt_id, -1);
+	ck_assert_str_eq(f->type, "sysfs");
+	ck_assert_int_eq(f->class, SC_FS_GENERATED);
+	ck_assert_str_eq(f->identity, "fsid:7");
+	sc_fsinfo_free(fsi);
+	sc_fsinfo_free(NULL);
+}
+END_TEST
+
+static TCase *tcase(Suite *s, const char *name, const TTest *test)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_test(tc, test);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
 Suite *fsinfo_suite(void)
 {
 	Suite *s = suite_create("fsinfo");
-	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, placeholder_fsinfo);
+	TCase *tc;
+
+	tcase(s, "classify_generated", test_classify_generated);
+	tcase(s, "classify_memory_overlay_fuse_network",
+	      test_classify_memory_overlay_fuse_network);
+	tcase(s, "classify_local_and_unknown", test_classify_local_and_unknown);
+	tcase(s, "classify_by_magic_only", test_classify_by_magic_only);
+	tcase(s, "classify_fuse_magic", test_classify_fuse_magic_is_fuse);
+	tcase(s, "generated_magic_beats_name",
+	      test_classify_generated_magic_beats_name);
+	tcase(s, "can_clone", test_can_clone);
+	tcase(s, "class_names", test_class_names);
+	tcase(s, "kernel_at_least", test_kernel_at_least);
+	tc = tcase_create("lookup_by_mount_id");
+	tcase_add_loop_test(tc, test_lookup_by_mount_id, 0,
+			    (int)(sizeof(entries) / sizeof(entries[0])));
 	suite_add_tcase(s, tc);
+	tcase(s, "lookup_by_devno", test_lookup_by_devno);
+	tcase(s, "lookup_options", test_lookup_options);
+	tcase(s, "btrfs_subvolumes_share_identity",
+	      test_btrfs_subvolumes_share_identity);
+	tcase(s, "bind_mount_shares_identity", test_bind_mount_shares_identity);
+	tcase(s, "lookup_cached_per_dev", test_lookup_cached_per_dev);
+	tcase(s, "lookup_unknown", test_lookup_unknown);
+	tcase(s, "missing_mountinfo", test_missing_mountinfo);
 	return s;
 }

@@ -1,11 +1,274 @@
+/* report: JSON strings that round-trip any file name, and the -v fallback
+ * chain. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "suites.h"
-START_TEST(placeholder_report) { ck_assert_int_eq(1, 1); }
+#include "report.h"
+
+/* What sc_json_string writes for S. */
+static char *json(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	sc_json_string(f, s);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+static void check_json(const char *in, const char *want)
+{
+	char *got = json(in);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_json_ascii)
+{
+	check_json("", "\"\"");
+	check_json("abc", "\"abc\"");
+	check_json("/tmp/a b/c.txt", "\"/tmp/a b/c.txt\"");
+	check_json("it's", "\"it's\"");
+}
 END_TEST
+
+START_TEST(test_json_quote_and_backslash)
+{
+	check_json("a\"b", "\"a\\\"b\"");
+	check_json("a\\b", "\"a\\\\b\"");
+	check_json("\"\\\"", "\"\\\"\\\\\\\"\"");
+	/* A slash needs no escape. */
+	check_json("a/b", "\"a/b\"");
+}
+END_TEST
+
+START_TEST(test_json_control_bytes)
+{
+	check_json("a\nb", "\"a\\nb\"");
+	check_json("a\tb", "\"a\\tb\"");
+	check_json("\r\b\f", "\"\\r\\b\\f\"");
+	check_json("\x01", "\"\\u0001\"");
+	check_json("x\x1fy", "\"x\\u001fy\"");
+	check_json("\x1b[1m", "\"\\u001b[1m\"");
+	check_json("\x7f", "\"\\u007f\"");
+}
+END_TEST
+
+START_TEST(test_json_utf8_kept)
+{
+	check_json("caf\xc3\xa9", "\"caf\xc3\xa9\"");			/* é */
+	check_json("\xe2\x82\xac", "\"\xe2\x82\xac\"");			/* € */
+	check_json("\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"");	/* U+1F600 */
+	check_json("\xef\xbf\xbd", "\"\xef\xbf\xbd\"");			/* U+FFFD */
+	check_json("\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"");	/* U+10FFFF */
+	check_json("\xc2\x80", "\"\xc2\x80\"");				/* U+0080 */
+}
+END_TEST
+
+/* Python's surrogateescape: one \udcXX per byte that is not valid UTF-8. */
+START_TEST(test_json_invalid_utf8)
+{
+	check_json("\xff", "\"\\udcff\"");
+	check_json("a\xfe" "b", "\"a\\udcfeb\"");
+	/* A lead byte without its continuation, mid-string and at the end. */
+	check_json("\xc3x", "\"\\udcc3x\"");
+	check_json("x\xc3", "\"x\\udcc3\"");
+	/* A stray continuation byte. */
+	check_json("\x80", "\"\\udc80\"");
+	/* Overlong encodings of '/' (2 bytes) and of U+002F (3 bytes). */
+	check_json("\xc0\xaf", "\"\\udcc0\\udcaf\"");
+	check_json("\xe0\x80\xaf", "\"\\udce0\\udc80\\udcaf\"");
+	/* A UTF-16 surrogate (U+D800) encoded as UTF-8 (CESU). */
+	check_json("\xed\xa0\x80", "\"\\udced\\udca0\\udc80\"");
+	/* Beyond U+10FFFF. */
+	check_json("\xf4\x90\x80\x80", "\"\\udcf4\\udc90\\udc80\\udc80\"");
+	/* Truncated 3-byte sequence followed by valid text. */
+	check_json("\xe2\x82" "ab", "\"\\udce2\\udc82ab\"");
+	/* Latin-1 name: each high byte escaped, ASCII kept. */
+	check_json("caf\xe9.txt", "\"caf\\udce9.txt\"");
+}
+END_TEST
+
+/* -v chain. */
+static char *chain(const struct sc_copy_result *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	sc_report_chain(f, res);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+static void check_chain(const struct sc_copy_result *res, const char *want)
+{
+	char *got = chain(res);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_chain_single_road)
+{
+	struct sc_copy_result res = {
+		.attempt = { { SC_ROAD_RANGE, 0, 4096 } }, .n_attempts = 1,
+	};
+
+	check_chain(&res, "copy_file_range");
+	res.n_attempts = 0;
+	check_chain(&res, "");
+}
+END_TEST
+
+START_TEST(test_chain_fallback)
+{
+	struct sc_copy_result res = {
+		.attempt = {
+			{ SC_ROAD_RANGE, -EXDEV, 0 },
+			{ SC_ROAD_RW, 0, 4096 },
+		},
+		.n_attempts = 2,
+	};
+
+	check_chain(&res, "copy_file_range: EXDEV \u2192 read_write");
+
+	res.attempt[0] = (struct sc_attempt){ SC_ROAD_CLONE, -EOPNOTSUPP, 0 };
+	res.attempt[1] = (struct sc_attempt){ SC_ROAD_RANGE, -EXDEV, 0 };
+	res.attempt[2] = (struct sc_attempt){ SC_ROAD_SPLICE, 0, 10 };
+	res.n_attempts = 3;
+	check_chain(&res, "clone: EOPNOTSUPP \u2192 copy_file_range: EXDEV "
+		    "\u2192 splice");
+}
+END_TEST
+
+/* The 5.3-5.18 silent zero: copy_file_range said 0 though a read found
+ * data, and read_write went on. */
+START_TEST(test_chain_zero_before_end)
+{
+	struct sc_copy_result res = {
+		.attempt = {
+			{ SC_ROAD_RANGE, SC_ERR_ZERO, 0 },
+			{ SC_ROAD_RW, 0, 23 },
+		},
+		.n_attempts = 2,
+	};
+
+	check_chain(&res, "copy_file_range: 0 before end \u2192 read_write");
+}
+END_TEST
+
+/* A failure at the end of the chain names the errno. */
+START_TEST(test_chain_failure)
+{
+	struct sc_copy_result res = {
+		.attempt = {
+			{ SC_ROAD_CLONE, -ENOTTY, 0 },
+			{ SC_ROAD_RW, -ENOSPC, 8192 },
+		},
+		.n_attempts = 2,
+	};
+
+	check_chain(&res, "clone: ENOTTY \u2192 read_write: ENOSPC");
+}
+END_TEST
+
+/* --json: one object per line whatever the names hold, with the plan,
+ * the skip reasons and the roads tried. */
+START_TEST(test_json_record_one_line)
+{
+	static const struct sc_fs_facts proc_fs = {
+		.mnt_id = 23, .type = "proc", .identity = "dev:0:21",
+		.class = SC_FS_GENERATED, .can_clone = SC_NO,
+	};
+	static const struct sc_fs_facts ext4_fs = {
+		.mnt_id = 22, .type = "ext4", .identity = "uuid:x",
+		.class = SC_FS_LOCAL, .can_clone = SC_NO,
+	};
+	struct sc_plan_input in = {
+		.src_fs = &proc_fs, .dst_fs = &ext4_fs,
+		.src_mode = S_IFREG, .dst_mode = S_IFREG,
+		.kernel = { 6, 1 }, .roads = SC_ROADMASK_ALL,
+	};
+	struct sc_record rec = {
+		.src = "/proc/a\nb\"q", .dst = "out\xff", .kind = SC_KIND_FILE,
+		.src_fs = &proc_fs, .dst_fs = &ext4_fs, .planned = true,
+		.copied = true,
+		.res = {
+			.attempt = { { SC_ROAD_RW, 0, 23 } }, .n_attempts = 1,
+			.bytes = 23, .size = 23,
+			.road_bytes = { [SC_ROAD_RW] = 23 },
+		},
+	};
+	struct sc_report *rep = NULL;
+	FILE *tmp = tmpfile();
+	char line[4096];
+	int saved;
+	size_t n;
+
+	ck_assert_ptr_nonnull(tmp);
+	sc_plan_make(&in, &rec.plan);
+	ck_assert_int_eq(sc_report_new(false, true, false, false, &rep), 0);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fileno(tmp), 1);
+	sc_report_record(rep, &rec);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	sc_report_free(rep);
+
+	rewind(tmp);
+	n = fread(line, 1, sizeof(line) - 1, tmp);
+	fclose(tmp);
+	line[n] = '\0';
+	ck_assert_uint_gt(n, 0);
+	ck_assert_msg(strchr(line, '\n') == line + n - 1, "not one line: %s",
+		      line);
+	ck_assert_msg(line[0] == '{' && line[n - 2] == '}', "%s", line);
+	ck_assert_ptr_nonnull(strstr(line,
+				     "\"source\":\"/proc/a\\nb\\\"q\""));
+	ck_assert_ptr_nonnull(strstr(line, "\"destination\":\"out\\udcff\""));
+	ck_assert_ptr_nonnull(strstr(line, "\"plan\":[\"read_write\"]"));
+	ck_assert_ptr_nonnull(strstr(line, "{\"road\":\"clone\",\"reason\":"));
+	ck_assert_ptr_nonnull(strstr(line, "\"road\":\"read_write\""));
+	ck_assert_ptr_nonnull(strstr(line, "\"bytes\":23"));
+	ck_assert_ptr_nonnull(strstr(line, "\"status\":\"ok\""));
+}
+END_TEST
+
+static void tcase(Suite *s, const char *name, const TTest *test)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_test(tc, test);
+	suite_add_tcase(s, tc);
+}
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
-	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, placeholder_report);
-	suite_add_tcase(s, tc);
+
+	tcase(s, "json_ascii", test_json_ascii);
+	tcase(s, "json_quote_and_backslash", test_json_quote_and_backslash);
+	tcase(s, "json_control_bytes", test_json_control_bytes);
+	tcase(s, "json_utf8_kept", test_json_utf8_kept);
+	tcase(s, "json_invalid_utf8", test_json_invalid_utf8);
+	tcase(s, "chain_single_road", test_chain_single_road);
+	tcase(s, "chain_fallback", test_chain_fallback);
+	tcase(s, "chain_zero_before_end", test_chain_zero_before_end);
+	tcase(s, "chain_failure", test_chain_failure);
+	tcase(s, "json_record_one_line", test_json_record_one_line);
 	return s;
 }

@@ -1,0 +1,89 @@
+#!/bin/bash
+# Error messages and exit statuses are those of cp: missing source,
+# directory without -r, uncreatable destination, a file onto itself,
+# missing operands; the program name in messages follows argv[0].
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# Messages start with argv[0] as given (as GNU cp's do), so run smartcp
+# by name from PATH: argv[0] is then "smartcp".
+mkdir "$T/bin" "$T/cpbin"
+ln -s "$SMARTCP" "$T/bin/smartcp"
+ln -s "$SMARTCP" "$T/cpbin/cp"
+PATH=$T/bin:$PATH
+SMARTCP=smartcp
+
+cd "$T"
+echo data >a
+mkdir d
+echo file >notdir
+
+say "missing source"
+assert_exit 1 "$SMARTCP" x y
+assert_line "smartcp: cannot stat 'x': No such file or directory" "$ERR"
+[ ! -e y ] || fail "y created for a missing source"
+pass "cannot stat 'x'"
+
+say "missing source among good ones: the others are copied, exit 1"
+mkdir out
+assert_exit 1 "$SMARTCP" a x out
+assert_line "smartcp: cannot stat 'x': No such file or directory" "$ERR"
+assert_same a out/a
+pass "a copied, x reported"
+
+say "directory without -r"
+assert_exit 1 "$SMARTCP" d e
+assert_line "smartcp: -r not specified; omitting directory 'd'" "$ERR"
+[ ! -e e ] || fail "e created for an omitted directory"
+pass "omitting directory 'd'"
+
+say "destination below a regular file"
+assert_exit 1 "$SMARTCP" a notdir/y
+# GNU cp 9 stats the destination first and says "cannot stat"; either
+# names the destination and the errno.
+assert_grep "^smartcp: cannot (stat|create regular file) 'notdir/y': Not a directory\$" "$ERR"
+[ -f notdir ] || fail "notdir changed"
+pass "cannot create regular file ... Not a directory"
+
+if [ "$(id -u)" -eq 0 ]; then
+	say "destination on a read-only filesystem"
+	do_mount "$T/ro" -t tmpfs -o ro,size=1M tmpfs
+	assert_exit 1 "$SMARTCP" a ro/y
+	assert_line "smartcp: cannot create regular file 'ro/y': Read-only file system" "$ERR"
+	pass "cannot create regular file ... Read-only file system"
+else
+	say "read-only destination needs root to mount; not checked"
+fi
+
+say "a file onto itself"
+assert_exit 1 "$SMARTCP" a a
+assert_line "smartcp: 'a' and 'a' are the same file" "$ERR"
+assert_eq "$(cat a)" data "content of a after copying it onto itself"
+ln a a.link
+assert_exit 1 "$SMARTCP" a a.link
+assert_line "smartcp: 'a' and 'a.link' are the same file" "$ERR"
+assert_eq "$(cat a)" data "content of a after copying onto its hard link"
+pass "same file refused, content intact"
+
+say "missing operands"
+assert_exit 1 "$SMARTCP"
+assert_line "smartcp: missing file operand" "$ERR"
+assert_line "Try 'smartcp --help' for more information." "$ERR"
+assert_exit 1 "$SMARTCP" a
+assert_line "smartcp: missing destination file operand after 'a'" "$ERR"
+assert_line "Try 'smartcp --help' for more information." "$ERR"
+pass "missing file operand"
+
+say "several sources, target not a directory"
+assert_exit 1 "$SMARTCP" a notdir a
+# GNU cp 9: "target 'a': Not a directory"; before: "... is not a directory".
+assert_grep "^smartcp: target 'a'(: Not a directory| is not a directory)\$" "$ERR"
+pass "target is not a directory"
+
+say "program name in messages follows argv[0]"
+assert_exit 1 env PATH="$T/cpbin:$PATH" cp x y
+assert_line "cp: cannot stat 'x': No such file or directory" "$ERR"
+assert_exit 1 env PATH="$T/cpbin:$PATH" cp
+assert_line "cp: missing file operand" "$ERR"
+assert_line "Try 'cp --help' for more information." "$ERR"
+pass "cp: ..."
