@@ -61,7 +61,6 @@ struct run {
 	int road;		/* current road, -1 when none is left */
 	bool moved;		/* current road moved bytes in this file */
 	off_t size_hint;	/* st_size, where the kernel roads stop */
-	bool size_exact;	/* ...and the end needs no read to confirm */
 };
 
 static void note(struct run *r, int road, int err, uint64_t bytes)
@@ -70,8 +69,10 @@ static void note(struct run *r, int road, int err, uint64_t bytes)
 	struct sc_attempt *last = res->n_attempts ?
 		&res->attempt[res->n_attempts - 1] : NULL;
 
-	if (last && (int)last->road == road && last->err == 0 && err == 0) {
+	if (last && (int)last->road == road && last->err == 0) {
+		/* one attempt per road: it moved bytes, then maybe failed */
 		last->bytes += bytes;
+		last->err = err;
 		return;
 	}
 	if (res->n_attempts == SC_MAX_ATTEMPTS)
@@ -150,10 +151,6 @@ static int copy_range(struct run *r, off_t end)
 			/* The kernel roads stop at the size the file claims;
 			 * there one read tells whether it is the end. */
 			if (x->in_off >= r->size_hint) {
-				/* A local filesystem serves the size it
-				 * reports: the end is the end. */
-				if (r->size_exact && x->in_off == r->size_hint)
-					return 0;
 				e = check_eof(r, x->bufsize);
 				if (e)
 					return e < 0 ? e : 0;
@@ -259,13 +256,12 @@ static int copy_extents(struct run *r, const struct stat *st)
 
 int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		 const struct stat *st, bool out_seekable,
-		 const struct sc_plan *plan, enum sc_size_trust trust,
+		 const struct sc_plan *plan, bool size_trusted,
 		 struct sc_copy_result *res)
 {
 	struct run r = {
 		.ctx = ctx, .plan = plan, .res = res, .road = -1,
-		.size_hint = trust != SC_SIZE_UNTRUSTED ? st->st_size : 0,
-		.size_exact = trust == SC_SIZE_EXACT,
+		.size_hint = size_trusted ? st->st_size : 0,
 	};
 	struct sc_xfer *x = &r.x;
 	int e;
@@ -317,8 +313,7 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	e = 1;
 	/* Sparse source: fewer blocks than its size (cp's test).  Never on
 	 * generated files, whose sizes and blocks mean nothing. */
-	if (ctx->sparse != SC_SPARSE_NEVER && trust != SC_SIZE_UNTRUSTED &&
-	    out_seekable &&
+	if (ctx->sparse != SC_SPARSE_NEVER && size_trusted && out_seekable &&
 	    S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size)
 		e = copy_extents(&r, st);
@@ -327,6 +322,9 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		e = copy_range(&r, -1);
 	}
 	ctx->pipesize = x->pipesize;
+	if (e == 0 && res->n_attempts == 0)
+		/* An empty file: the road that found the end is the road. */
+		note(&r, r.road >= 0 ? r.road : SC_ROAD_RW, 0, 0);
 	if (e == 0 && out_seekable &&
 	    (x->wrote_hole || res->holes || x->written_end != x->out_off) &&
 	    ftruncate(out, x->out_off) < 0) {

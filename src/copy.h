@@ -52,11 +52,12 @@ int sc_copy_ctx_init(struct sc_copy_ctx *ctx, enum sc_sparse sparse);
 void sc_copy_ctx_done(struct sc_copy_ctx *ctx);
 
 /* Copies the data of IN (whose fstat is ST) to OUT, which is empty, by
- * PLAN, with TRUST telling how far st_size is the length.  Returns 0 or -errno; RES says what happened
+ * PLAN, with SIZE_TRUSTED telling whether st_size is even a hint (not on
+ * generated filesystems).  Either way the end is confirmed by a read.  Returns 0 or -errno; RES says what happened
  * whatever the outcome, with res->side naming the failing end. */
 int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		 const struct stat *st, bool out_seekable,
-		 const struct sc_plan *plan, enum sc_size_trust trust,
+		 const struct sc_plan *plan, bool size_trusted,
 		 struct sc_copy_result *res);
 
 /* True for the errors after which ROAD may hand over to the next road. */

@@ -102,7 +102,8 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -p                           same as --preserve=mode,ownership,timestamps\n\
       --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
                                  mode,ownership,timestamps), if possible\n\
-                                 additional attributes: links, xattr, all\n\
+                                 additional attributes: context, links, xattr,\n\
+                                 all\n\
       --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
       --parents                use full source file name under DIRECTORY\n\
   -R, -r, --recursive          copy directories recursively\n\
@@ -117,12 +118,16 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -S, --suffix=SUFFIX          override the usual backup suffix\n\
   -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY\n\
   -T, --no-target-directory    treat DEST as a normal file\n\
-  -u, --update                 copy only when the SOURCE file is newer\n\
+  -u                           copy only when the SOURCE file is newer\n\
                                  than the destination file or when the\n\
                                  destination file is missing\n\
+      --update[=WHEN]          like -u, or with WHEN: all (replace every\n\
+                                 destination), none (replace none), older\n\
   -v, --verbose                explain what is being done, and which road\n\
                                  each file took\n\
   -x, --one-file-system        stay on this file system\n\
+  -Z, --context[=CTX]          accepted for compatibility; SELinux contexts\n\
+                                 are not set\n\
 "), stdout);
 	fputs(_("\
 \n\
@@ -137,12 +142,14 @@ smartcp options:\n\
                                  the source\n\
       --atomic                 write to a temporary file, then rename it over\n\
                                  the destination\n\
-      --sync                   flush files and directories to storage\n\
+      --sync                   flush each file, and the directory holding it,\n\
+                                 to storage\n\
       --if-changed             leave destinations that already hold the same\n\
                                  data untouched\n\
       --progress               show progress on standard error\n\
   -q, --quiet                  no summary line on a terminal\n\
-  -j, --jobs=N                 copy up to N files at once\n\
+  -j, --jobs=N                 accepted; this version copies one file at a\n\
+                                 time\n\
       --help        display this help and exit\n\
       --version     output version information and exit\n\
 "), stdout);
@@ -265,8 +272,11 @@ static int parse_roads(struct sc_options *o, const char *arg)
 		mask |= 1u << r;
 	}
 	free(copy);
-	if (!mask)
+	if (!mask) {
+		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
+			sc_program_name, sc_quote(arg), sc_quote("--road"));
 		return -1;
+	}
 	o->roads = mask;
 	o->roads_forced = true;
 	return 0;
@@ -357,6 +367,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			if (*end || i < 1 || i > 1024) {
 				fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
 					sc_program_name, sc_quote(optarg));
+				sc_options_try_help();
 				return -1;
 			}
 			o->jobs = (unsigned)i;

@@ -31,15 +31,6 @@ bool sc_plan_size_untrusted(const struct sc_fs_facts *fs)
 	return !fs || fs->class == SC_FS_GENERATED;
 }
 
-enum sc_size_trust sc_plan_size_trust(const struct sc_fs_facts *fs)
-{
-	if (sc_plan_size_untrusted(fs))
-		return SC_SIZE_UNTRUSTED;
-	if (fs->class == SC_FS_LOCAL || fs->class == SC_FS_MEMORY)
-		return SC_SIZE_EXACT;
-	return SC_SIZE_HINT;
-}
-
 static bool same_fs(const struct sc_plan_input *in)
 {
 	return in->src_fs && in->dst_fs && in->src_fs->identity[0] &&

@@ -52,11 +52,5 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan);
 /* Classes whose st_size is not the length of the content. */
 bool sc_plan_size_untrusted(const struct sc_fs_facts *fs);
 
-/* How far st_size can be believed: not at all (generated files), as a
- * hint to be confirmed by a read at the end (network, FUSE, overlay,
- * unknown), or exactly (local disks and memory filesystems, where the
- * kernel keeps the size it serves: no extra read at the end). */
-enum sc_size_trust { SC_SIZE_UNTRUSTED, SC_SIZE_HINT, SC_SIZE_EXACT };
-enum sc_size_trust sc_plan_size_trust(const struct sc_fs_facts *fs);
 
 #endif

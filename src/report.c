@@ -302,8 +302,9 @@ static void explain_record(const struct sc_record *rec)
 		printf("  %-8s %s\n", "plan:", kind_name(rec->kind));
 		return;
 	}
-	explain_fs(_("source:"), rec->src_fs, rec, true);
-	explain_fs(_("dest:"), rec->dst_fs, rec, false);
+	/* The labels are an interface, like "plan:": not translated. */
+	explain_fs("source:", rec->src_fs, rec, true);
+	explain_fs("dest:", rec->dst_fs, rec, false);
 	printf("  %-8s ", "plan:");
 	for (int r = 0; r < SC_ROAD__MAX; r++)
 		if (rec->plan.step[r].use) {
@@ -317,7 +318,7 @@ static void explain_record(const struct sc_record *rec)
 	for (int r = 0; r < SC_ROAD__MAX; r++)
 		if (!rec->plan.step[r].use) {
 			if (!*sep)
-				printf("  %-8s ", _("skipped:"));
+				printf("  %-8s ", "skipped:");
 			printf("%s%s (%s)", sep, sc_road_name((enum sc_road)r),
 			       _(rec->plan.step[r].why));
 			sep = ", ";
@@ -393,7 +394,7 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
 	if (rec->backup)
 		printf(_(" (backup: %s)"), sc_quote(rec->backup));
 	if (rec->unchanged) {
-		fputs(_(" [unchanged]"), stdout);
+		fputs(" [unchanged]", stdout);
 	} else if (rec->kind == SC_KIND_FILE && rec->copied) {
 		fputs(" [", stdout);
 		sc_report_chain(stdout, &rec->res);
@@ -460,6 +461,7 @@ void sc_report_finish(struct sc_report *rep, int failures)
 			first = 0;
 		}
 	if (failures)
-		fprintf(stderr, _("; %d failed"), failures);
+		fprintf(stderr, ngettext("; %d failed", "; %d failed",
+					 (unsigned long)failures), failures);
 	fputc('\n', stderr);
 }

@@ -22,7 +22,13 @@ int main(int argc, char **argv)
 		sc_program_name = argv[0];
 	setlocale(LC_ALL, "");
 #ifdef ENABLE_NLS
-	bindtextdomain(PACKAGE, LOCALEDIR);
+	{
+		/* SMARTCP_LOCALEDIR lets the test suite use the catalogs of
+		 * the build tree before they are installed. */
+		const char *dir = getenv("SMARTCP_LOCALEDIR");
+
+		bindtextdomain(PACKAGE, dir && *dir ? dir : LOCALEDIR);
+	}
 	textdomain(PACKAGE);
 #endif
 

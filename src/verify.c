@@ -74,6 +74,44 @@ static ssize_t read_full(int fd, char *buf, size_t len, off_t off)
 	return (ssize_t)got;
 }
 
+/* Compares [off, off + len) of IN and OUT, half the buffer each side.
+ * Returns 1 equal, 0 different (*ret_bad = first differing byte), -1 when
+ * reading IN failed, -2 when reading OUT failed (errno set). */
+static int first_diff(int in, int out, off_t off, size_t len, char *buf,
+		      size_t bufsize, off_t *ret_bad)
+{
+	size_t half = bufsize / 2;
+	off_t at = off, end = off + (off_t)len;
+
+	while (at < end) {
+		size_t want = (size_t)MIN((off_t)half, end - at);
+		ssize_t a = read_full(in, buf, want, at);
+		ssize_t b;
+
+		if (a < 0) {
+			errno = (int)-a;
+			return -1;
+		}
+		b = read_full(out, buf + half, want, at);
+		if (b < 0) {
+			errno = (int)-b;
+			return -2;
+		}
+		if (a != b || memcmp(buf, buf + half, (size_t)a)) {
+			size_t i = 0;
+
+			while (i < (size_t)MIN(a, b) && buf[i] == buf[half + i])
+				i++;
+			*ret_bad = at + (off_t)i;
+			return 0;
+		}
+		if (a == 0)
+			break;
+		at += a;
+	}
+	return 1;
+}
+
 static int drop_cache(int out)
 {
 	/* fdatasync fails with EINVAL on files that cannot sync (pipes,
@@ -85,12 +123,10 @@ static int drop_cache(int out)
 }
 
 int sc_verify(int in, int out, off_t size, bool use_digests,
-	      const struct sc_digests *d, char *buf, size_t bufsize,
-	      off_t *ret_bad, bool *ret_side_read)
+	      bool rereadable, const struct sc_digests *d, char *buf,
+	      size_t bufsize, off_t *ret_bad, bool *ret_side_read)
 {
 	struct stat st;
-	size_t half = bufsize / 2;
-	off_t at;
 	int e;
 
 	*ret_side_read = false;
@@ -115,37 +151,22 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 				return (int)n;
 			if ((size_t)n != c->len ||
 			    XXH3_64bits(buf, (size_t)n) != c->hash) {
+				/* The digest tells the chunk; a source that
+				 * can be read again tells the byte. */
 				*ret_bad = c->off;
+				if (rereadable)
+					first_diff(in, out, c->off, c->len,
+						   buf, bufsize, ret_bad);
 				return 0;
 			}
 		}
 		return 1;
 	}
-	/* Re-read the source, half the buffer each side. */
 	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
-	for (at = 0; at < size;) {
-		size_t want = (size_t)MIN((off_t)half, size - at);
-		ssize_t a = read_full(in, buf, want, at);
-		ssize_t b;
-
-		if (a < 0) {
-			*ret_side_read = true;
-			return (int)a;
-		}
-		b = read_full(out, buf + half, want, at);
-		if (b < 0)
-			return (int)b;
-		if (a != b || memcmp(buf, buf + half, (size_t)a)) {
-			size_t i = 0;
-
-			while (i < (size_t)MIN(a, b) && buf[i] == buf[half + i])
-				i++;
-			*ret_bad = at + (off_t)i;
-			return 0;
-		}
-		if (a == 0)
-			break;
-		at += a;
+	e = first_diff(in, out, 0, (size_t)size, buf, bufsize, ret_bad);
+	if (e == -1) {
+		*ret_side_read = true;
+		return -errno;
 	}
-	return 1;
+	return e < 0 ? -errno : e;
 }

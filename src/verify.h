@@ -31,10 +31,11 @@ bool sc_digests_cover(const struct sc_digests *d, off_t size);
 /* Reads OUT back from storage (fdatasync, POSIX_FADV_DONTNEED, read) and
  * compares it: with the digests when USE_DIGESTS, else with IN read
  * again.  SIZE is the length the copy produced.  Returns 1 when equal, 0
- * when not (*ret_bad = first differing offset, or the start of the first
- * differing chunk), -errno on failure (*ret_side_read tells which end). */
+ * when not (*ret_bad = first differing offset; with digests of a source
+ * that is not REREADABLE, the start of the first differing chunk), -errno
+ * on failure (*ret_side_read tells which end). */
 int sc_verify(int in, int out, off_t size, bool use_digests,
-	      const struct sc_digests *d, char *buf, size_t bufsize,
-	      off_t *ret_bad, bool *ret_side_read);
+	      bool rereadable, const struct sc_digests *d, char *buf,
+	      size_t bufsize, off_t *ret_bad, bool *ret_side_read);
 
 #endif

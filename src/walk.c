@@ -39,6 +39,7 @@ struct walk {
 	 * NULL: its new entries need no lstat and no fstat. */
 	const struct sc_fs_facts *parent_facts;
 	char *backup;		/* backup made for the current file, or NULL */
+	bool reported;		/* the current entry has its record */
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
 	struct sc_report *rep;
@@ -56,8 +57,10 @@ struct walk {
 static void msg(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Messages printed, which is the number of failures: every failure is
- * reported once, and only failures are. */
+/* Failures: a message marks the entry being copied as failed; each
+ * failed entry counts once, whatever number of messages it printed. */
+static bool entry_failed;
+static int last_errno;
 static int n_failures;
 
 /* "smartcp: <what>: <strerror>" on stderr, as cp's error(). */
@@ -65,7 +68,8 @@ static void msg(int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	n_failures++;
+	entry_failed = true;
+	last_errno = err;
 	fflush(stdout);
 	fprintf(stderr, "%s: ", sc_program_name);
 	va_start(ap, fmt);
@@ -101,6 +105,7 @@ static double elapsed(const struct timespec *t0)
 
 static void report(struct walk *w, struct sc_record *rec)
 {
+	w->reported = true;
 	rec->backup = w->backup;
 	sc_report_record(w->rep, rec);
 }
@@ -602,6 +607,8 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 			bad = 0;
 		} else {
 			v = sc_verify(in, out, rec->res.size, digests,
+				      S_ISREG(ist->st_mode) &&
+				      !sc_plan_size_untrusted(rec->src_fs),
 				      &w->ctx.dg, w->ctx.buf, w->ctx.bufsize,
 				      &bad, &side_read);
 		}
@@ -636,7 +643,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 			if (r != SC_ROAD_RW)
 				rw.step[r].why = N_("repair after a failed verification");
 		e = sc_copy_data(&w->ctx, in, out, ist, out_seekable, &rw,
-				 sc_plan_size_trust(rec->src_fs), &again);
+				 !sc_plan_size_untrusted(rec->src_fs), &again);
 		merge_result(&rec->res, &again);
 		if (e < 0) {
 			msg(-e, again.side == SC_SIDE_READ ?
@@ -737,8 +744,16 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		 * clone is refused: clone over it, then cut it to size. */
 		out = open(dst, flags | (clone_only ? 0 : O_TRUNC));
 		if (out < 0 && o->force && errno != ENOENT) {
-			if (unlink(dst) == 0)
-				dst_exists = false;
+			/* -f: a destination we cannot open goes, and a new
+			 * one is made in its place */
+			int err = errno;
+
+			if (unlink(dst) < 0) {
+				msg(err, _("cannot open %s for writing"),
+				    sc_quote(dst));
+				return -1;
+			}
+			dst_exists = false;
 		} else if (out < 0) {
 			msg(errno, _("cannot open %s for writing"), sc_quote(dst));
 			return -1;
@@ -782,7 +797,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	w->current_size = ist.st_size;
 	if (!o->attributes_only) {
 		e = sc_copy_data(&w->ctx, in, out, &ist, out_seekable,
-				 &rec.plan, sc_plan_size_trust(rec.src_fs),
+				 &rec.plan, size_trusted,
 				 &rec.res);
 		rec.copied = true;
 		learned = learned_for(w, rec.src_fs, rec.dst_fs);
@@ -1163,13 +1178,29 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		      bool cmdline, unsigned char dtype)
 {
 	const struct sc_options *o = w->o;
+	bool outer_failed = entry_failed, outer_reported = w->reported;
 	int r = 1;
 
+	entry_failed = false;
+	w->reported = false;
 	if (dtype == DT_REG && w->parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(w, src, dst);
 	if (r == 1)
 		r = copy_entry_1(w, src, dst, cmdline);
+	if (entry_failed) {
+		n_failures++;
+		if (o->json && !w->reported) {
+			/* failed before a record was made: say so anyway */
+			struct sc_record rec = { .src = src, .dst = dst,
+						 .kind = SC_KIND_FILE,
+						 .err = -(last_errno ? last_errno :
+							  EINVAL) };
+			report(w, &rec);
+		}
+	}
+	entry_failed = outer_failed;
+	w->reported = outer_reported;
 
 	free(w->backup);
 	w->backup = NULL;
@@ -1497,6 +1528,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 
 	rc = run_operands(&w, operands, n);
 	sc_report_finish(rep, n_failures ? n_failures : rc);
+	n_failures = 0;
 
 	sc_copy_ctx_done(&w.ctx);
 	sc_fsinfo_free(w.fsi);

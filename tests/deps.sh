@@ -3,7 +3,7 @@
 # run as root and something is missing.  Sourced by quickstart.sh and
 # run-all.sh; safe to run twice.
 SMARTCP_BUILD_DEPS="autoconf automake autopoint gettext pkg-config make gcc
- libmount-dev libblkid-dev libsmartcols-dev libxxhash-dev libattr1-dev libacl1-dev check"
+ libmount-dev libblkid-dev libxxhash-dev libattr1-dev libacl1-dev check"
 SMARTCP_TEST_DEPS="btrfs-progs xfsprogs e2fsprogs util-linux strace attr acl
  python3 valgrind man-db groff-base kmod"
 
