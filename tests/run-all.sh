@@ -31,7 +31,7 @@ check() {
 	local name=$1 rc
 	make -s -j"$jobs" check >/dev/null 2>&1
 	rc=$?
-	for log in tests/unit/check_smartcp.log tests/integration/run.sh.log; do
+	for log in tests/unit/check_smartcp.log tests/integration.sh.log; do
 		[ -f "$log" ] || continue
 		if [ $rc -ne 0 ]; then
 			echo "---- $name: $log"
@@ -40,7 +40,7 @@ check() {
 	done
 	local u i
 	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log 2>/dev/null | tail -n1)
-	i=$(grep -h '^integration: ' tests/integration/run.sh.log 2>/dev/null | tail -n1)
+	i=$(grep -h '^integration: ' tests/integration.sh.log 2>/dev/null | tail -n1)
 	summaries+=("$name unit: ${u:-no summary}" "$name ${i:-integration: no summary}")
 	echo "$name: unit: ${u:-no summary}"
 	echo "$name: ${i:-integration: no summary}"
