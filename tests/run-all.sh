@@ -15,6 +15,7 @@ export LC_ALL=C
 jobs=$(nproc)
 failed=()
 summaries=()
+t_pass=0 t_fail=0 t_skip=0
 
 cd "$top" && autoreconf -fi >/dev/null 2>&1 || { echo "autoreconf failed"; exit 1; }
 
@@ -38,12 +39,28 @@ check() {
 			cat "$log"
 		fi
 	done
-	local u i
+	local u i n
 	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log 2>/dev/null | tail -n1)
 	i=$(grep -h '^integration: ' tests/integration.sh.log 2>/dev/null | tail -n1)
-	summaries+=("$name unit: ${u:-no summary}" "$name ${i:-integration: no summary}")
-	echo "$name: unit: ${u:-no summary}"
-	echo "$name: ${i:-integration: no summary}"
+	summaries+=("== $name" "${u:-unit: no summary}" "${i:-integration: no summary}")
+	echo "${u:-unit: no summary}"
+	echo "${i:-integration: no summary}"
+	# totals for the closing line: Check's "Checks: N, Failures: F,
+	# Errors: E" and the runner's "N passed, N failed, N skipped"
+	if [[ $u =~ Checks:\ ([0-9]+),\ Failures:\ ([0-9]+),\ Errors:\ ([0-9]+) ]]; then
+		n=$((BASH_REMATCH[2] + BASH_REMATCH[3]))
+		t_pass=$((t_pass + BASH_REMATCH[1] - n))
+		t_fail=$((t_fail + n))
+	else
+		t_fail=$((t_fail + 1))
+	fi
+	if [[ $i =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped ]]; then
+		t_pass=$((t_pass + BASH_REMATCH[1]))
+		t_fail=$((t_fail + BASH_REMATCH[2]))
+		t_skip=$((t_skip + BASH_REMATCH[3]))
+	else
+		t_fail=$((t_fail + 1))
+	fi
 	[ $rc -eq 0 ] || failed+=("$name")
 }
 
@@ -83,6 +100,7 @@ echo "== summary"
 printf '%s\n' "${summaries[@]}"
 if [ ${#failed[@]} -ne 0 ]; then
 	echo "FAILED: ${failed[*]}"
+	echo "total: $t_pass passed, $((t_fail > 0 ? t_fail : 1)) failed, $t_skip skipped"
 	exit 1
 fi
-echo "all passed"
+echo "total: $t_pass passed, $t_fail failed, $t_skip skipped"
