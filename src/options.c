@@ -43,8 +43,8 @@ static const struct option long_options[] = {
 	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "recursive",		no_argument,		NULL, 'R' },
-	{ "reflink",		optional_argument,	NULL, OPT_REFLINK },
 	{ "remove-destination",	no_argument,		NULL, OPT_REMOVE_DESTINATION },
+	{ "reflink",		optional_argument,	NULL, OPT_REFLINK },
 	{ "road",		required_argument,	NULL, OPT_ROAD },
 	{ "sparse",		required_argument,	NULL, OPT_SPARSE },
 	{ "strip-trailing-slashes", no_argument,	NULL, OPT_STRIP_SLASHES },
@@ -148,8 +148,8 @@ smartcp options:\n\
                                  data untouched\n\
       --progress               show progress on standard error\n\
   -q, --quiet                  no summary line on a terminal\n\
-  -j, --jobs=N                 accepted; this version copies one file at a\n\
-                                 time\n\
+  -j, --jobs=N                 copy up to N files of a tree at once (default:\n\
+                                 the number of CPUs); output keeps its order\n\
       --help        display this help and exit\n\
       --version     output version information and exit\n\
 "), stdout);
@@ -325,7 +325,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->roads = SC_ROADMASK_ALL;
-	o->jobs = 1;
+	o->jobs = 0;	/* automatic: the CPUs for a tree, 1 otherwise */
 	o->suffix = getenv("SIMPLE_BACKUP_SUFFIX");
 	if (!o->suffix || !*o->suffix || strchr(o->suffix, '/'))
 		o->suffix = "~";
@@ -563,8 +563,11 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 		sc_options_try_help();
 		return -1;
 	}
+	/* cp: a recursive copy keeps links as links -- unless it makes hard
+	 * links, which then go to what the links point to. */
 	if (o->deref == SC_DEREF_UNSET)
-		o->deref = o->recursive ? SC_DEREF_NEVER : SC_DEREF_ALWAYS;
+		o->deref = o->recursive && !o->hard_link ? SC_DEREF_NEVER :
+			   SC_DEREF_ALWAYS;
 	if (o->json)
 		o->verbose = false;	/* stdout carries JSON only */
 	return optind;

@@ -142,9 +142,21 @@ char *sc_quote_buf(const char *name, char *buf, size_t size)
 
 const char *sc_quote(const char *name)
 {
-	static char bufs[4][4096 + 64];
-	static unsigned next;
+	/* per thread: -j workers quote names in their messages too */
+	static __thread char bufs[4][4096 + 64];
+	static __thread unsigned next;
 	char *b = bufs[next++ % ARRAY_SIZE(bufs)];
 
 	return sc_quote_buf(name, b, sizeof(bufs[0]));
+}
+
+const char *sc_quote_plain(const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("+-./:@_,%=", *p)))
+			return sc_quote(name);
+	return *name ? name : sc_quote(name);
 }

@@ -4,6 +4,7 @@
 #include "report.h"
 #include "quote.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,6 +14,7 @@ struct sc_report {
 	uint64_t road_bytes[SC_ROAD__MAX];
 	unsigned road_files[SC_ROAD__MAX];
 	struct timespec start;
+	pthread_mutex_t lock;	/* counters: -j workers report too */
 	/* progress */
 	bool progress, progress_now, progress_shown;
 	double last_progress;
@@ -39,6 +41,7 @@ int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 	rep->json = json;
 	rep->explain = explain;
 	rep->summary = summary;
+	pthread_mutex_init(&rep->lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &rep->start);
 	*ret = rep;
 	return 0;
@@ -46,6 +49,8 @@ int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 
 void sc_report_free(struct sc_report *rep)
 {
+	if (rep)
+		pthread_mutex_destroy(&rep->lock);
 	free(rep);
 }
 
@@ -170,9 +175,8 @@ static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs)
 	fputs("}", f);
 }
 
-static void json_record(const struct sc_record *rec)
+static void json_record(const struct sc_record *rec, FILE *f)
 {
-	FILE *f = stdout;
 	const struct sc_copy_result *res = &rec->res;
 	int last_road = -1;
 
@@ -367,11 +371,16 @@ void sc_report_progress_end(struct sc_report *rep)
 	}
 }
 
-void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
+void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
+		      FILE *out)
 {
+	bool own = !out || out == stdout;
+
+	if (!out)
+		out = stdout;
+	pthread_mutex_lock(&rep->lock);
 	if (rec->copied)
 		rep->done_before += rec->res.bytes;
-	sc_report_progress_end(rep);
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err) {
 		rep->files++;
 		rep->bytes += rec->res.bytes;
@@ -380,8 +389,12 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
 			rep->road_files[r] += rec->res.road_bytes[r] != 0;
 		}
 	}
+	pthread_mutex_unlock(&rep->lock);
+	/* Only the walk's own thread owns the terminal line. */
+	if (own)
+		sc_report_progress_end(rep);
 	if (rep->json) {
-		json_record(rec);
+		json_record(rec, out);
 		return;
 	}
 	if (rep->explain) {
@@ -390,22 +403,22 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec)
 	}
 	if (!rep->verbose || rec->err)
 		return;
-	printf("%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
+	fprintf(out, "%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
 	if (rec->backup)
-		printf(_(" (backup: %s)"), sc_quote(rec->backup));
+		fprintf(out, _(" (backup: %s)"), sc_quote(rec->backup));
 	if (rec->unchanged) {
-		fputs(" [unchanged]", stdout);
+		fputs(" [unchanged]", out);
 	} else if (rec->kind == SC_KIND_FILE && rec->copied) {
-		fputs(" [", stdout);
-		sc_report_chain(stdout, &rec->res);
+		fputs(" [", out);
+		sc_report_chain(out, &rec->res);
 		if (rec->verify == SC_VERIFY_OK)
-			fputs(", verified", stdout);
+			fputs(", verified", out);
 		else if (rec->verify == SC_VERIFY_REPAIRED)
-			printf(", verify: differed at byte %lld, repaired",
-			       (long long)rec->verify_bad);
-		fputs("]", stdout);
+			fprintf(out, ", verify: differed at byte %lld, repaired",
+				(long long)rec->verify_bad);
+		fputs("]", out);
 	}
-	putchar('\n');
+	fputc('\n', out);
 }
 
 static void human_size(char *buf, size_t size, double b)

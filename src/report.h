@@ -40,8 +40,10 @@ int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret);
 void sc_report_free(struct sc_report *rep);
 
-/* One record: a -v line, an --explain block or a JSON object. */
-void sc_report_record(struct sc_report *rep, const struct sc_record *rec);
+/* One record: a -v line, an --explain block or a JSON object, printed to
+ * OUT (NULL: stdout).  Thread-safe for -v and JSON lines. */
+void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
+		      FILE *out);
 
 /* Progress on stderr (a terminal only): FILE is being copied, DONE of its
  * SIZE bytes so far, by ROAD.  Throttled; the first line appears after

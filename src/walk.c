@@ -6,6 +6,7 @@
 #include "copy.h"
 #include "fsinfo.h"
 #include "plan.h"
+#include "pool.h"
 #include "quote.h"
 
 #include <dirent.h>
@@ -19,12 +20,28 @@
 #include <acl/libacl.h>
 #include <attr/error_context.h>
 #include <attr/libattr.h>
+#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 
 struct learned {
 	const struct sc_fs_facts *src, *dst;
 	unsigned roads;
+};
+
+/* A directory whose mode and times wait until every file in it is done. */
+struct deferred {
+	char *src, *dst;
+	struct stat st;
+	bool created;
+};
+
+/* -j: one regular file for a worker. */
+struct job {
+	char *src, *dst;
+	const struct sc_fs_facts *parent_facts;
+	bool fallback;		/* the worker handed it back to the walk */
+	bool failed;
 };
 
 struct hardlink {
@@ -47,8 +64,10 @@ struct walk {
 	struct sc_copy_ctx ctx;
 	struct sc_kernel kernel;
 	mode_t umask;
-	struct learned *learned;
-	size_t n_learned;
+	bool in_worker;		/* a -j worker's copy of the walk */
+	struct walk *workers;	/* -j: one walk per worker thread */
+	struct deferred *deferred;	/* -j: directory attributes, post-order */
+	size_t n_deferred;
 	struct hardlink *links;
 	size_t n_links;
 	dev_t root_dev;		/* -x: the device of the current operand */
@@ -59,25 +78,59 @@ static void msg(int err, const char *fmt, ...)
 
 /* Failures: a message marks the entry being copied as failed; each
  * failed entry counts once, whatever number of messages it printed. */
-static bool entry_failed;
-static int last_errno;
+static __thread bool entry_failed;
+static __thread int last_errno;
 static int n_failures;
+
+/* -j: the pool, and the slot the current thread's output goes to.  The
+ * walk thread writes to its own slots in the pool's order; a worker to
+ * its job's slot; when the pool is flushing, output goes straight out. */
+static struct sc_pool *pool;
+static __thread struct sc_pool_slot *tl_slot;
+static bool flushing;
+
+/* Shared between the walk and the -j workers, under shared_lock: the
+ * filesystem facts cache and what the run has learned. */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct learned *learned;
+static size_t n_learned;
+
+static struct sc_pool_slot *current_slot(void)
+{
+	if (tl_slot)
+		return tl_slot;
+	if (pool && !flushing)
+		return sc_pool_own_slot(pool);
+	return NULL;
+}
+
+/* Where -v lines and JSON records go now. */
+static FILE *out_stream(void)
+{
+	struct sc_pool_slot *s = current_slot();
+
+	return s ? s->out : stdout;
+}
 
 /* "smartcp: <what>: <strerror>" on stderr, as cp's error(). */
 static void msg(int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	struct sc_pool_slot *slot = current_slot();
+	FILE *f = slot ? slot->err : stderr;
+
 	entry_failed = true;
 	last_errno = err;
-	fflush(stdout);
-	fprintf(stderr, "%s: ", sc_program_name);
+	if (!slot)
+		fflush(stdout);
+	fprintf(f, "%s: ", sc_program_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(f, fmt, ap);
 	va_end(ap);
 	if (err)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
+		fprintf(f, ": %s", strerror(err));
+	fputc('\n', f);
 }
 
 static char *join(const char *dir, const char *name)
@@ -105,9 +158,11 @@ static double elapsed(const struct timespec *t0)
 
 static void report(struct walk *w, struct sc_record *rec)
 {
+	struct sc_pool_slot *slot = current_slot();
+
 	w->reported = true;
 	rec->backup = w->backup;
-	sc_report_record(w->rep, rec);
+	sc_report_record(w->rep, rec, slot ? slot->out : NULL);
 }
 
 static void on_progress(void *arg, uint64_t done, enum sc_road road)
@@ -117,20 +172,51 @@ static void on_progress(void *arg, uint64_t done, enum sc_road road)
 	sc_report_progress(w->rep, w->current, done, w->current_size, road);
 }
 
-static unsigned *learned_for(struct walk *w, const struct sc_fs_facts *s,
-			     const struct sc_fs_facts *d)
+/* Roads that failed "not here" for this pair of filesystems. */
+static unsigned learned_get(const struct sc_fs_facts *s,
+			    const struct sc_fs_facts *d)
+{
+	unsigned roads = 0;
+
+	pthread_mutex_lock(&shared_lock);
+	for (size_t i = 0; i < n_learned; i++)
+		if (learned[i].src == s && learned[i].dst == d)
+			roads = learned[i].roads;
+	pthread_mutex_unlock(&shared_lock);
+	return roads;
+}
+
+static void learned_add(const struct sc_fs_facts *s,
+			const struct sc_fs_facts *d, unsigned roads)
 {
 	struct learned *n;
+	size_t i;
 
-	for (size_t i = 0; i < w->n_learned; i++)
-		if (w->learned[i].src == s && w->learned[i].dst == d)
-			return &w->learned[i].roads;
-	n = realloc(w->learned, (w->n_learned + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	w->learned = n;
-	n[w->n_learned] = (struct learned){ s, d, 0 };
-	return &n[w->n_learned++].roads;
+	pthread_mutex_lock(&shared_lock);
+	for (i = 0; i < n_learned; i++)
+		if (learned[i].src == s && learned[i].dst == d)
+			break;
+	if (i == n_learned) {
+		n = realloc(learned, (n_learned + 1) * sizeof(*n));
+		if (!n)
+			goto out;
+		learned = n;
+		learned[n_learned++] = (struct learned){ s, d, 0 };
+	}
+	learned[i].roads |= roads;
+out:
+	pthread_mutex_unlock(&shared_lock);
+}
+
+static const struct sc_fs_facts *lookup(struct walk *w, int fd,
+					const struct stat *st)
+{
+	const struct sc_fs_facts *f;
+
+	pthread_mutex_lock(&shared_lock);
+	f = sc_fsinfo_lookup(w->fsi, fd, st);
+	pthread_mutex_unlock(&shared_lock);
+	return f;
 }
 
 static const char *hardlink_find(struct walk *w, const struct stat *st)
@@ -217,10 +303,12 @@ static int set_attrs_fd(struct walk *w, int in, int out, const char *src,
 		    sc_quote(dst));
 		rc = -1;
 	}
-	/* Mode and POSIX ACLs together, as cp -p does. */
+	/* Mode and POSIX ACLs together, as cp -p does; an ACL carries the
+	 * rwx bits only, so set-id and sticky bits need a chmod as well. */
 	if (o->preserve_mode &&
-	    (in < 0 || perm_copy_fd(src, in, dst, out, &quiet_ctx) != 0) &&
-	    fchmod(out, st->st_mode & 07777) < 0) {
+	    ((in >= 0 && perm_copy_fd(src, in, dst, out, &quiet_ctx) == 0 &&
+	      !(st->st_mode & 07000)) ? 0 :
+	     fchmod(out, st->st_mode & 07777)) < 0) {
 		msg(errno, _("preserving permissions for %s"), sc_quote(dst));
 		rc = -1;
 	}
@@ -251,12 +339,18 @@ static int set_attrs_path(struct walk *w, const char *src, const char *dst,
 		rc = -1;
 	}
 	if (!is_link) {
+		/* A new directory keeps its set-gid and sticky bits, less
+		 * the umask, as with cp -r. */
 		mode_t mode = o->preserve_mode ? st->st_mode & 07777 :
-			      created ? st->st_mode & 0777 & ~w->umask : 0;
+			      created ? st->st_mode & 07777 & ~w->umask : 0;
 
-		if (o->preserve_mode && src &&
+		if (o->preserve_mode && src && !(st->st_mode & 07000) &&
 		    perm_copy_file(src, dst, &quiet_ctx) == 0)
 			;	/* mode and ACL copied */
+		else if (o->preserve_mode && src && (st->st_mode & 07000) &&
+			 perm_copy_file(src, dst, &quiet_ctx) == 0 &&
+			 chmod(dst, mode) == 0)
+			;	/* ACL, then the special bits */
 		else if ((o->preserve_mode || created) && chmod(dst, mode) < 0) {
 			msg(errno, _("preserving permissions for %s"),
 			    sc_quote(dst));
@@ -368,7 +462,7 @@ static int may_overwrite(struct walk *w, const char *src, const char *dst,
 			return -1;
 		}
 		if (o->verbose)
-			printf(_("removed %s\n"), sc_quote(dst));
+			fprintf(out_stream(), _("removed %s\n"), sc_quote(dst));
 		*dst_exists = false;
 	}
 	(void)src;
@@ -392,7 +486,7 @@ static const struct sc_fs_facts *facts_for_path(struct walk *w,
 
 		if (fd >= 0) {
 			if (fstat(fd, &st) == 0)
-				f = sc_fsinfo_lookup(w->fsi, fd, &st);
+				f = lookup(w, fd, &st);
 			close(fd);
 			break;
 		}
@@ -420,9 +514,7 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 		.reflink = w->o->reflink, .roads = w->o->roads,
 		.roads_forced = w->o->roads_forced,
 	};
-	unsigned *l = learned_for(w, rec->src_fs, rec->dst_fs);
-
-	in.learned = l ? *l : 0;
+	in.learned = learned_get(rec->src_fs, rec->dst_fs);
 	sc_plan_make(&in, &rec->plan);
 	rec->planned = true;
 }
@@ -673,7 +765,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	bool created = false, named_tmp = false, atomic = o->atomic;
 	bool have_old = false, size_trusted, out_seekable;
 	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
-	unsigned *learned;
+	unsigned new_learned;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (pre_in >= 0) {
@@ -692,7 +784,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		    sc_quote(src));
 		return -1;
 	}
-	rec.src_fs = sc_fsinfo_lookup(w->fsi, in, &ist);
+	rec.src_fs = lookup(w, in, &ist);
 	rec.src_size = ist.st_size;
 	rec.src_sparse = (uint64_t)ist.st_blocks * 512 < (uint64_t)ist.st_size;
 	size_trusted = !sc_plan_size_untrusted(rec.src_fs);
@@ -742,20 +834,23 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	} else if (dst_exists) {
 		/* --reflink=always must leave the old file intact when the
 		 * clone is refused: clone over it, then cut it to size. */
-		out = open(dst, flags | (clone_only ? 0 : O_TRUNC));
+		out = open(dst, flags | (clone_only || o->attributes_only ?
+					 0 : O_TRUNC));
 		if (out < 0 && o->force && errno != ENOENT) {
 			/* -f: a destination we cannot open goes, and a new
 			 * one is made in its place */
 			int err = errno;
 
 			if (unlink(dst) < 0) {
-				msg(err, _("cannot open %s for writing"),
+				msg(err, _("cannot create regular file %s"),
 				    sc_quote(dst));
 				return -1;
 			}
 			dst_exists = false;
 		} else if (out < 0) {
-			msg(errno, _("cannot open %s for writing"), sc_quote(dst));
+			/* cp's words, for an existing file too */
+			msg(errno, _("cannot create regular file %s"),
+			    sc_quote(dst));
 			return -1;
 		}
 	}
@@ -778,7 +873,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		msg(e, _("cannot fstat %s"), sc_quote(dst));
 		goto fail;
 	} else {
-		rec.dst_fs = sc_fsinfo_lookup(w->fsi, out, &ost);
+		rec.dst_fs = lookup(w, out, &ost);
 	}
 	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
 	make_plan(w, &rec, &ist, ost.st_mode);
@@ -800,17 +895,18 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 				 &rec.plan, size_trusted,
 				 &rec.res);
 		rec.copied = true;
-		learned = learned_for(w, rec.src_fs, rec.dst_fs);
 		/* Only errors that belong to the filesystem pair are learned:
 		 * EPERM or ETXTBSY belong to one file. */
-		if (learned)
-			for (int i = 0; i < rec.res.n_attempts; i++) {
-				int err = -rec.res.attempt[i].err;
+		new_learned = 0;
+		for (int i = 0; i < rec.res.n_attempts; i++) {
+			int err = -rec.res.attempt[i].err;
 
-				if (err == EXDEV || err == EOPNOTSUPP ||
-				    err == ENOSYS || err == ENOTTY)
-					*learned |= 1u << rec.res.attempt[i].road;
-			}
+			if (err == EXDEV || err == EOPNOTSUPP ||
+			    err == ENOSYS || err == ENOTTY)
+				new_learned |= 1u << rec.res.attempt[i].road;
+		}
+		if (new_learned)
+			learned_add(rec.src_fs, rec.dst_fs, new_learned);
 		if (e == 0 && clone_only && dst_exists &&
 		    ftruncate(out, ist.st_size) < 0) {
 			e = -errno;
@@ -1047,6 +1143,25 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		if (!s || !d) {
 			msg(ENOMEM, "%s", sc_quote(src));
 			rc = -1;
+		} else if (pool && dir_facts && ents[i].type == DT_REG &&
+			   !o->hard_link && !o->symbolic_link &&
+			   !o->attributes_only) {
+			/* -j: a new file in a new directory goes to a worker;
+			 * its output keeps its place in the walk order */
+			struct job *j = calloc(1, sizeof(*j));
+
+			if (j) {
+				j->src = s;
+				j->dst = d;
+				j->parent_facts = dir_facts;
+			}
+			if (!j || sc_pool_submit(pool, j) < 0) {
+				free(j);
+				msg(ENOMEM, "%s", sc_quote(s));
+				rc = -1;
+			} else {
+				s = d = NULL;	/* the job owns them now */
+			}
 		} else {
 			/* set for each entry: copying a subdirectory changes it */
 			w->parent_facts = dir_facts;
@@ -1062,10 +1177,28 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 attrs:
 	/* Modes and times of a directory go on after its contents: writing
 	 * the entries would change the times, and a read-only mode would
-	 * have stopped us writing them. */
-	if (!o->explain && (created || o->preserve_mode ||
-			    o->preserve_timestamps || o->preserve_ownership) &&
-	    set_attrs_path(w, src, dst, sst, created, false) < 0)
+	 * have stopped us writing them.  With -j its files may still be in
+	 * flight: wait for the end of the run (the list is in post-order). */
+	if (o->explain || !(created || o->preserve_mode ||
+			    o->preserve_timestamps || o->preserve_ownership))
+		return rc;
+	if (pool) {
+		struct deferred *dl = realloc(w->deferred, (w->n_deferred + 1) *
+					      sizeof(*dl));
+
+		if (dl) {
+			w->deferred = dl;
+			dl[w->n_deferred] = (struct deferred){
+				strdup(src), strdup(dst), *sst, created };
+			if (dl[w->n_deferred].src && dl[w->n_deferred].dst) {
+				w->n_deferred++;
+				return rc;
+			}
+			free(dl[w->n_deferred].src);
+			free(dl[w->n_deferred].dst);
+		}
+	}
+	if (set_attrs_path(w, src, dst, sst, created, false) < 0)
 		rc = -1;
 	return rc;
 }
@@ -1149,6 +1282,11 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 		return 1;	/* let the general path see and say why */
 	if (fstat(in, &ist) < 0 || !S_ISREG(ist.st_mode) ||
 	    (o->one_file_system && ist.st_dev != w->root_dev)) {
+		close(in);
+		return 1;
+	}
+	if (o->preserve_links && ist.st_nlink > 1 && w->in_worker) {
+		/* the hard-link map is the walk's: hand it back */
 		close(in);
 		return 1;
 	}
@@ -1243,8 +1381,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 	if (dst_exists && S_ISLNK(dst_lst.st_mode) &&
 	    stat(dst, &dst_st) < 0) {
 		/* A dangling symlink: cp will not write through it. */
-		if (!S_ISREG(sst.st_mode) || o->remove_destination ||
-		    o->force) {
+		if (!S_ISREG(sst.st_mode) || o->remove_destination) {
 			dst_st = dst_lst;
 		} else {
 			msg(0, _("not writing through dangling symlink %s"),
@@ -1322,6 +1459,13 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		if (o->explain) {
 			report(w, &rec);
 			return 0;
+		}
+		if (o->symbolic_link && src[0] != '/' && strchr(dst, '/')) {
+			/* a relative target would be resolved from the
+			 * link's directory, not from here */
+			msg(0, _("%s: can make relative symbolic links only in current directory"),
+			    sc_quote_plain(dst));
+			return -1;
 		}
 		if (dst_exists && (o->force || o->remove_destination))
 			unlink(dst);
@@ -1408,7 +1552,7 @@ static int make_parents(struct walk *w, const char *dir, const char *src)
 			return -1;
 		} else if (w->o->verbose) {
 			/* cp prints these two names unquoted */
-			printf("%s -> %s\n", rel, d);
+			fprintf(out_stream(), "%s -> %s\n", rel, d);
 		}
 		*slash = '/';
 	}
@@ -1433,7 +1577,6 @@ static int run_operands(struct walk *w, char **ops, int n)
 	}
 	if (dir && o->no_target_directory) {
 		msg(0, _("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
-		sc_options_try_help();
 		return 1;
 	}
 	if (o->no_target_directory) {
@@ -1497,10 +1640,120 @@ static int run_operands(struct walk *w, char **ops, int n)
 	return rc;
 }
 
+/* -j worker thread: copy one new file into its job's slot. */
+static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
+		    unsigned id)
+{
+	struct walk *w = &((struct walk *)arg)->workers[id];
+	struct job *j = job;
+	int r;
+
+	tl_slot = slot;
+	entry_failed = false;
+	last_errno = 0;
+	w->reported = false;
+	w->parent_facts = j->parent_facts;
+	r = copy_new_regular(w, j->src, j->dst);
+	if (r == 1) {
+		j->fallback = true;
+	} else if (entry_failed && w->o->json && !w->reported) {
+		struct sc_record rec = { .src = j->src, .dst = j->dst,
+					 .kind = SC_KIND_FILE,
+					 .err = -(last_errno ? last_errno : EINVAL) };
+		report(w, &rec);
+	}
+	j->failed = entry_failed;
+	tl_slot = NULL;
+}
+
+/* -j, on the walk thread: print a finished slot, in order. */
+static void flush_slot(void *arg, struct sc_pool_slot *slot)
+{
+	struct walk *w = arg;
+	struct job *j = slot->job;
+
+	if (slot->out_len) {
+		fwrite(slot->out_buf, 1, slot->out_len, stdout);
+		fflush(stdout);
+	}
+	if (slot->err_len)
+		fwrite(slot->err_buf, 1, slot->err_len, stderr);
+	if (!j)
+		return;
+	if (j->fallback) {
+		/* Not a plain new file after all (a hard link, a file that
+		 * changed type): the general path, here at its place. */
+		flushing = true;
+		w->parent_facts = j->parent_facts;
+		copy_entry(w, j->src, j->dst, false, DT_UNKNOWN);
+		w->parent_facts = NULL;
+		flushing = false;
+	} else if (j->failed) {
+		n_failures++;
+	}
+	free(j->src);
+	free(j->dst);
+	free(j);
+}
+
+static unsigned jobs_for(const struct sc_options *o)
+{
+	long n;
+
+	/* Parallel only where order and prompts cannot suffer: a tree,
+	 * really copied, without questions or temporaries to track. */
+	if (!o->recursive || o->explain || o->atomic ||
+	    o->interactive == SC_OVERWRITE_ASK)
+		return 1;
+	if (o->jobs)
+		return o->jobs;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 1 ? (unsigned)MIN(n, 16) : 1;
+}
+
+static int start_workers(struct walk *w, unsigned n)
+{
+	w->workers = calloc(n, sizeof(*w->workers));
+	if (!w->workers)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		struct walk *k = &w->workers[i];
+
+		*k = *w;
+		k->in_worker = true;
+		k->workers = NULL;
+		k->backup = NULL;
+		if (sc_copy_ctx_init(&k->ctx, w->o->sparse) < 0)
+			return -ENOMEM;
+		k->ctx.verify = w->o->verify;
+	}
+	return sc_pool_new(n, run_job, flush_slot, w, &pool);
+}
+
+static void stop_workers(struct walk *w, unsigned n)
+{
+	sc_pool_free(pool);	/* waits for and prints everything */
+	pool = NULL;
+	for (size_t i = 0; i < w->n_deferred; i++) {
+		struct deferred *d = &w->deferred[i];
+
+		if (set_attrs_path(w, d->src, d->dst, &d->st, d->created,
+				   false) < 0)
+			n_failures++;
+		free(d->src);
+		free(d->dst);
+	}
+	free(w->deferred);
+	for (unsigned i = 0; w->workers && i < n; i++)
+		sc_copy_ctx_done(&w->workers[i].ctx);
+	free(w->workers);
+}
+
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
 	struct walk w = { .o = opts, .rep = rep };
+	unsigned jobs;
 	int rc;
 
 	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
@@ -1526,7 +1779,16 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		signal(SIGPIPE, on_fatal_signal);
 	}
 
+	jobs = jobs_for(opts);
+	if (jobs > 1 && start_workers(&w, jobs) < 0) {
+		stop_workers(&w, jobs);
+		jobs = 1;	/* no threads: copy one by one */
+	}
 	rc = run_operands(&w, operands, n);
+	if (jobs > 1)
+		stop_workers(&w, jobs);
+	if (n_failures)
+		rc = 1;
 	sc_report_finish(rep, n_failures ? n_failures : rc);
 	n_failures = 0;
 
@@ -1536,6 +1798,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	for (size_t i = 0; i < w.n_links; i++)
 		free(w.links[i].dst);
 	free(w.links);
-	free(w.learned);
+	free(learned);
+	learned = NULL;
+	n_learned = 0;
 	return rc;
 }

@@ -223,7 +223,7 @@ START_TEST(test_json_record_one_line)
 	fflush(stdout);
 	saved = dup(1);
 	dup2(fileno(tmp), 1);
-	sc_report_record(rep, &rec);
+	sc_report_record(rep, &rec, NULL);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);

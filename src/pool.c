@@ -1,0 +1,232 @@
+/* The pool keeps one list of slots in submission order.  Workers take
+ * jobs from the front of the pending ones and mark their slot done; only
+ * the submitting thread prints, always from the head of the list, so the
+ * output order is the walk order whatever the timing. */
+#include "system.h"
+#include "pool.h"
+
+#include <pthread.h>
+#include <string.h>
+
+struct sc_pool {
+	pthread_mutex_t lock;
+	pthread_cond_t work;	/* a job was queued, or stop */
+	pthread_cond_t done;	/* a job finished */
+	struct sc_pool_slot *head, *tail;
+	struct sc_pool_slot *next_job;	/* first slot not yet taken */
+	unsigned queued;	/* submitted, not yet flushed */
+	unsigned limit;
+	bool stop;
+	pthread_t *threads;
+	unsigned n_threads;
+	void (*run)(void *, void *, struct sc_pool_slot *, unsigned);
+	void (*flush)(void *, struct sc_pool_slot *);
+	void *arg;
+};
+
+struct start {
+	struct sc_pool *p;
+	unsigned id;
+};
+
+static struct sc_pool_slot *slot_new(void *job)
+{
+	struct sc_pool_slot *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->job = job;
+	s->out = open_memstream(&s->out_buf, &s->out_len);
+	s->err = open_memstream(&s->err_buf, &s->err_len);
+	if (!s->out || !s->err) {
+		if (s->out)
+			fclose(s->out);
+		if (s->err)
+			fclose(s->err);
+		free(s->out_buf);
+		free(s->err_buf);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void append(struct sc_pool *p, struct sc_pool_slot *s)
+{
+	if (p->tail)
+		p->tail->next = s;
+	else
+		p->head = s;
+	p->tail = s;
+}
+
+static void *worker(void *arg)
+{
+	struct start st = *(struct start *)arg;
+	struct sc_pool *p = st.p;
+
+	free(arg);
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		struct sc_pool_slot *s;
+
+		while (!p->stop && !p->next_job)
+			pthread_cond_wait(&p->work, &p->lock);
+		if (!p->next_job)
+			break;		/* stop, and nothing left */
+		s = p->next_job;
+		do
+			p->next_job = p->next_job->next;
+		while (p->next_job && !p->next_job->job);
+		pthread_mutex_unlock(&p->lock);
+
+		p->run(p->arg, s->job, s, st.id);
+		fflush(s->out);
+		fflush(s->err);
+
+		pthread_mutex_lock(&p->lock);
+		s->done = true;
+		pthread_cond_broadcast(&p->done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+int sc_pool_new(unsigned workers,
+		void (*run)(void *, void *, struct sc_pool_slot *, unsigned),
+		void (*flush)(void *, struct sc_pool_slot *), void *arg,
+		struct sc_pool **ret)
+{
+	struct sc_pool *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->run = run;
+	p->flush = flush;
+	p->arg = arg;
+	/* Enough queued work to keep every worker busy while the walk
+	 * reads the next directory, little enough to bound memory. */
+	p->limit = workers * 64;
+	p->threads = calloc(workers, sizeof(*p->threads));
+	if (!p->threads) {
+		free(p);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < workers; i++) {
+		struct start *st = malloc(sizeof(*st));
+
+		if (!st)
+			break;
+		*st = (struct start){ p, i };
+		if (pthread_create(&p->threads[i], NULL, worker, st) != 0) {
+			free(st);
+			break;
+		}
+		p->n_threads++;
+	}
+	if (!p->n_threads) {
+		sc_pool_free(p);
+		return -EAGAIN;
+	}
+	*ret = p;
+	return 0;
+}
+
+/* Called with the lock held; drops it around FLUSH. */
+static void flush_locked(struct sc_pool *p, bool wait)
+{
+	for (;;) {
+		struct sc_pool_slot *s = p->head;
+
+		if (!s)
+			return;
+		if (s->job && !s->done) {
+			if (!wait)
+				return;
+			pthread_cond_wait(&p->done, &p->lock);
+			continue;
+		}
+		/* The submitter's own slot is complete once a later slot
+		 * exists or it is flushed at the end. */
+		p->head = s->next;
+		if (!p->head)
+			p->tail = NULL;
+		if (s->job)
+			p->queued--;
+		pthread_mutex_unlock(&p->lock);
+		fflush(s->out);
+		fflush(s->err);
+		p->flush(p->arg, s);
+		fclose(s->out);
+		fclose(s->err);
+		free(s->out_buf);
+		free(s->err_buf);
+		free(s);
+		pthread_mutex_lock(&p->lock);
+	}
+}
+
+void sc_pool_flush(struct sc_pool *p, bool wait)
+{
+	pthread_mutex_lock(&p->lock);
+	flush_locked(p, wait);
+	pthread_mutex_unlock(&p->lock);
+}
+
+int sc_pool_submit(struct sc_pool *p, void *job)
+{
+	struct sc_pool_slot *s = slot_new(job);
+
+	if (!s)
+		return -ENOMEM;
+	pthread_mutex_lock(&p->lock);
+	while (p->queued >= p->limit) {
+		flush_locked(p, false);
+		if (p->queued >= p->limit)
+			pthread_cond_wait(&p->done, &p->lock);
+	}
+	append(p, s);
+	p->queued++;
+	if (!p->next_job)
+		p->next_job = s;
+	pthread_cond_signal(&p->work);
+	flush_locked(p, false);
+	pthread_mutex_unlock(&p->lock);
+	return 0;
+}
+
+struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p)
+{
+	struct sc_pool_slot *s;
+
+	pthread_mutex_lock(&p->lock);
+	s = p->tail;
+	if (!s || s->job) {
+		s = slot_new(NULL);
+		if (s)
+			append(p, s);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return s;
+}
+
+void sc_pool_free(struct sc_pool *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	flush_locked(p, true);
+	p->stop = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	for (unsigned i = 0; i < p->n_threads; i++)
+		pthread_join(p->threads[i], NULL);
+	free(p->threads);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}

@@ -1,0 +1,47 @@
+/* An ordered worker pool for -j: jobs run on worker threads, but what they
+ * print comes out in the order they were submitted, interleaved correctly
+ * with what the submitting thread prints itself. */
+#ifndef SMARTCP_POOL_H
+#define SMARTCP_POOL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* One place in the output order: a job's, or the submitter's own. */
+struct sc_pool_slot {
+	struct sc_pool_slot *next;
+	void *job;		/* submitted job, NULL for the submitter's slot */
+	FILE *out;		/* what is meant for stdout (-v, --json) */
+	char *out_buf;
+	size_t out_len;
+	FILE *err;		/* messages meant for stderr, in order */
+	char *err_buf;
+	size_t err_len;
+	bool done;		/* guarded by the pool lock */
+};
+
+struct sc_pool;
+
+/* RUN(arg, job, slot, worker) runs on worker threads; FLUSH(arg, slot)
+ * runs on the submitting thread for each finished slot, in order, and
+ * must print what the slot holds.  Returns 0 or -errno. */
+int sc_pool_new(unsigned workers,
+		void (*run)(void *arg, void *job, struct sc_pool_slot *slot,
+			    unsigned worker),
+		void (*flush)(void *arg, struct sc_pool_slot *slot),
+		void *arg, struct sc_pool **ret);
+
+/* Queues JOB; blocks (flushing) while the queue is full. 0 or -errno. */
+int sc_pool_submit(struct sc_pool *p, void *job);
+
+/* The slot the submitting thread writes its own output into now: the
+ * tail slot if it is the submitter's, else a new one.  NULL on ENOMEM. */
+struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p);
+
+/* Flushes finished slots at the head; with WAIT, until all are done. */
+void sc_pool_flush(struct sc_pool *p, bool wait);
+
+/* Waits for everything, flushes, stops the workers, frees. */
+void sc_pool_free(struct sc_pool *p);
+
+#endif
