@@ -67,7 +67,7 @@ START_TEST(test_defaults)
 		  !o.preserve_xattr && !o.require_preserve);
 	ck_assert_int_eq(o.interactive, SC_OVERWRITE_ASK_UNSET);
 	ck_assert_int_eq(o.backup, SC_BACKUP_NONE);
-	ck_assert_uint_eq(o.jobs, 1);
+	ck_assert_uint_eq(o.jobs, 0);	/* automatic */
 }
 END_TEST
 
