@@ -29,8 +29,9 @@ if [ -z "${FAULTFS:-}" ]; then
 fi
 need_root "mounts a FUSE filesystem"
 [ -c /dev/fuse ] || skip "FUSE unavailable: no /dev/fuse"
-[ -n "${FAULTFS:-}" ] && [ -x "$FAULTFS" ] ||
+if [ -z "${FAULTFS:-}" ] || [ ! -x "$FAULTFS" ]; then
 	skip "faultfs not built (needs libfuse3-dev; make check builds it; or set FAULTFS)"
+fi
 need_cmd setfattr mountpoint
 case $FAULTFS in
 /*) ;;
@@ -42,7 +43,7 @@ esac
 # when the test fails.  Its log (injected faults, copy_file_range calls)
 # is DIR.log, its own output DIR.out.
 mount_faultfs() {
-	local dir=$1 opts=${2:-} i
+	local dir=$1 opts=${2:-}
 	mkdir -p "$dir"
 	: >"$dir.log"
 	"$FAULTFS" -f "$dir" -o "log=$dir.log${opts:+,$opts}" \
@@ -50,7 +51,7 @@ mount_faultfs() {
 	# Registered before it is mounted: a mount that comes late is
 	# still undone (the trap's umount skips what is not mounted).
 	_register umount "$dir"
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		grep -qF " $dir fuse.faultfs " /proc/self/mounts && return 0
 		kill -0 $! 2>/dev/null || break
 		sleep 0.05
@@ -122,6 +123,7 @@ road_opts() {
 	esac
 }
 
+# shellcheck disable=SC2034 # used by t-faultfs-table.sh
 FF_SCENARIOS="size0 size4096 size0_to_local size4096_to_local
 eio_read_start eio_read_middle eio_read_end
 eio_write_start eio_write_middle eio_write_end eio_write_atomic
@@ -154,9 +156,10 @@ ff_setup() {
 # that the fault struck on the road asked for.  fail()s on the first
 # wrong thing.
 ff_cell() {
-	local sc=$1 road=$2 M=$T/ff dst_dir src_rule= dir_rule= want=0
-	local side= text= limit= atomic= verify= hit= at= ino left
-	local server=		# the road is faultfs's own copy_file_range
+	local sc=$1 road=$2 M=$T/ff dst_dir src_rule='' dir_rule='' want=0
+	local side='' op='' err='' text='' limit='' atomic='' verify='' at=''
+	local server=''		# the road is faultfs's own copy_file_range
+	local ino left what
 
 	case $road in default|copy_file_range) server=1 ;; esac
 	dst_dir=$M/out
@@ -180,9 +183,13 @@ ff_cell() {
 	*)		fail "ff_cell: no scenario '$sc'" ;;
 	esac
 	case $sc in
-	eio_read*)	want=1 side=reading text='Input/output error' ;;
-	eio_write*)	want=1 side=writing text='Input/output error' ;;
-	enospc*)	want=1 side=writing text='No space left on device' ;;
+	eio_read*)	want=1 side=reading op=read err=EIO ;;
+	eio_write*)	want=1 side=writing op=write err=EIO ;;
+	enospc*)	want=1 side=writing op=write err=ENOSPC ;;
+	esac
+	case $err in
+	EIO)	text='Input/output error' ;;
+	ENOSPC)	text='No space left on device' ;;
 	esac
 	[ -z "$at" ] || limit=$at
 	[ -n "$at" ] || [ "$want" -eq 0 ] || limit=$FF_MID
@@ -199,7 +206,9 @@ ff_cell() {
 	[ -z "$dir_rule" ] || set_fault "$dst_dir" "$dir_rule"
 	: >"$M.log"
 
-	say "$sc on road $road: ${src_rule:+source $src_rule}${dir_rule:+destination $dir_rule}${atomic:+, --atomic}${verify:+, --verify}"
+	what=${src_rule:+source $src_rule}${dir_rule:+destination $dir_rule}
+	[ "$M" = "$T/ff" ] || what="a full faultfs (room for $FF_MID bytes)"
+	say "$sc on road $road: $what${atomic:+, --atomic}${verify:+, --verify}"
 	# shellcheck disable=SC2046 # road_opts gives one word or none
 	assert_exit "$want" "$SMARTCP" -v ${atomic:+--atomic} \
 		${verify:+--verify} $(road_opts "$road") "$SRC" "$DST"
@@ -236,18 +245,20 @@ ff_cell() {
 			assert_le "$(stat -c %s "$DST")" "$limit" "bytes left in '$DST'"
 		fi
 	fi
-	left=$(ls -A "$dst_dir" | grep -vx dst || true)
+	left=$(find "$dst_dir" -mindepth 1 -maxdepth 1 ! -name dst -printf '%f ')
 	[ -z "$left" ] || fail "temporaries left in $dst_dir: $left"
 
 	# The fault struck where and how it was meant to.
 	case $sc in
 	eio_*|enospc_file*)
-		assert_fault_hit "$M" "^${server:+copy_file_range\\(}${side%ing}${server:+\\)} .* off=$at len=[0-9]+ -> [A-Z]+ \\(injected at $at\\)\$" ;;
+		assert_fault_hit "$M" "^${server:+copy_file_range\\(}$op${server:+\\)} .* off=$at len=[0-9]+ -> $err \\(injected at $at\\)\$" ;;
 	enospc_fs*)
 		assert_fault_hit "$M" "^${server:+copy_file_range\\(}write${server:+\\)} .* -> ENOSPC \\(capacity" ;;
 	size*)
-		[ -z "$server" ] ||
-			assert_fault_hit "$M" "^copy_file_range /in/src .* -> [0-9]+\$"
+		# size=0: the kernel cuts the count to 0 before asking
+		# faultfs; size=4096: faultfs copies those 4096 bytes.
+		[ -z "$server" ] || [ "$src_rule" != size=4096 ] ||
+			assert_fault_hit "$M" "^copy_file_range /in/src off=0 -> .* -> 4096\$"
 		# A kernel road stopped at the size stat gave; read_write
 		# carried on to the real end.
 		case $road in
@@ -265,4 +276,14 @@ ff_cell() {
 	esac
 	[ -z "$dir_rule" ] || clear_fault "$dst_dir"
 	pass "$sc on road $road"
+}
+
+# ff_all_roads SCENARIO...: ff_cell for each SCENARIO on each road.
+ff_all_roads() {
+	local sc road
+	for sc in "$@"; do
+		for road in $FF_ROADS; do
+			ff_cell "$sc" "$road"
+		done
+	done
 }

@@ -81,6 +81,8 @@ for t in "${tests[@]}"; do
 	case $rc in
 	0)
 		echo "PASS $name"
+		# a test may print a results table (lines starting with |)
+		grep '^|' "$log" | sed 's/^/    /' || true
 		npass=$((npass + 1))
 		;;
 	77)
