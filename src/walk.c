@@ -68,6 +68,10 @@ struct walk {
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
 	size_t n_deferred;
+	/* The source directories being copied, outermost first: a link that
+	 * leads back to one of them (-L, -H) would copy forever. */
+	struct { dev_t dev; ino_t ino; } *ancestors;
+	size_t n_ancestors, cap_ancestors;
 	struct hardlink *links;
 	size_t n_links;
 	dev_t root_dev;		/* -x: the device of the current operand */
@@ -1113,6 +1117,13 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	bool created = false;
 	int rc = 0, e;
 
+	for (size_t i = 0; i < w->n_ancestors; i++)
+		if (w->ancestors[i].dev == sst->st_dev &&
+		    w->ancestors[i].ino == sst->st_ino) {
+			msg(0, _("cannot copy cyclic symbolic link %s"),
+			    sc_quote(src));
+			return -1;
+		}
 	if ((cmdline || o->deref == SC_DEREF_ALWAYS) && inside(src, dst)) {
 		msg(0, _("cannot copy a directory, %s, into itself, %s"),
 		    sc_quote(src), sc_quote(dst));
@@ -1131,11 +1142,25 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	if (o->one_file_system && !cmdline && sst->st_dev != w->root_dev)
 		goto attrs;	/* a mount point: made, not entered */
 
+	if (w->n_ancestors == w->cap_ancestors) {
+		size_t cap = w->cap_ancestors ? 2 * w->cap_ancestors : 16;
+		void *na = realloc(w->ancestors, cap * sizeof(*w->ancestors));
+
+		if (!na) {
+			msg(ENOMEM, "%s", sc_quote(src));
+			rc = -1;
+			goto attrs;
+		}
+		w->ancestors = na;
+		w->cap_ancestors = cap;
+	}
+	w->ancestors[w->n_ancestors].dev = sst->st_dev;
+	w->ancestors[w->n_ancestors++].ino = sst->st_ino;
 	e = list_dir(src, &ents, &n);
 	if (e < 0) {
 		msg(-e, _("cannot access %s"), sc_quote(src));
 		rc = -1;
-		goto attrs;
+		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
 		char *s = join(src, ents[i].name), *d = join(dst, ents[i].name);
@@ -1174,6 +1199,8 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	}
 	free(ents);
 	w->parent_facts = NULL;
+done:
+	w->n_ancestors--;
 attrs:
 	/* Modes and times of a directory go on after its contents: writing
 	 * the entries would change the times, and a read-only mode would
@@ -1798,6 +1825,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	for (size_t i = 0; i < w.n_links; i++)
 		free(w.links[i].dst);
 	free(w.links);
+	free(w.ancestors);
 	free(learned);
 	learned = NULL;
 	n_learned = 0;
