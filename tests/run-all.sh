@@ -5,7 +5,8 @@
 #   3. builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
 #      runs the whole suite under them,
 #   4. runs the main paths under valgrind (no leaks),
-#   5. make distcheck.
+#   5. fuzzes argument and mountinfo handling for a bounded time,
+#   6. make distcheck.
 # Prints Check's and the integration runner's summaries at the end.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,6 +86,15 @@ if SMARTCP="$top/_build/src/smartcp" bash "$top/tests/valgrind.sh"; then
 	summaries+=("valgrind: no leaks, no errors")
 else
 	failed+=("valgrind")
+fi
+
+echo "== fuzzing (bounded: \${FUZZ_SECONDS:-45} s a target)"
+if FUZZ_SECONDS=${FUZZ_SECONDS:-45} bash "$top/tests/fuzz/run-fuzz.sh" "$top/_build" >"$top/_build/fuzz.log" 2>&1; then
+	summaries+=("$(tail -n 1 "$top/_build/fuzz.log")")
+	tail -n 1 "$top/_build/fuzz.log"
+else
+	tail -n 40 "$top/_build/fuzz.log"
+	failed+=("fuzz")
 fi
 
 echo "== make distcheck"
