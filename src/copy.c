@@ -201,7 +201,7 @@ static int copy_range(struct run *r, off_t end)
 
 /* Copies the data extents of a sparse source one by one; the holes
  * between them are left unwritten and the size set by ftruncate. */
-static int copy_extents(struct run *r, const struct stat *st)
+static int copy_extents(struct run *r)
 {
 	struct sc_xfer *x = &r->x;
 	off_t off = 0, data, hole, end;
@@ -236,11 +236,8 @@ static int copy_extents(struct run *r, const struct stat *st)
 		x->side = SC_SIDE_READ;
 		return -errno;
 	}
-	if (x->in_off < end && x->in_off == off) {
-		/* ended in a hole: nothing to copy, the size comes below */
+	if (x->in_off < end)	/* ends in a hole: ftruncate makes it */
 		x->in_off = x->out_off = end;
-	}
-	(void)st;
 	r->res->holes = true;
 	/* A source that grew past its end goes on to the real EOF. */
 	e = check_eof(r, x->bufsize);
@@ -316,7 +313,7 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	if (ctx->sparse != SC_SPARSE_NEVER && size_trusted && out_seekable &&
 	    S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size)
-		e = copy_extents(&r, st);
+		e = copy_extents(&r);
 	if (e == 1) {
 		x->in_off = x->out_off = 0;
 		e = copy_range(&r, -1);

@@ -319,7 +319,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 	static const char *const update_args[] = { "all", "none", "older",
 						   NULL };
 	const char *backup_arg = NULL;
-	bool make_backups = false, no_preserve_seen = false;
+	bool make_backups = false;
 	char *end;
 	int c, i;
 
@@ -451,7 +451,6 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 				sc_options_try_help();
 				return -1;
 			}
-			no_preserve_seen = true;
 			break;
 		case OPT_PARENTS:
 			o->parents = true;
@@ -533,7 +532,6 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			return -1;
 		}
 	}
-	(void)no_preserve_seen;
 
 	if (o->hard_link && o->symbolic_link) {
 		fprintf(stderr, _("%s: cannot make both hard and symbolic links\n"),

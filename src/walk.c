@@ -427,7 +427,7 @@ static char *backup_name(struct walk *w, const char *dst)
 /* Decides about an existing non-directory destination.  Returns 1 to go
  * on (the destination may have been moved away), 0 to skip quietly, -1
  * on failure (reported). */
-static int may_overwrite(struct walk *w, const char *src, const char *dst,
+static int may_overwrite(struct walk *w, const char *dst,
 			 const struct stat *sst, const struct stat *dst_st,
 			 bool *dst_exists)
 {
@@ -469,7 +469,6 @@ static int may_overwrite(struct walk *w, const char *src, const char *dst,
 			fprintf(out_stream(), _("removed %s\n"), sc_quote(dst));
 		*dst_exists = false;
 	}
-	(void)src;
 	return 1;
 }
 
@@ -1394,11 +1393,6 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		    sc_quote(src));
 		return -1;
 	}
-	if (o->one_file_system && !cmdline && S_ISDIR(sst.st_mode) &&
-	    sst.st_dev != w->root_dev) {
-		/* handled in copy_dir: the mount point is made, not entered */
-	}
-
 	dst_exists = lstat(dst, &dst_lst) == 0;
 	if (!dst_exists && errno != ENOENT) {
 		msg(errno, _("cannot stat %s"), sc_quote(dst));
@@ -1455,7 +1449,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 	}
 
 	if (dst_exists && !o->explain) {
-		r = may_overwrite(w, src, dst, &sst, &dst_st, &dst_exists);
+		r = may_overwrite(w, dst, &sst, &dst_st, &dst_exists);
 		if (r <= 0)
 			return r;
 	}
