@@ -1069,7 +1069,8 @@ static int list_dir(const char *path, struct dent **ret, size_t *ret_n)
 		return -err;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), by_ino);
+	if (n)
+		qsort(v, n, sizeof(*v), by_ino);
 	*ret = v;
 	*ret_n = n;
 	return 0;

@@ -259,7 +259,9 @@ static int xattr_put(struct node *n, const char *name, const char *value,
 static struct node *node_new(struct node *dir, const char *name, mode_t mode)
 {
 	struct node *n = calloc(1, sizeof(*n));
-	struct fuse_context *c = fuse_get_context();
+	/* The root is made in main(), before FUSE runs: no context yet
+	 * (asking for one there reads memory libfuse has not set up). */
+	struct fuse_context *c = dir ? fuse_get_context() : NULL;
 
 	if (!n || !(n->name = strdup(name))) {
 		free(n);

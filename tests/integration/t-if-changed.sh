@@ -35,7 +35,8 @@ pass "copied: $(cat "$OUT")"
 say "second run leaves b untouched"
 before=$(st b)
 sleep 0.01
-strace -f -qq -e trace=%file,%desc -o "$T/log" \
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -qq -e trace=%file,%desc -o "$T/log" \
 	"$SMARTCP" -v --if-changed a b >"$OUT" 2>"$ERR" ||
 	fail "smartcp --if-changed exited $?: $(cat "$ERR")"
 assert_line "'a' -> 'b' [unchanged]" "$OUT"
@@ -73,7 +74,8 @@ assert_exit 0 "$SMARTCP" -p --if-changed a b
 assert_same a b
 chmod 0600 a
 before=$(st b)
-strace -f -qq -e trace=%file,%desc -o "$T/log2" \
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -qq -e trace=%file,%desc -o "$T/log2" \
 	"$SMARTCP" -v -p --if-changed a b >"$OUT" 2>"$ERR" ||
 	fail "smartcp -p --if-changed exited $?: $(cat "$ERR")"
 assert_line "'a' -> 'b' [unchanged]" "$OUT"
