@@ -325,20 +325,21 @@ static int set_attrs_path(struct walk *w, const char *src, const char *dst,
 	const struct sc_options *o = w->o;
 	int rc = 0;
 
-	if (!is_link && o->preserve_xattr && src &&
-	    attr_copy_file(src, dst, attr_copy_check_permissions,
-			   &quiet_ctx) != 0 && errno != ENOTSUP &&
-	    o->require_preserve) {
-		msg(errno, _("preserving extended attributes for %s"),
-		    sc_quote(dst));
-		rc = -1;
-	}
-
+	/* The order of set_attrs_fd: ownership first (chown clears set-id
+	 * bits and capabilities), then xattrs, mode, times. */
 	if (o->preserve_ownership &&
 	    lchown(dst, st->st_uid, st->st_gid) < 0 &&
 	    lchown(dst, (uid_t)-1, st->st_gid) < 0 &&
 	    errno != EPERM && errno != EINVAL) {
 		msg(errno, _("failed to preserve ownership for %s"),
+		    sc_quote(dst));
+		rc = -1;
+	}
+	if (!is_link && o->preserve_xattr && src &&
+	    attr_copy_file(src, dst, attr_copy_check_permissions,
+			   &quiet_ctx) != 0 && errno != ENOTSUP &&
+	    o->require_preserve) {
+		msg(errno, _("preserving extended attributes for %s"),
 		    sc_quote(dst));
 		rc = -1;
 	}
