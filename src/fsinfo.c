@@ -28,6 +28,7 @@ struct sc_fsinfo {
 	struct libmnt_table *table;
 	bool parsed;
 	blkid_cache blkid;
+	bool want_uuid;
 	struct sc_fs_facts **facts;	/* stable pointers: the plan keeps them */
 	size_t n, cap;
 };
@@ -162,6 +163,11 @@ static const char *type_from_magic(unsigned long magic)
 	return "";
 }
 
+void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want)
+{
+	fsi->want_uuid = want;
+}
+
 int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret)
 {
 	struct sc_fsinfo *fsi = calloc(1, sizeof(*fsi));
@@ -237,7 +243,7 @@ static bool blkid_uuid(struct sc_fsinfo *fsi, const char *dev, char *buf,
 	uuid = blkid_get_tag_value(fsi->blkid, "UUID", dev);
 	if (!uuid)
 		return false;
-	snprintf(buf, size, "uuid:%s", uuid);
+	snprintf(buf, size, "%s", uuid);
 	free(uuid);
 	return true;
 }
@@ -261,12 +267,19 @@ static void fill_from_fs(struct sc_fsinfo *fsi, struct sc_fs_facts *f,
 	f->options = mnt_fs_strdup_options(fs);
 	if (src && src[0] == '/' && stat(src, &st) == 0 && S_ISBLK(st.st_mode))
 		blockdev = true;
-	if (blockdev && blkid_uuid(fsi, src, f->identity, sizeof(f->identity)))
-		;
+	/* One filesystem, one source device: bind mounts and btrfs
+	 * subvolumes share it.  Its number costs a stat; the UUID would
+	 * cost opening and reading the device (milliseconds, and root), so
+	 * it is only read when a report will show it. */
+	if (blockdev)
+		snprintf(f->identity, sizeof(f->identity), "blk:%u:%u",
+			 major(st.st_rdev), minor(st.st_rdev));
 	else if (sbdev)
 		snprintf(f->identity, sizeof(f->identity), "dev:%u:%u",
 			 major(sbdev), minor(sbdev));
 	f->class = sc_fs_classify(f->type, f->magic, blockdev);
+	if (blockdev && fsi->want_uuid)
+		blkid_uuid(fsi, src, f->uuid, sizeof(f->uuid));
 }
 
 static struct sc_fs_facts *cache_add(struct sc_fsinfo *fsi)

@@ -30,10 +30,13 @@ struct sc_fs_facts {
 	char *target;		/* mount point, NULL when unknown */
 	char *source;		/* "/dev/vda", "tmpfs", "server:/x" */
 	char *options;		/* VFS + fs options, comma separated */
-	/* Equal identities mean one filesystem (one superblock): a UUID
-	 * from libblkid for block devices, else "dev:MAJ:MIN" of the
-	 * superblock from mountinfo, else "fsid:HEX". */
+	/* Equal identities mean one filesystem (one superblock):
+	 * "blk:MAJ:MIN" of the source block device, else "dev:MAJ:MIN" of
+	 * the superblock from mountinfo, else "fsid:HEX". */
 	char identity[80];
+	/* The filesystem UUID from libblkid (block devices only, and only
+	 * when sc_fsinfo_want_uuid() asked for it), else "". */
+	char uuid[40];
 	enum sc_fs_class class;
 	enum sc_tristate can_clone;
 };
@@ -44,6 +47,11 @@ struct sc_fsinfo;
  * /proc/self/mountinfo); it is read lazily, once.  Returns 0 or -errno. */
 int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret);
 void sc_fsinfo_free(struct sc_fsinfo *fsi);
+
+/* Read filesystem UUIDs with libblkid for the facts built from now on:
+ * for --explain and --json, which show them.  Costs opening and reading
+ * the block device once per filesystem. */
+void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want);
 
 /* Facts for the filesystem holding open descriptor FD whose fstat is ST.
  * Cached per st_dev: only the first file of a device costs syscalls.

@@ -167,7 +167,12 @@ static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs)
 	}
 	fputs("{\"type\":", f);
 	sc_json_string(f, fs->type);
-	fprintf(f, ",\"class\":\"%s\",\"mount\":", sc_fs_class_name(fs->class));
+	fprintf(f, ",\"class\":\"%s\",\"uuid\":", sc_fs_class_name(fs->class));
+	if (fs->uuid[0])
+		sc_json_string(f, fs->uuid);
+	else
+		fputs("null", f);
+	fputs(",\"mount\":", f);
 	if (fs->target)
 		sc_json_string(f, fs->target);
 	else
@@ -283,6 +288,8 @@ static void explain_fs(const char *label, const struct sc_fs_facts *fs,
 		printf(" %s", fs->source);
 	if (fs->target)
 		printf(_(" on %s"), fs->target);
+	if (fs->uuid[0])
+		printf(" uuid %s", fs->uuid);
 	if (is_src && fs->class == SC_FS_GENERATED)
 		printf(_(" (generated content: st_size %lld is not its length)"),
 		       (long long)rec->src_size);

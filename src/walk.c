@@ -1785,6 +1785,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		sc_fsinfo_free(w.fsi);
 		return 1;
 	}
+	sc_fsinfo_want_uuid(w.fsi, opts->explain || opts->json);
 	w.kernel = sc_kernel_running();
 	w.umask = umask(0);
 	umask(w.umask);
