@@ -36,12 +36,17 @@ struct deferred {
 	bool created;
 };
 
-/* -j: one regular file for a worker. */
+/* -j: a run of consecutive new regular files of one directory, for one
+ * worker.  Whole runs keep workers in different directories (creating
+ * files in one directory serialises on its lock) and cost one hand-over
+ * for many files. */
+#define JOB_MAX 256
 struct job {
-	char *src, *dst;
+	char *src[JOB_MAX], *dst[JOB_MAX];
+	unsigned n;
+	unsigned n_done;	/* the worker handed back the rest */
+	unsigned failed;	/* files that failed */
 	const struct sc_fs_facts *parent_facts;
-	bool fallback;		/* the worker handed it back to the walk */
-	bool failed;
 };
 
 struct hardlink {
@@ -1107,12 +1112,33 @@ static bool inside(const char *src, const char *dst)
 				      !strcmp(s, "/"));
 }
 
+static void job_free(struct job *j)
+{
+	for (unsigned i = 0; i < j->n; i++) {
+		free(j->src[i]);
+		free(j->dst[i]);
+	}
+	free(j);
+}
+
+/* Hands a run of files to the pool; on failure, says so for each. */
+static int submit(struct job *j)
+{
+	if (sc_pool_submit(pool, j) == 0)
+		return 0;
+	for (unsigned i = 0; i < j->n; i++)
+		msg(ENOMEM, "%s", sc_quote(j->src[i]));
+	job_free(j);
+	return -1;
+}
+
 static int copy_dir(struct walk *w, const char *src, const char *dst,
 		    const struct stat *sst, bool dst_exists, bool cmdline)
 {
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
 	const struct sc_fs_facts *dir_facts = NULL;
+	struct job *batch = NULL;
 	struct dent *ents = NULL;
 	size_t n = 0;
 	bool created = false;
@@ -1172,23 +1198,27 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		} else if (pool && dir_facts && ents[i].type == DT_REG &&
 			   !o->hard_link && !o->symbolic_link &&
 			   !o->attributes_only) {
-			/* -j: a new file in a new directory goes to a worker;
-			 * its output keeps its place in the walk order */
-			struct job *j = calloc(1, sizeof(*j));
-
-			if (j) {
-				j->src = s;
-				j->dst = d;
-				j->parent_facts = dir_facts;
-			}
-			if (!j || sc_pool_submit(pool, j) < 0) {
-				free(j);
+			/* -j: new files in a new directory go to a worker in
+			 * runs; their output keeps its place in walk order */
+			if (!batch && !(batch = calloc(1, sizeof(*batch)))) {
 				msg(ENOMEM, "%s", sc_quote(s));
 				rc = -1;
 			} else {
+				batch->src[batch->n] = s;
+				batch->dst[batch->n++] = d;
+				batch->parent_facts = dir_facts;
 				s = d = NULL;	/* the job owns them now */
+				if (batch->n == JOB_MAX) {
+					/* the pool owns it from here */
+					if (submit(batch) < 0)
+						rc = -1;
+					batch = NULL;
+				}
 			}
 		} else {
+			if (batch && submit(batch) < 0)
+				rc = -1;
+			batch = NULL;
 			/* set for each entry: copying a subdirectory changes it */
 			w->parent_facts = dir_facts;
 			if (copy_entry(w, s, d, false, ents[i].type) < 0)
@@ -1198,6 +1228,8 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		free(d);
 		free(ents[i].name);
 	}
+	if (batch && submit(batch) < 0)
+		rc = -1;
 	free(ents);
 	w->parent_facts = NULL;
 done:
@@ -1663,29 +1695,32 @@ static int run_operands(struct walk *w, char **ops, int n)
 	return rc;
 }
 
-/* -j worker thread: copy one new file into its job's slot. */
+/* -j worker thread: copy a run of new files into the job's slot. */
 static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 		    unsigned id)
 {
 	struct walk *w = &((struct walk *)arg)->workers[id];
 	struct job *j = job;
-	int r;
 
 	tl_slot = slot;
-	entry_failed = false;
-	last_errno = 0;
-	w->reported = false;
 	w->parent_facts = j->parent_facts;
-	r = copy_new_regular(w, j->src, j->dst);
-	if (r == 1) {
-		j->fallback = true;
-	} else if (entry_failed && w->o->json && !w->reported) {
-		struct sc_record rec = { .src = j->src, .dst = j->dst,
-					 .kind = SC_KIND_FILE,
-					 .err = -(last_errno ? last_errno : EINVAL) };
-		report(w, &rec);
+	for (j->n_done = 0; j->n_done < j->n; j->n_done++) {
+		const char *src = j->src[j->n_done], *dst = j->dst[j->n_done];
+
+		entry_failed = false;
+		last_errno = 0;
+		w->reported = false;
+		if (copy_new_regular(w, src, dst) == 1)
+			break;	/* the rest goes back to the walk, in order */
+		if (entry_failed && w->o->json && !w->reported) {
+			struct sc_record rec = {
+				.src = src, .dst = dst, .kind = SC_KIND_FILE,
+				.err = -(last_errno ? last_errno : EINVAL) };
+
+			report(w, &rec);
+		}
+		j->failed += entry_failed;
 	}
-	j->failed = entry_failed;
 	tl_slot = NULL;
 }
 
@@ -1703,20 +1738,17 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 		fwrite(slot->err_buf, 1, slot->err_len, stderr);
 	if (!j)
 		return;
-	if (j->fallback) {
-		/* Not a plain new file after all (a hard link, a file that
-		 * changed type): the general path, here at its place. */
-		flushing = true;
+	n_failures += (int)j->failed;
+	/* Files a worker handed back (a hard link, a file that changed
+	 * type): the general path, here, at their place in the order. */
+	flushing = true;
+	for (unsigned i = j->n_done; i < j->n; i++) {
 		w->parent_facts = j->parent_facts;
-		copy_entry(w, j->src, j->dst, false, DT_UNKNOWN);
-		w->parent_facts = NULL;
-		flushing = false;
-	} else if (j->failed) {
-		n_failures++;
+		copy_entry(w, j->src[i], j->dst[i], false, DT_UNKNOWN);
 	}
-	free(j->src);
-	free(j->dst);
-	free(j);
+	w->parent_facts = NULL;
+	flushing = false;
+	job_free(j);
 }
 
 static unsigned jobs_for(const struct sc_options *o)
