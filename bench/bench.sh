@@ -1,0 +1,563 @@
+#!/usr/bin/env bash
+# bench/bench.sh - measure smartcp side by side with cp, rsync, tar and cat.
+#
+# Follows shared/benchmarking.md: before every timed run the previous
+# destination is removed, `sync`, caches dropped, the source read once so it
+# is cached; every run gets a fresh destination name; tools alternate and the
+# order rotates each round; medians, min-max and the ratio of minimums are
+# reported.  Needs root (loop mounts, drop_caches).  See bench/README.
+set -euo pipefail
+export LC_ALL=C
+
+usage() {
+	cat <<'EOF'
+Usage: bench/bench.sh [OPTION]...
+  --runs N         rounds per workload (default 5; env BENCH_RUNS)
+  --size MiB       size of the large random file (default 1024; env BENCH_SIZE)
+  --files N        files in the tree workloads (default 20000; env BENCH_FILES)
+  --sparse-size MiB  apparent size of the sparse file (default 4096)
+  --quick          --size 256 --runs 3 --files 5000 --sparse-size 1024
+  --only LIST      comma-separated workloads or groups (env BENCH_ONLY):
+                   ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same
+                   btrfs-to-xfs tree-ext4 tree-tmpfs tree-btrfs sparse-ext4
+                   sparse-tmpfs verify-ext4 verify-tmpfs;
+                   groups: files tree sparse verify
+  --tsv FILE       also write the results as TSV to FILE (env BENCH_TSV)
+  --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
+                   to this script, else smartcp on PATH)
+  --scratch DIR    parent of the scratch directory (default /var/tmp)
+  --no-strace      skip the syscall counts of the tree workloads
+  -h, --help       this help
+EOF
+}
+
+# ---------------------------------------------------------------- options
+RUNS=${BENCH_RUNS:-5}
+SIZE=${BENCH_SIZE:-1024}
+NFILES=${BENCH_FILES:-20000}
+SPARSE=${BENCH_SPARSE_SIZE:-4096}
+ONLY=${BENCH_ONLY:-}
+TSV=${BENCH_TSV:-}
+SMARTCP=${SMARTCP:-}
+SCRATCH_PARENT=${BENCH_SCRATCH:-/var/tmp}
+DO_STRACE=1
+NDIRS=200
+
+while (($#)); do
+	case $1 in
+	--runs) RUNS=$2; shift ;;
+	--runs=*) RUNS=${1#*=} ;;
+	--size) SIZE=$2; shift ;;
+	--size=*) SIZE=${1#*=} ;;
+	--files) NFILES=$2; shift ;;
+	--files=*) NFILES=${1#*=} ;;
+	--sparse-size) SPARSE=$2; shift ;;
+	--sparse-size=*) SPARSE=${1#*=} ;;
+	--quick) SIZE=256 RUNS=3 NFILES=5000 SPARSE=1024 ;;
+	--only) ONLY=$2; shift ;;
+	--only=*) ONLY=${1#*=} ;;
+	--tsv) TSV=$2; shift ;;
+	--tsv=*) TSV=${1#*=} ;;
+	--smartcp) SMARTCP=$2; shift ;;
+	--smartcp=*) SMARTCP=${1#*=} ;;
+	--scratch) SCRATCH_PARENT=$2; shift ;;
+	--scratch=*) SCRATCH_PARENT=${1#*=} ;;
+	--no-strace) DO_STRACE=0 ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "bench.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+die() { echo "bench.sh: $*" >&2; exit 2; }
+say() { echo "$*" >&2; }
+
+for v in RUNS SIZE NFILES SPARSE; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
+done
+((SPARSE >= 64)) || die "--sparse-size must be at least 64 MiB"
+((EUID == 0)) || die "must run as root (loop mounts, drop_caches)"
+
+if [[ -z $SMARTCP ]]; then
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	if [[ -x $here/../src/smartcp ]]; then
+		SMARTCP=$here/../src/smartcp
+	else
+		SMARTCP=$(command -v smartcp || true)
+	fi
+fi
+[[ -n $SMARTCP && -x $SMARTCP ]] || die "smartcp binary not found; use --smartcp PATH"
+SMARTCP=$(readlink -f "$SMARTCP")
+
+ALL_WL=(ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same btrfs-to-xfs
+	tree-ext4 tree-tmpfs tree-btrfs sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs)
+group_of() {
+	case $1 in
+	tree-*) echo tree ;; sparse-*) echo sparse ;; verify-*) echo verify ;; *) echo files ;;
+	esac
+}
+declare -A SELECTED=()
+if [[ -z $ONLY ]]; then
+	for w in "${ALL_WL[@]}"; do SELECTED[$w]=1; done
+else
+	IFS=, read -r -a only_items <<<"$ONLY"
+	for item in "${only_items[@]}"; do
+		[[ -z $item ]] && continue
+		hit=0
+		for w in "${ALL_WL[@]}"; do
+			if [[ $item == "$w" || $item == "$(group_of "$w")" ]]; then SELECTED[$w]=1; hit=1; fi
+		done
+		((hit)) || die "unknown workload '$item' (see --help)"
+	done
+fi
+selected() { [[ -n ${SELECTED[$1]:-} ]]; }
+
+# ------------------------------------------------------------ tools needed
+have() { command -v "$1" >/dev/null 2>&1; }
+if { ! have rsync || [[ ! -x /usr/bin/time ]]; } && have apt-get; then
+	say "installing rsync and time with apt-get ..."
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q rsync time >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q rsync time >/dev/null 2>&1; } ||
+		say "warning: apt-get install rsync time failed; continuing without them"
+fi
+TIMECMD=()
+if [[ -x /usr/bin/time ]]; then TIMECMD=(/usr/bin/time -f %M -o); fi
+have rsync || say "note: rsync not installed; its rows are skipped"
+have strace || { ((DO_STRACE)) && say "note: strace not installed; no syscall counts"; DO_STRACE=0; }
+have perl || die "perl is needed to generate the trees"
+
+# ---------------------------------------------------------- scratch, mounts
+SCRATCH=$(mktemp -d "$SCRATCH_PARENT/smartcp-bench.XXXX")
+MNT=$SCRATCH/mnt
+mkdir -p "$MNT"
+TIMEF=$SCRATCH/time.out
+# Pin the binary: a rebuild during the run must not change what is measured.
+SMARTCP_ORIG=$SMARTCP
+cp -- "$SMARTCP_ORIG" "$SCRATCH/smartcp"
+SMARTCP=$SCRATCH/smartcp
+ERRLOG=$SCRATCH/errors.log
+: >"$ERRLOG"
+declare -a MOUNTED=() LOOPS=()
+
+# shellcheck disable=SC2317 # invoked by the trap
+cleanup() {
+	local rc=$? m i
+	set +e
+	trap - EXIT INT TERM
+	cd /
+	for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do
+		m=${MOUNTED[i]}
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	for m in "${LOOPS[@]}"; do losetup -d "$m" 2>/dev/null; done
+	if grep -qv '^###' "$ERRLOG" 2>/dev/null; then
+		say "--- tool error output (last 20 lines of $ERRLOG, now removed):"
+		grep -v '^###' "$ERRLOG" | tail -n 20 >&2
+	fi
+	rm -rf -- "$SCRATCH"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+max() { local m=$1 x; for x; do ((x > m)) && m=$x; done; echo "$m"; }
+
+need_fs() { # which filesystems the selected workloads use
+	local fs=$1 w
+	for w in "${!SELECTED[@]}"; do
+		case $fs:$w in
+		ext4:ext4-* | ext4:tmpfs-to-ext4 | ext4:tree-ext4 | ext4:sparse-* | ext4:verify-*) return 0 ;;
+		tmpfs:*tmpfs*) return 0 ;;
+		btrfs:btrfs-* | btrfs:tree-btrfs) return 0 ;;
+		xfs:xfs-* | xfs:*-to-xfs) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+mount_loop() { # name MiB mkfs-command...
+	local name=$1 mib=$2 img dev
+	shift 2
+	img=$SCRATCH/$name.img
+	truncate -s "${mib}M" "$img"
+	"$@" "$img" >/dev/null 2>&1 || { say "warning: '$* $img' failed; skipping $name"; rm -f "$img"; return 1; }
+	dev=$(losetup --find --show "$img")
+	LOOPS+=("$dev")
+	mkdir -p "$MNT/$name"
+	mount "$dev" "$MNT/$name" || { say "warning: mounting $name failed; skipping it"; return 1; }
+	MOUNTED+=("$MNT/$name")
+}
+
+declare -A FS_OK=()
+# Image sizes: the brief's sizes, grown when --size or --sparse-size need more
+# (images are sparse files, so unused space costs nothing).  ext4 also holds a
+# dense copy of the sparse file (cat, rsync without -S would write one).
+EXT4_MIB=$(max 4096 $((2 * SIZE + 1024)) $((SIZE + SPARSE + 1024)))
+BTRFS_MIB=$(max 6144 $((2 * SIZE + 2048)))
+XFS_MIB=$(max 4096 $((2 * SIZE + 1024)))
+TMPFS_MIB=$(max 6144 $((2 * SIZE + 1024)) $((SIZE + SPARSE + 1024)))
+
+if need_fs ext4; then
+	mount_loop ext4 "$EXT4_MIB" mkfs.ext4 -q -F && FS_OK[ext4]=1
+fi
+if need_fs btrfs; then
+	if have mkfs.btrfs; then mount_loop btrfs "$BTRFS_MIB" mkfs.btrfs -q -f && FS_OK[btrfs]=1
+	else say "note: mkfs.btrfs missing; btrfs workloads skipped"; fi
+fi
+if need_fs xfs; then
+	if have mkfs.xfs; then mount_loop xfs "$XFS_MIB" mkfs.xfs -q -f -m reflink=1 && FS_OK[xfs]=1
+	else say "note: mkfs.xfs missing; xfs workloads skipped"; fi
+fi
+if need_fs tmpfs; then
+	mkdir -p "$MNT/tmpfs"
+	mount -t tmpfs -o "size=${TMPFS_MIB}M" bench-tmpfs "$MNT/tmpfs" && MOUNTED+=("$MNT/tmpfs") && FS_OK[tmpfs]=1
+fi
+
+# ------------------------------------------------------------- data makers
+make_random() { # path MiB
+	[[ -e $1 ]] && return 0
+	dd if=/dev/urandom of="$1" bs=1M count="$2" iflag=fullblock status=none
+}
+
+make_sparse() { # path MiB: 64 random 256 KiB chunks at spread offsets
+	[[ -e $1 ]] && return 0
+	local i step off
+	truncate -s "${2}M" "$1"
+	step=$(($2 * 1024 * 1024 / 64 / 262144)) # in 256 KiB blocks
+	for ((i = 0; i < 64; i++)); do
+		off=$((i * step + (i * 7) % (step > 1 ? step - 1 : 1)))
+		dd if=/dev/urandom of="$1" bs=256K count=1 seek="$off" conv=notrunc status=none
+	done
+}
+
+make_tree() { # dir: NFILES files of 0-16 KiB in NDIRS dirs, fixed seed
+	[[ -e $1 ]] && return 0
+	mkdir -p "$1"
+	perl -e '
+		use strict; my ($root, $n, $nd) = @ARGV; srand(20240611);
+		my $pool = join "", map { chr int rand 256 } 1 .. 32768;
+		mkdir sprintf("%s/d%03d", $root, $_) or die "mkdir: $!" for 0 .. $nd - 1;
+		for my $i (0 .. $n - 1) {
+			my $sz = int rand 16385; my $off = int rand 16384;
+			my $f = sprintf "%s/d%03d/f%05d", $root, $i % $nd, $i;
+			open my $o, ">", $f or die "$f: $!"; binmode $o;
+			print $o substr($pool, $off, $sz); close $o or die "$f: $!";
+		}' "$1" "$NFILES" "$NDIRS"
+}
+
+# ------------------------------------------------------------------- tools
+tool_available() {
+	case $1 in
+	rsync*) have rsync ;;
+	tar*) have tar ;;
+	*) return 0 ;;
+	esac
+}
+
+PFX=() # prefix for the command: /usr/bin/time ... or strace ...
+run_tool() { # label src dst
+	local l=$1 s=$2 d=$3
+	case $l in
+	smartcp) "${PFX[@]}" "$SMARTCP" "$s" "$d" ;;
+	"smartcp -r") "${PFX[@]}" "$SMARTCP" -r "$s" "$d" ;;
+	"smartcp -a") "${PFX[@]}" "$SMARTCP" -a "$s" "$d" ;;
+	"smartcp --verify") "${PFX[@]}" "$SMARTCP" --verify "$s" "$d" ;;
+	cp) "${PFX[@]}" cp "$s" "$d" ;;
+	"cp --reflink=never") "${PFX[@]}" cp --reflink=never "$s" "$d" ;;
+	"cp -r") "${PFX[@]}" cp -r "$s" "$d" ;;
+	"cp -r --reflink=never") "${PFX[@]}" cp -r --reflink=never "$s" "$d" ;;
+	"cp -a") "${PFX[@]}" cp -a "$s" "$d" ;;
+	"rsync -a --whole-file")
+		if [[ -d $s ]]; then "${PFX[@]}" rsync -a --whole-file "$s/" "$d/"
+		else "${PFX[@]}" rsync -a --whole-file "$s" "$d"; fi ;;
+	"rsync -aS --whole-file") "${PFX[@]}" rsync -aS --whole-file "$s" "$d" ;;
+	"cat >" | "cat > (dense)") "${PFX[@]}" cat "$s" >"$d" ;;
+	"tar | tar")
+		mkdir "$d"
+		# shellcheck disable=SC2016 # expanded by the inner bash
+		"${PFX[@]}" bash -c 'tar -C "$1" -cf - . | tar -C "$2" -xf -' bash "$s" "$d" ;;
+	*) die "internal: unknown tool '$l'" ;;
+	esac
+}
+
+LAST_DST=
+prep() { # src: remove the last destination, sync, drop caches, cache src
+	if [[ -n $LAST_DST ]]; then rm -rf -- "$LAST_DST"; LAST_DST=; fi
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	if [[ -d $1 ]]; then
+		# through cat: GNU tar does not read file data when writing to /dev/null
+		tar -C "$1" -cf - . | cat >/dev/null
+	else
+		cat -- "$1" >/dev/null
+	fi
+	# Warm every program's code and libraries too, the same for all:
+	# after drop_caches the first start of a binary reads its shared
+	# libraries from disk, which is not what a copy costs.
+	"$SMARTCP" --version >/dev/null
+	cp --version >/dev/null
+	if have rsync; then rsync --version >/dev/null; fi
+	tar --version >/dev/null
+}
+
+RUN_US=0 RUN_RSS=- RUN_RC=0
+run_once() { # label src dst
+	local t0 t1
+	RUN_RC=0 RUN_RSS=-
+	: >"$TIMEF"
+	PFX=()
+	((${#TIMECMD[@]})) && PFX=("${TIMECMD[@]}" "$TIMEF")
+	echo "### $1: $2 -> $3" >>"$ERRLOG"
+	t0=$EPOCHREALTIME
+	run_tool "$1" "$2" "$3" >/dev/null 2>>"$ERRLOG" || RUN_RC=$?
+	t1=$EPOCHREALTIME
+	RUN_US=$((10#${t1/./} - 10#${t0/./}))
+	if [[ -s $TIMEF ]]; then RUN_RSS=$(tail -n 1 "$TIMEF"); fi
+	[[ $RUN_RSS =~ ^[0-9]+$ ]] || RUN_RSS=-
+}
+
+check_copy() { # src dst -> ok | MISMATCH
+	if [[ -d $1 ]]; then
+		diff -r -q -- "$1" "$2" >>"$ERRLOG" 2>&1 && echo ok || echo MISMATCH
+	else
+		cmp -s -- "$1" "$2" && echo ok || echo MISMATCH
+	fi
+}
+
+strace_per_file() { # label src dstdir nfiles -> "calls/file|top list"
+	local l=$1 out=$SCRATCH/strace.out d total
+	d="$3/strace.${l// /_}.$RANDOM"
+	PFX=(strace -f -c -S calls -o "$out")
+	run_tool "$l" "$2" "$d" >/dev/null 2>>"$ERRLOG" || true
+	rm -rf -- "$d"
+	total=$(awk '$NF == "total" { print $4 }' "$out")
+	[[ -n $total ]] || { echo "-|"; return; }
+	printf '%s|' "$(awk -v t="$total" -v n="$4" 'BEGIN { printf "%.2f", t / n }')"
+	awk -v n="$4" '$1 ~ /^[0-9.]+$/ && $NF != "total" && NF >= 5 { printf "%s %.2f, ", $NF, $4 / n; if (++k == 6) exit }' "$out" | sed 's/, $//'
+}
+
+smartcp_roads() { # src dstdir: which roads smartcp takes (untimed --json run)
+	local d="$2/roads.$RANDOM" r
+	r=$("$SMARTCP" -r --json "$1" "$d" 2>>"$ERRLOG" | tail -n 1 |
+		perl -ne 'while (/"(\w+)":\{"files":(\d+),"bytes":(\d+)\}/g) { print "$1($2) " if $2 }') || true
+	rm -rf -- "$d"
+	echo "${r% }"
+}
+
+# ----------------------------------------------------------- bookkeeping
+stats() { # µs values -> "median min max" in µs
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%d %d %d\n", m, v[1], v[NR] }'
+}
+sec() { if [[ $1 == - ]]; then echo -; else awk -v u="$1" 'BEGIN { printf "%.4f", u / 1e6 }'; fi; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+TABLE=$SCRATCH/table.txt
+TSVTMP=$SCRATCH/results.tsv
+: >"$TABLE"
+printf 'workload\ttool\truns\tmedian_s\tmin_s\tmax_s\tratio_median\tratio_min\tratio_of\tpeak_rss_kib\tdu_kib\tsyscalls_per_file\tcheck\ttimes_s\n' >"$TSVTMP"
+PROBLEMS=0
+out() { printf '%s\n' "$*" | tee -a "$TABLE"; }
+
+# bench NAME DESCRIPTION SRC DSTDIR ROW...
+#   ROW = "label;A;B": the row's ratio is median(A)/median(B) (empty: none)
+bench() {
+	local name=$1 desc=$2 src=$3 dstdir=$4
+	shift 4
+	local -a labels=() ra=() rb=()
+	local row l a b
+	for row; do
+		IFS=';' read -r l a b <<<"$row"
+		tool_available "$l" || continue
+		labels+=("$l") ra+=("$a") rb+=("$b")
+	done
+	local n=${#labels[@]} r k i dst
+	local -A T=() RSS=() CHECK=() DU=() SYS=() TOP=() MED=() MIN=()
+	local sparse=0 tree=0
+	[[ $name == sparse-* ]] && sparse=1
+	[[ -d $src ]] && tree=1
+	mkdir -p "$dstdir"
+	for ((r = 0; r < RUNS; r++)); do
+		for ((k = 0; k < n; k++)); do
+			i=$(((k + r) % n))
+			l=${labels[i]}
+			dst="$dstdir/dst.$name.$r.$i"
+			say "[$name] round $((r + 1))/$RUNS: $l"
+			prep "$src"
+			run_once "$l" "$src" "$dst"
+			LAST_DST=$dst
+			# failed runs are reported in the check column, not timed
+			((RUN_RC == 0)) && T[$l]+="$RUN_US "
+			if [[ $RUN_RSS != - ]] && ((RUN_RSS > ${RSS[$l]:-0})); then RSS[$l]=$RUN_RSS; fi
+			if ((RUN_RC != 0)); then
+				CHECK[$l]="FAILED(rc=$RUN_RC)"
+				say "!!!!!! $name: '$l' FAILED with status $RUN_RC"
+			elif ((r == 0)); then
+				CHECK[$l]=$(check_copy "$src" "$dst")
+				[[ ${CHECK[$l]} == ok ]] || say "!!!!!! MISMATCH: $name: '$l' produced a copy that differs from the source"
+				if ((sparse)); then DU[$l]=$(du -k "$dst" | cut -f1); fi
+			fi
+		done
+	done
+	rm -rf -- "$LAST_DST"; LAST_DST=
+	local roads
+	roads=$(smartcp_roads "$src" "$dstdir")
+	if ((tree && DO_STRACE)); then
+		local st
+		for l in "smartcp -r" "cp -r" "smartcp -a" "cp -a"; do
+			say "[$name] strace -c: $l"
+			st=$(strace_per_file "$l" "$src" "$dstdir" "$NFILES")
+			SYS[$l]=${st%%|*} TOP[$l]=${st#*|}
+		done
+	fi
+	# statistics
+	local -a st_
+	local -A OKRUNS=()
+	for l in "${labels[@]}"; do
+		# shellcheck disable=SC2086 # word splitting of the list of times is wanted
+		set -- ${T[$l]:-}
+		OKRUNS[$l]=$#
+		if (($#)); then
+			read -r -a st_ <<<"$(stats "$@")"
+			MED[$l]=${st_[0]} MIN[$l]=${st_[1]}
+			T[$l]="${st_[*]}|${T[$l]}"
+		else
+			T[$l]="- - -|"
+		fi
+	done
+	out ""
+	out "== $name: $desc; $RUNS rounds${roads:+; smartcp road: $roads}"
+	out "$(printf '%-24s %9s %9s %9s %7s %7s  %-36s %8s %8s %8s  %s' \
+		tool 'median s' 'min s' 'max s' 'r(med)' 'r(min)' 'ratio is' 'RSS KiB' 'du KiB' 'sys/file' check)"
+	local md mn mx rmd rmn rof times c
+	for ((i = 0; i < n; i++)); do
+		l=${labels[i]} a=${ra[i]} b=${rb[i]}
+		read -r md mn mx <<<"${T[$l]%%|*}"
+		times=${T[$l]#*|}
+		rmd=- rmn=- rof=-
+		if [[ -n $a && -n ${MED[$a]:-} && -n ${MED[$b]:-} ]]; then
+			rmd=$(ratio "${MED[$a]}" "${MED[$b]}") rmn=$(ratio "${MIN[$a]}" "${MIN[$b]}") rof="$a / $b"
+		fi
+		c=${CHECK[$l]:-ok}
+		[[ $c == ok ]] || PROBLEMS=$((PROBLEMS + 1))
+		out "$(printf '%-24s %9s %9s %9s %7s %7s  %-36s %8s %8s %8s  %s' \
+			"$l" "$(sec "$md")" "$(sec "$mn")" "$(sec "$mx")" "$rmd" "$rmn" "$rof" \
+			"${RSS[$l]:--}" "${DU[$l]:--}" "${SYS[$l]:--}" "$c")"
+		# shellcheck disable=SC2086
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$l" "${OKRUNS[$l]}" \
+			"$(sec "$md")" "$(sec "$mn")" "$(sec "$mx")" "$rmd" "$rmn" "$rof" "${RSS[$l]:--}" \
+			"${DU[$l]:--}" "${SYS[$l]:--}" "$c" \
+			"$(for x in $times; do sec "$x"; printf ' '; done | sed 's/ $//; s/ /,/g')" >>"$TSVTMP"
+	done
+	if ((sparse)); then out "   (source: apparent $(du -k --apparent-size "$src" | cut -f1) KiB, allocated $(du -k "$src" | cut -f1) KiB)"; fi
+	for l in "smartcp -r" "cp -r" "smartcp -a" "cp -a"; do
+		[[ -n ${TOP[$l]:-} ]] && out "   strace $l: ${SYS[$l]} syscalls/file; top: ${TOP[$l]}"
+	done
+	return 0
+}
+
+FILE_ROWS=("smartcp;;" "cp;smartcp;cp" "cp --reflink=never;smartcp;cp --reflink=never"
+	"rsync -a --whole-file;smartcp;rsync -a --whole-file" "cat >;smartcp;cat >")
+TREE_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "cp -r --reflink=never;smartcp -r;cp -r --reflink=never"
+	"smartcp -a;;" "cp -a;smartcp -a;cp -a" "rsync -a --whole-file;smartcp -a;rsync -a --whole-file"
+	"tar | tar;smartcp -a;tar | tar")
+SPARSE_ROWS=("smartcp;;" "cp;smartcp;cp" "cp --reflink=never;smartcp;cp --reflink=never"
+	"rsync -aS --whole-file;smartcp;rsync -aS --whole-file" "cat > (dense);smartcp;cat > (dense)")
+VERIFY_ROWS=("smartcp;;" "smartcp --verify;smartcp --verify;smartcp")
+
+fs_ready() { # fs... : all mounted?
+	local f
+	for f; do [[ -n ${FS_OK[$f]:-} ]] || return 1; done
+}
+skip() { out ""; out "== $1: skipped ($2)"; }
+
+# ----------------------------------------------------------------- header
+START=$EPOCHSECONDS
+{
+	echo "smartcp benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  kernel $(uname -r)  $(nproc) CPUs"
+	echo "smartcp: $SMARTCP_ORIG ($("$SMARTCP" --version 2>/dev/null | head -n 1), sha256 $(sha256sum "$SMARTCP" | cut -c1-12), copied to scratch)"
+	echo "peers: $(cp --version | head -n 1); $(have rsync && rsync --version | head -n 1 | awk '{ print "rsync", $3 }'); $(tar --version | head -n 1)"
+	echo "settings: runs=$RUNS size=${SIZE}MiB files=$NFILES sparse=${SPARSE}MiB scratch=$SCRATCH"
+	echo "images: ext4 ${EXT4_MIB}M, btrfs ${BTRFS_MIB}M, xfs ${XFS_MIB}M (reflink=1), tmpfs ${TMPFS_MIB}M"
+} | tee -a "$TABLE"
+
+E=$MNT/ext4 B=$MNT/btrfs X=$MNT/xfs M=$MNT/tmpfs
+big="${SIZE} MiB random file"
+
+for w in "${ALL_WL[@]}"; do
+	selected "$w" || continue
+	case $w in
+	ext4-same)
+		fs_ready ext4 || { skip "$w" "no ext4"; continue; }
+		make_random "$E/big" "$SIZE"
+		bench "$w" "$big, ext4 -> same ext4" "$E/big" "$E/out" "${FILE_ROWS[@]}" ;;
+	ext4-to-tmpfs)
+		fs_ready ext4 tmpfs || { skip "$w" "no ext4 or tmpfs"; continue; }
+		make_random "$E/big" "$SIZE"
+		bench "$w" "$big, ext4 -> tmpfs" "$E/big" "$M/out" "${FILE_ROWS[@]}" ;;
+	tmpfs-to-ext4)
+		fs_ready ext4 tmpfs || { skip "$w" "no ext4 or tmpfs"; continue; }
+		make_random "$M/big" "$SIZE"
+		bench "$w" "$big, tmpfs -> ext4" "$M/big" "$E/out" "${FILE_ROWS[@]}"
+		rm -f "$M/big" ;;
+	btrfs-same)
+		fs_ready btrfs || { skip "$w" "no btrfs"; continue; }
+		make_random "$B/big" "$SIZE"
+		bench "$w" "$big, btrfs -> same btrfs (clone expected)" "$B/big" "$B/out" "${FILE_ROWS[@]}" ;;
+	xfs-same)
+		fs_ready xfs || { skip "$w" "no xfs"; continue; }
+		make_random "$X/big" "$SIZE"
+		bench "$w" "$big, xfs reflink=1 -> same xfs (clone expected)" "$X/big" "$X/out" "${FILE_ROWS[@]}"
+		rm -f "$X/big" ;;
+	btrfs-to-xfs)
+		fs_ready btrfs xfs || { skip "$w" "no btrfs or xfs"; continue; }
+		make_random "$B/big" "$SIZE"
+		bench "$w" "$big, btrfs -> xfs" "$B/big" "$X/out" "${FILE_ROWS[@]}" ;;
+	tree-ext4 | tree-tmpfs | tree-btrfs)
+		f=${w#tree-}
+		fs_ready "$f" || { skip "$w" "no $f"; continue; }
+		say "[$w] generating $NFILES files ..."
+		make_tree "$MNT/$f/tree"
+		bench "$w" "$NFILES files of 0-16 KiB in $NDIRS dirs, $f -> same $f" \
+			"$MNT/$f/tree" "$MNT/$f/tree-out" "${TREE_ROWS[@]}"
+		rm -rf -- "$MNT/$f/tree" ;;
+	sparse-ext4 | sparse-tmpfs)
+		f=${w#sparse-}
+		fs_ready ext4 "$f" || { skip "$w" "no ext4 or $f"; continue; }
+		make_sparse "$E/sparse" "$SPARSE"
+		bench "$w" "${SPARSE} MiB sparse file, 16 MiB data in 64 extents, ext4 -> $f" \
+			"$E/sparse" "$MNT/$f/sparse-out" "${SPARSE_ROWS[@]}" ;;
+	verify-ext4 | verify-tmpfs)
+		f=${w#verify-}
+		fs_ready ext4 "$f" || { skip "$w" "no ext4 or $f"; continue; }
+		make_random "$E/big" "$SIZE"
+		bench "$w" "$big, ext4 -> $f, --verify vs plain" "$E/big" "$MNT/$f/verify-out" "${VERIFY_ROWS[@]}" ;;
+	esac
+done
+
+{
+	echo ""
+	echo "total time: $((EPOCHSECONDS - START)) s"
+	cat <<'EOF'
+Legend: median/min/max = wall seconds per run (includes ~1 ms process start);
+  each round runs every tool once, order rotated per round; before each run:
+  old destination removed, sync, drop_caches, source read once (cached).
+  r(med), r(min) = ratio of medians / of minimums, as named in "ratio is":
+  < 1 means smartcp is faster than that peer (verify rows: cost of --verify).
+  Differences under ~10% are noise on this VM (see shared/benchmarking.md).
+  RSS KiB = largest peak RSS over runs (/usr/bin/time %M; tar|tar: largest
+  process).  du KiB = disk usage of the copy (sparse workloads).
+  sys/file = syscalls per file from one `strace -f -c` run (tree workloads).
+  check = content compared once per tool (cmp / diff -r), untimed.
+EOF
+} | tee -a "$TABLE"
+
+if [[ -n $TSV ]]; then cp -- "$TSVTMP" "$TSV" && say "TSV written to $TSV"; fi
+if ((PROBLEMS)); then
+	echo "!!!!!! $PROBLEMS row(s) with MISMATCH or FAILED - see the check column" | tee -a "$TABLE"
+	exit 1
+fi
+exit 0
