@@ -84,7 +84,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --attributes-only        don't copy the file data, just the attributes\n\
       --backup[=CONTROL]       make a backup of each existing destination file\n\
   -b                           like --backup but does not accept an argument\n\
-      --copy-contents          accepted for compatibility; ignored\n\
+      --copy-contents          copy contents of special files when recursive\n\
   -d                           same as --no-dereference --preserve=links\n\
       --debug                  explain how a file is copied; implies -v\n\
   -f, --force                  if an existing destination file cannot be\n\
@@ -442,6 +442,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			o->attributes_only = true;
 			break;
 		case OPT_COPY_CONTENTS:
+			o->copy_contents = true;
 			break;
 		case OPT_DEBUG:
 			o->debug = o->verbose = true;

@@ -32,7 +32,7 @@ struct sc_options {
 	bool require_preserve;	/* --preserve named explicitly: failures count */
 	bool force, remove_destination, one_file_system, parents;
 	bool no_target_directory, strip_trailing_slashes;
-	bool hard_link, symbolic_link, attributes_only;
+	bool hard_link, symbolic_link, attributes_only, copy_contents;
 	enum sc_interactive interactive;
 	enum sc_update update;
 	enum sc_backup backup;

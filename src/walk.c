@@ -534,8 +534,33 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 static char atomic_tmp[PATH_MAX + 64];
 static volatile sig_atomic_t atomic_tmp_set;
 
+/* A destination being written in place (no --atomic): a signal removes
+ * it, so an interrupted copy leaves no file that looks complete.  One
+ * slot per thread, the walk's (0) and each -j worker's.  SIGKILL cannot
+ * be caught: only --atomic protects against it. */
+#define MAX_THREADS 65
+static char partial[MAX_THREADS][PATH_MAX];
+static volatile sig_atomic_t partial_set[MAX_THREADS];
+static __thread unsigned tl_index;
+
+static void partial_begin(const char *dst)
+{
+	if (strlen(dst) < PATH_MAX) {
+		strcpy(partial[tl_index], dst);
+		partial_set[tl_index] = 1;
+	}
+}
+
+static void partial_end(void)
+{
+	partial_set[tl_index] = 0;
+}
+
 static void on_fatal_signal(int sig)
 {
+	for (unsigned i = 0; i < MAX_THREADS; i++)
+		if (partial_set[i])
+			unlink(partial[i]);
 	if (atomic_tmp_set)
 		unlink(atomic_tmp);
 	signal(sig, SIG_DFL);
@@ -885,6 +910,8 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		rec.dst_fs = lookup(w, out, &ost);
 	}
 	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
+	if (!atomic && !o->attributes_only && S_ISREG(ost.st_mode))
+		partial_begin(dst);
 	make_plan(w, &rec, &ist, ost.st_mode);
 	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
@@ -985,6 +1012,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		rec.err = -e;
 		goto fail;
 	}
+	partial_end();
 	if (o->sync && (e = fsync_dir_of(dst)) < 0) {
 		msg(-e, _("cannot sync the directory of %s"), sc_quote(dst));
 		rec.err = e;
@@ -1011,6 +1039,7 @@ fail:
 	} else if (!o->attributes_only && (created || dst_exists)) {
 		unlink(dst);
 	}
+	partial_end();
 	rec.seconds = elapsed(&t0);
 	if (!rec.err)
 		rec.err = -e;
@@ -1539,9 +1568,10 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 
 	if (S_ISLNK(sst.st_mode))
 		r = copy_symlink(w, src, dst, &sst, dst_exists);
-	else if (S_ISREG(sst.st_mode) || !o->recursive)
-		/* Without -R, a FIFO or a device is read like a file: its
-		 * data is copied, as cp does. */
+	else if (S_ISREG(sst.st_mode) || !o->recursive ||
+		 (o->copy_contents && !S_ISSOCK(sst.st_mode)))
+		/* Without -R (or with --copy-contents), a FIFO or a device
+		 * is read like a file: its data is copied, as cp does. */
 		r = copy_regular(w, src, dst, &sst, dst_exists, follow, -1,
 				 NULL);
 	else
@@ -1703,6 +1733,7 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 	struct job *j = job;
 
 	tl_slot = slot;
+	tl_index = 1 + id;
 	w->parent_facts = j->parent_facts;
 	for (j->n_done = 0; j->n_done < j->n; j->n_done++) {
 		const char *src = j->src[j->n_done], *dst = j->dst[j->n_done];
@@ -1761,7 +1792,7 @@ static unsigned jobs_for(const struct sc_options *o)
 	    o->interactive == SC_OVERWRITE_ASK)
 		return 1;
 	if (o->jobs)
-		return o->jobs;
+		return MIN(o->jobs, MAX_THREADS - 1);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 1 ? (unsigned)MIN(n, 16) : 1;
 }
@@ -1828,7 +1859,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		w.ctx.progress = on_progress;
 		w.ctx.progress_arg = &w;
 	}
-	if (opts->atomic) {
+	if (!opts->explain) {
 		signal(SIGINT, on_fatal_signal);
 		signal(SIGTERM, on_fatal_signal);
 		signal(SIGHUP, on_fatal_signal);

@@ -1,0 +1,63 @@
+#!/bin/bash
+# Interrupted in the middle of a copy (SIGINT, SIGTERM, SIGHUP), smartcp
+# removes the destination it was writing, so no file looks complete when
+# it is not; the source is untouched.  SIGKILL cannot be caught: there
+# only --atomic protects (t-atomic.sh).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# slow_writer FIFO REF: 1 MiB every 0.2 s for ~3 s, also kept in REF; it
+# ends by itself (timeout) and holds none of the test's descriptors
+slow_writer() {
+	timeout 6 bash -c '
+		for _ in $(seq 15); do
+			head -c 1M /dev/urandom | tee -a "$2"
+			sleep 0.2
+		done >"$1"' bash "$1" "$2" </dev/null >/dev/null 2>&1
+}
+
+for sig in INT TERM HUP; do
+	say "SIG$sig in the middle of a copy from a slow source"
+	rm -f "$T/fifo" "$T/ref" "$T/dst"
+	mkfifo "$T/fifo"
+	slow_writer "$T/fifo" "$T/ref" &
+	wpid=$!
+	"$SMARTCP" "$T/fifo" "$T/dst" 2>"$T/err" &
+	pid=$!
+	sleep 1
+	[ -e "$T/dst" ] || fail "the copy had not started"
+	kill -"$sig" "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	kill "$wpid" 2>/dev/null || true
+	wait "$wpid" 2>/dev/null || true
+	[ "$rc" -gt 128 ] || fail "exit $rc, expected death by SIG$sig"
+	[ ! -e "$T/dst" ] || fail "a partial destination was left: $(stat -c %s "$T/dst") bytes"
+	pass "SIG$sig: exit $rc, no partial destination"
+done
+
+say "SIGINT during a tree copy with workers: no partial file left"
+mkdir -p "$T/tree/a" "$T/tree/b"
+for i in $(seq 40); do head -c 300000 /dev/urandom >"$T/tree/a/f$i"; done
+mkfifo "$T/tree/b/zz-fifo"
+# --copy-contents: the FIFO operand is read, after the tree; the tree copy
+# is done by then, the FIFO is not
+rm -f "$T/ref"
+slow_writer "$T/tree/b/zz-fifo" "$T/ref" &
+wpid=$!
+mkdir "$T/out"
+"$SMARTCP" -r --copy-contents "$T/tree/a" "$T/tree/b/zz-fifo" "$T/out/" \
+	2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+kill "$wpid" 2>/dev/null || true
+wait "$wpid" 2>/dev/null || true
+[ "$rc" -gt 128 ] || fail "exit $rc, expected death by SIGINT"
+[ ! -e "$T/out/zz-fifo" ] || fail "the interrupted file was left"
+for i in $(seq 40); do
+	assert_same "$T/tree/a/f$i" "$T/out/a/f$i"
+done
+pass "finished files kept, the interrupted one removed"
