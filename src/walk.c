@@ -799,6 +799,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	bool created = false, named_tmp = false, atomic = o->atomic;
 	bool have_old = false, size_trusted, out_seekable;
 	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
+	bool removable = false;	/* a failure removes the destination */
 	unsigned new_learned;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -910,7 +911,10 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		rec.dst_fs = lookup(w, out, &ost);
 	}
 	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
-	if (!atomic && !o->attributes_only && S_ISREG(ost.st_mode))
+	/* Only a regular file of ours is ever removed: never /dev/null or
+	 * another device or FIFO that was the destination. */
+	removable = !atomic && !o->attributes_only && S_ISREG(ost.st_mode);
+	if (removable)
 		partial_begin(dst);
 	make_plan(w, &rec, &ist, ost.st_mode);
 	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
@@ -951,7 +955,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		if (e < 0) {
 			rec.err = e;
 			if (clone_only && dst_exists && !created)
-				dst_exists = false;	/* untouched: keep it */
+				removable = false;	/* untouched: keep it */
 			if (o->reflink == SC_REFLINK_ALWAYS &&
 			    rec.res.n_attempts &&
 			    rec.res.attempt[rec.res.n_attempts - 1].road ==
@@ -1036,7 +1040,7 @@ fail:
 		if (named_tmp && atomic_tmp_set)
 			unlink(atomic_tmp);
 		atomic_tmp_set = 0;
-	} else if (!o->attributes_only && (created || dst_exists)) {
+	} else if (removable) {
 		unlink(dst);
 	}
 	partial_end();
