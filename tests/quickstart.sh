@@ -15,11 +15,11 @@ make -s -j"$(nproc)" >/dev/null
 
 demo=$(mktemp -d /tmp/smartcp-demo.XXXXXX)
 head -c 8M /dev/urandom > "$demo/local-file"
-echo "== smartcp --explain"
-./src/smartcp --explain /proc/cpuinfo "$demo/local-file" "$demo/"
+mkdir -p "$demo/out"
+echo "== smartcp --explain (copies nothing)"
+./src/smartcp --explain /proc/cpuinfo "$demo/local-file" "$demo/out/"
 
 echo "== smartcp -v"
-mkdir -p "$demo/out"
 ./src/smartcp -v /proc/cpuinfo "$demo/local-file" "$demo/out/"
 cmp "$demo/local-file" "$demo/out/local-file"
 echo "== copies are exact: $(wc -c < "$demo/out/cpuinfo") bytes of /proc/cpuinfo, $(wc -c < "$demo/out/local-file") bytes of local-file"
