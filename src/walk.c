@@ -1360,6 +1360,27 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			bool cmdline);
 
+/* -a, --preserve=links: SRC is another name of a file already copied to
+ * PREV; DST becomes another name of PREV. */
+static int link_to_earlier(struct walk *w, const char *prev, const char *src,
+			   const char *dst, bool dst_exists)
+{
+	struct sc_record rec = { .src = src, .dst = dst,
+				 .kind = SC_KIND_HARDLINK };
+
+	if (!w->o->explain) {
+		if (dst_exists)
+			unlink(dst);
+		if (link(prev, dst) < 0) {
+			msg(errno, _("cannot create hard link %s to %s"),
+			    sc_quote(dst), sc_quote(prev));
+			return -1;
+		}
+	}
+	report(w, &rec);
+	return 0;
+}
+
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
@@ -1385,17 +1406,8 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	}
 	if (o->preserve_links && ist.st_nlink > 1 &&
 	    (prev = hardlink_find(w, &ist))) {
-		struct sc_record rec = { .src = src, .dst = dst,
-					 .kind = SC_KIND_HARDLINK };
-
 		close(in);
-		if (link(prev, dst) < 0) {
-			msg(errno, _("cannot create hard link %s to %s"),
-			    sc_quote(dst), sc_quote(prev));
-			return -1;
-		}
-		report(w, &rec);
-		return 0;
+		return link_to_earlier(w, prev, src, dst, false);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
@@ -1524,20 +1536,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 	/* Hard links within the copied set (-a, --preserve=links). */
 	if (o->preserve_links && sst.st_nlink > 1 &&
 	    (prev = hardlink_find(w, &sst))) {
-		struct sc_record rec = { .src = src, .dst = dst,
-					 .kind = SC_KIND_HARDLINK };
-
-		if (!o->explain) {
-			if (dst_exists)
-				unlink(dst);
-			if (link(prev, dst) < 0) {
-				msg(errno, _("cannot create hard link %s to %s"),
-				    sc_quote(dst), sc_quote(prev));
-				return -1;
-			}
-		}
-		report(w, &rec);
-		return 0;
+		return link_to_earlier(w, prev, src, dst, dst_exists);
 	}
 
 	if (o->hard_link || o->symbolic_link) {
