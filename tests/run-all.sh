@@ -88,7 +88,7 @@ else
 	failed+=("valgrind")
 fi
 
-echo "== fuzzing (bounded: \${FUZZ_SECONDS:-45} s a target)"
+echo "== fuzzing (bounded: ${FUZZ_SECONDS:-45} s a target)"
 if FUZZ_SECONDS=${FUZZ_SECONDS:-45} bash "$top/tests/fuzz/run-fuzz.sh" "$top/_build" >"$top/_build/fuzz.log" 2>&1; then
 	summaries+=("$(tail -n 1 "$top/_build/fuzz.log")")
 	tail -n 1 "$top/_build/fuzz.log"
