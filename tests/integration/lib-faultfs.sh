@@ -80,20 +80,7 @@ assert_fault_hit() {
 	}
 }
 
-# v_chain: the road chain of the -v line in $OUT, arrows written "->".
-v_chain() {
-	sed -n "s/^'.*' -> '.*' \\[\\(.*\\)\\]\$/\\1/p" "$OUT" | sed 's/ → / -> /g'
-}
-
-# assert_chain ERE: the -v chain matches the anchored ERE.
-assert_chain() {
-	local got
-	got=$(v_chain)
-	printf '%s\n' "$got" | grep -Eqx -- "$1" || {
-		_show "$OUT"
-		fail "road chain: got '$got', expected /$1/"
-	}
-}
+# v_chain and assert_chain: see lib.sh.
 
 # assert_side_error reading|writing FILE TEXT: the one message smartcp
 # gives names the side and that side's file, as cp does.

@@ -306,6 +306,24 @@ v_road() {
 		sed 's/.*→ *//; s/.*-> *//; s/:.*//'
 }
 
+# v_chain: the road chain of the -v line in $OUT ("[...]"), with the arrows
+# written "->" whatever smartcp prints.
+v_chain() {
+	sed -n "s/^'.*' -> '.*' \\[\\(.*\\)\\]\$/\\1/p" "$OUT" |
+		sed 's/ → / -> /g'
+}
+
+# assert_chain ERE: the -v chain in $OUT matches the anchored ERE, e.g.
+# assert_chain 'copy_file_range: EXDEV -> read_write'.
+assert_chain() {
+	local got
+	got=$(v_chain)
+	printf '%s\n' "$got" | grep -Eqx -- "$1" || {
+		_show "$OUT"
+		fail "road chain: got '$got', expected /$1/"
+	}
+}
+
 # ------------------------------------------------------- generated sources
 
 # copy_generated SRC DST [LOG] [SMARTCP-OPTIONS...]: copy a generated file

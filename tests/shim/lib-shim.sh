@@ -67,23 +67,7 @@ assert_not_logged() {
 	}
 }
 
-# shim_chain: the road chain of the -v line in $OUT ("[...]"), with the
-# arrows written "->" whatever smartcp prints.
-shim_chain() {
-	sed -n "s/^'.*' -> '.*' \\[\\(.*\\)\\]\$/\\1/p" "$OUT" |
-		sed 's/ → / -> /g'
-}
-
-# assert_chain ERE: the -v chain matches the anchored ERE, e.g.
-# assert_chain 'copy_file_range: EXDEV -> read_write'.
-assert_chain() {
-	local got
-	got=$(shim_chain)
-	printf '%s\n' "$got" | grep -Eqx -- "$1" || {
-		_show "$OUT"
-		fail "road chain: got '$got', expected /$1/"
-	}
-}
+# v_chain and assert_chain: see lib.sh.
 
 # assert_copied: $DST holds exactly the bytes of $SRC and stderr is quiet.
 assert_copied() {
