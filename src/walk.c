@@ -785,11 +785,13 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 /* Copies regular file SRC (or, without -R, the data of a FIFO or device)
  * to DST.  PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the
  * fast path of a fresh tree); else SRC is opened here and checked against
- * SST, the stat the walk saw. */
+ * SST, the stat the walk saw.  DST_ST is the stat of the existing
+ * destination (links followed), or NULL when there is none. */
 static int copy_regular(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, bool dst_exists, bool follow,
-			int pre_in, const struct stat *pre_ist)
+			const struct stat *sst, const struct stat *dst_st,
+			bool follow, int pre_in, const struct stat *pre_ist)
 {
+	bool dst_exists = dst_st != NULL;
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
 	struct timespec t0;
@@ -825,17 +827,16 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	size_trusted = !sc_plan_size_untrusted(rec.src_fs);
 
 	if (o->explain) {
-		struct stat dst_st;
-
 		rec.dst_fs = facts_for_path(w, dst);
-		make_plan(w, &rec, &ist, dst_exists && stat(dst, &dst_st) == 0 ?
-			  dst_st.st_mode : S_IFREG);
+		make_plan(w, &rec, &ist, dst_st ? dst_st->st_mode : S_IFREG);
 		report(w, &rec);
 		return 0;
 	}
 
-	if (dst_exists && stat(dst, &old) == 0)
+	if (dst_st) {	/* the walk's stat: no second one */
+		old = *dst_st;
 		have_old = true;
+	}
 	if (o->if_changed && have_old && S_ISREG(old.st_mode) &&
 	    S_ISREG(ist.st_mode)) {
 		e = same_content(w, in, dst, &ist, size_trusted);
@@ -1411,7 +1412,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
-	r = copy_regular(w, src, dst, NULL, false, false, in, &ist);
+	r = copy_regular(w, src, dst, NULL, NULL, false, in, &ist);
 	if (r == 0 && o->preserve_links && ist.st_nlink > 1)
 		hardlink_remember(w, &ist, dst);
 	return r;
@@ -1575,8 +1576,8 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		 (o->copy_contents && !S_ISSOCK(sst.st_mode)))
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does. */
-		r = copy_regular(w, src, dst, &sst, dst_exists, follow, -1,
-				 NULL);
+		r = copy_regular(w, src, dst, &sst, dst_exists ? &dst_st : NULL,
+				 follow, -1, NULL);
 	else
 		r = copy_special(w, src, dst, &sst, dst_exists);
 
