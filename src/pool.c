@@ -169,13 +169,6 @@ static void flush_locked(struct sc_pool *p, bool wait)
 	}
 }
 
-void sc_pool_flush(struct sc_pool *p, bool wait)
-{
-	pthread_mutex_lock(&p->lock);
-	flush_locked(p, wait);
-	pthread_mutex_unlock(&p->lock);
-}
-
 int sc_pool_submit(struct sc_pool *p, void *job)
 {
 	struct sc_pool_slot *s = slot_new(job);

@@ -38,9 +38,6 @@ int sc_pool_submit(struct sc_pool *p, void *job);
  * tail slot if it is the submitter's, else a new one.  NULL on ENOMEM. */
 struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p);
 
-/* Flushes finished slots at the head; with WAIT, until all are done. */
-void sc_pool_flush(struct sc_pool *p, bool wait);
-
 /* Waits for everything, flushes, stops the workers, frees. */
 void sc_pool_free(struct sc_pool *p);
 
