@@ -3,9 +3,10 @@
 #
 # Follows shared/benchmarking.md: before every timed run the previous
 # destination is removed, `sync`, caches dropped, the source read once so it
-# is cached; every run gets a fresh destination name; tools alternate and the
-# order rotates each round; medians, min-max and the ratio of minimums are
-# reported.  Needs root (loop mounts, drop_caches).  See bench/README.
+# is cached, then N MiB of anonymous memory are touched and freed (--settle);
+# every run gets a fresh destination name; tools alternate and the order
+# rotates each round; medians, min-max and the ratio of minimums are reported.
+# Needs root (loop mounts, drop_caches).  See bench/README.
 set -euo pipefail
 export LC_ALL=C
 
@@ -19,14 +20,17 @@ Usage: bench/bench.sh [OPTION]...
   --quick          --size 256 --runs 3 --files 5000 --sparse-size 1024
   --only LIST      comma-separated workloads or groups (env BENCH_ONLY):
                    ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same
-                   btrfs-to-xfs tree-ext4 tree-tmpfs tree-btrfs sparse-ext4
-                   sparse-tmpfs verify-ext4 verify-tmpfs;
+                   btrfs-to-xfs tree-ext4 tree-tmpfs tree-btrfs tree-xfs
+                   sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs;
                    groups: files tree sparse verify
   --tsv FILE       also write the results as TSV to FILE (env BENCH_TSV)
   --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
                    to this script, else smartcp on PATH)
   --scratch DIR    parent of the scratch directory (default /var/tmp)
   --no-strace      skip the syscall counts of the tree workloads
+  --settle MiB     before each timed run, touch and free this much anonymous
+                   memory so the VM host backs it (0: off; env BENCH_SETTLE;
+                   default min(4096, MemAvailable/4))
   -h, --help       this help
 EOF
 }
@@ -40,6 +44,7 @@ ONLY=${BENCH_ONLY:-}
 TSV=${BENCH_TSV:-}
 SMARTCP=${SMARTCP:-}
 SCRATCH_PARENT=${BENCH_SCRATCH:-/var/tmp}
+SETTLE=${BENCH_SETTLE:-}
 DO_STRACE=1
 NDIRS=200
 
@@ -63,6 +68,8 @@ while (($#)); do
 	--scratch) SCRATCH_PARENT=$2; shift ;;
 	--scratch=*) SCRATCH_PARENT=${1#*=} ;;
 	--no-strace) DO_STRACE=0 ;;
+	--settle) SETTLE=$2; shift ;;
+	--settle=*) SETTLE=${1#*=} ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "bench.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -76,6 +83,12 @@ for v in RUNS SIZE NFILES SPARSE; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
 done
 ((SPARSE >= 64)) || die "--sparse-size must be at least 64 MiB"
+if [[ -z $SETTLE ]]; then
+	SETTLE=$(awk '/^MemAvailable:/ { m = int($2 / 4096); print (m < 4096 ? m : 4096) }' /proc/meminfo)
+	SETTLE=${SETTLE:-0}
+fi
+[[ $SETTLE =~ ^[0-9]+$ ]] || die "--settle must be a number of MiB (0: off), got '$SETTLE'"
+SETTLE=$((10#$SETTLE))
 ((EUID == 0)) || die "must run as root (loop mounts, drop_caches)"
 
 if [[ -z $SMARTCP ]]; then
@@ -90,7 +103,7 @@ fi
 SMARTCP=$(readlink -f "$SMARTCP")
 
 ALL_WL=(ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same btrfs-to-xfs
-	tree-ext4 tree-tmpfs tree-btrfs sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs)
+	tree-ext4 tree-tmpfs tree-btrfs tree-xfs sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs)
 group_of() {
 	case $1 in
 	tree-*) echo tree ;; sparse-*) echo sparse ;; verify-*) echo verify ;; *) echo files ;;
@@ -171,7 +184,7 @@ need_fs() { # which filesystems the selected workloads use
 		ext4:ext4-* | ext4:tmpfs-to-ext4 | ext4:tree-ext4 | ext4:sparse-* | ext4:verify-*) return 0 ;;
 		tmpfs:*tmpfs*) return 0 ;;
 		btrfs:btrfs-* | btrfs:tree-btrfs) return 0 ;;
-		xfs:xfs-* | xfs:*-to-xfs) return 0 ;;
+		xfs:xfs-* | xfs:*-to-xfs | xfs:tree-xfs) return 0 ;;
 		esac
 	done
 	return 1
@@ -282,6 +295,22 @@ run_tool() { # label src dst
 	esac
 }
 
+# Touch SETTLE MiB of anonymous memory and exit.  This VM hands freed memory
+# back to its host, which faults it back in at ~2 us per 4 KiB page; without
+# this a timed run pays that for its buffers and destination page cache some
+# of the time (1 GiB copies: 0.3 s or 0.9-1.5 s for every tool).  perl is
+# perl-base (Essential on Debian), so no compiler is needed; "\0" x N writes
+# every byte of an N-byte string (peak RSS = N, checked).
+SETTLE_US=0
+settle() {
+	((SETTLE)) || return 0
+	local t0=$EPOCHREALTIME t1
+	perl -e 'my $x = "\0" x ($ARGV[0] << 20); exit 0' "$SETTLE" ||
+		die "settle: perl could not touch $SETTLE MiB (lower --settle)"
+	t1=$EPOCHREALTIME
+	SETTLE_US=$((SETTLE_US + 10#${t1/./} - 10#${t0/./}))
+}
+
 LAST_DST=
 prep() { # src: remove the last destination, sync, drop caches, cache src
 	if [[ -n $LAST_DST ]]; then rm -rf -- "$LAST_DST"; LAST_DST=; fi
@@ -293,6 +322,7 @@ prep() { # src: remove the last destination, sync, drop caches, cache src
 	else
 		cat -- "$1" >/dev/null
 	fi
+	settle
 	# Warm every program's code and libraries too, the same for all:
 	# after drop_caches the first start of a binary reads its shared
 	# libraries from disk, which is not what a copy costs.
@@ -480,7 +510,7 @@ START=$EPOCHSECONDS
 	echo "smartcp benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  kernel $(uname -r)  $(nproc) CPUs"
 	echo "smartcp: $SMARTCP_ORIG ($("$SMARTCP" --version 2>/dev/null | head -n 1), sha256 $(sha256sum "$SMARTCP" | cut -c1-12), copied to scratch)"
 	echo "peers: $(cp --version | head -n 1); $(have rsync && rsync --version | head -n 1 | awk '{ print "rsync", $3 }'); $(tar --version | head -n 1)"
-	echo "settings: runs=$RUNS size=${SIZE}MiB files=$NFILES sparse=${SPARSE}MiB scratch=$SCRATCH"
+	echo "settings: runs=$RUNS size=${SIZE}MiB files=$NFILES sparse=${SPARSE}MiB settle=$( ((SETTLE)) && echo "${SETTLE}MiB" || echo off) scratch=$SCRATCH"
 	echo "images: ext4 ${EXT4_MIB}M, btrfs ${BTRFS_MIB}M, xfs ${XFS_MIB}M (reflink=1), tmpfs ${TMPFS_MIB}M"
 } | tee -a "$TABLE"
 
@@ -516,7 +546,7 @@ for w in "${ALL_WL[@]}"; do
 		fs_ready btrfs xfs || { skip "$w" "no btrfs or xfs"; continue; }
 		make_random "$B/big" "$SIZE"
 		bench "$w" "$big, btrfs -> xfs" "$B/big" "$X/out" "${FILE_ROWS[@]}" ;;
-	tree-ext4 | tree-tmpfs | tree-btrfs)
+	tree-ext4 | tree-tmpfs | tree-btrfs | tree-xfs)
 		f=${w#tree-}
 		fs_ready "$f" || { skip "$w" "no $f"; continue; }
 		say "[$w] generating $NFILES files ..."
@@ -540,11 +570,12 @@ done
 
 {
 	echo ""
-	echo "total time: $((EPOCHSECONDS - START)) s"
+	echo "total time: $((EPOCHSECONDS - START)) s$( ((SETTLE)) && echo " (of which settle, ${SETTLE} MiB before each run: $((SETTLE_US / 1000000)) s)")"
 	cat <<'EOF'
 Legend: median/min/max = wall seconds per run (includes ~1 ms process start);
   each round runs every tool once, order rotated per round; before each run:
-  old destination removed, sync, drop_caches, source read once (cached).
+  old destination removed, sync, drop_caches, source read once (cached),
+  then --settle MiB of memory touched and freed (untimed).
   r(med), r(min) = ratio of medians / of minimums, as named in "ratio is":
   < 1 means smartcp is faster than that peer (verify rows: cost of --verify).
   Differences under ~10% are noise on this VM (see shared/benchmarking.md).
