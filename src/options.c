@@ -228,13 +228,19 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		switch (argmatch(tok, attrs)) {
-		case 0: o->preserve_mode = on; break;
+		case 0:
+			o->preserve_mode = on;
+			o->explicit_no_preserve_mode = !on;
+			break;
 		case 1: o->preserve_timestamps = on; break;
 		case 2: o->preserve_ownership = on; break;
 		case 3: o->preserve_links = on; break;
 		case 4: break;	/* SELinux context: not supported, ignored */
-		case 5: o->preserve_xattr = on; break;
+		case 5:
+			o->preserve_xattr = o->require_preserve_xattr = on;
+			break;
 		case 6:
+			o->explicit_no_preserve_mode = !on;
 			o->preserve_mode = o->preserve_ownership = on;
 			o->preserve_timestamps = o->preserve_links = on;
 			o->preserve_xattr = on;
@@ -340,6 +346,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			o->preserve_links = true;
 			o->preserve_mode = o->preserve_ownership = true;
 			o->preserve_timestamps = o->preserve_xattr = true;
+			o->require_preserve = o->reduce_diagnostics = true;
 			o->recursive = true;
 			break;
 		case 'b':
@@ -387,6 +394,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 		case 'p':
 			o->preserve_mode = o->preserve_ownership = true;
 			o->preserve_timestamps = true;
+			o->require_preserve = true;
 			break;
 		case 'q':
 			o->quiet = true;

@@ -29,7 +29,12 @@ struct sc_options {
 	enum sc_deref deref;
 	bool preserve_mode, preserve_ownership, preserve_timestamps;
 	bool preserve_links, preserve_xattr;
-	bool require_preserve;	/* --preserve named explicitly: failures count */
+	bool require_preserve;	/* -p, -a, --preserve: failures count */
+	bool require_preserve_xattr;	/* --preserve=xattr named: say every
+					 * xattr failure, and fail */
+	bool reduce_diagnostics;	/* -a: xattr failures stay quiet */
+	bool explicit_no_preserve_mode;	/* --no-preserve=mode: new files get
+					 * the default mode, not the source's */
 	bool force, remove_destination, one_file_system, parents;
 	bool no_target_directory, strip_trailing_slashes;
 	bool hard_link, symbolic_link, attributes_only, copy_contents;
@@ -47,6 +52,7 @@ struct sc_options {
 	unsigned roads;		/* --road: bit (1 << enum sc_road) per road */
 	bool roads_forced;	/* --road given: only these, in plan order */
 	unsigned jobs;
+	bool as_cp;	/* called as "cp": say nothing cp would not say */
 };
 
 /* Parses argv.  Returns the index of the first operand (>= 0), or a

@@ -10,6 +10,7 @@
 
 struct sc_report {
 	bool verbose, json, explain, summary;
+	bool plain;		/* -v lines exactly as cp's: no road */
 	uint64_t files, bytes;
 	uint64_t road_bytes[SC_ROAD__MAX];
 	unsigned road_files[SC_ROAD__MAX];
@@ -28,6 +29,11 @@ static double since_start(const struct sc_report *rep)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)(ts.tv_sec - rep->start.tv_sec) +
 	       (double)(ts.tv_nsec - rep->start.tv_nsec) / 1e9;
+}
+
+void sc_report_plain(struct sc_report *rep, bool plain)
+{
+	rep->plain = plain;
 }
 
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
@@ -413,7 +419,9 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 	fprintf(out, "%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
 	if (rec->backup)
 		fprintf(out, _(" (backup: %s)"), sc_quote(rec->backup));
-	if (rec->unchanged) {
+	if (rep->plain) {
+		/* nothing after the names */
+	} else if (rec->unchanged) {
 		fputs(" [unchanged]", out);
 	} else if (rec->kind == SC_KIND_FILE && rec->copied) {
 		fputs(" [", out);

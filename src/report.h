@@ -36,6 +36,8 @@ struct sc_record {
 
 struct sc_report;
 
+/* Installed as "cp": -v lines as cp prints them, without the road. */
+void sc_report_plain(struct sc_report *rep, bool plain);
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret);
 void sc_report_free(struct sc_report *rep);

@@ -37,12 +37,23 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : 1;
 	if (first < 0)
 		return 1;
+	/* Installed under cp's name, smartcp is cp for scripts and people
+	 * who expect cp's output byte for byte: -v lines without the road,
+	 * no summary line, progress only when asked for.  --json, --explain
+	 * and -v under any other name still tell the road. */
+	{
+		const char *slash = strrchr(sc_program_name, '/');
+
+		opts.as_cp = !strcmp(slash ? slash + 1 : sc_program_name, "cp");
+	}
 
 	if (sc_report_new(opts.verbose, opts.json, opts.explain,
-			  !opts.quiet && isatty(STDERR_FILENO), &rep) < 0) {
+			  !opts.quiet && !opts.as_cp && isatty(STDERR_FILENO),
+			  &rep) < 0) {
 		fprintf(stderr, "%s: %s\n", sc_program_name, strerror(ENOMEM));
 		return 1;
 	}
+	sc_report_plain(rep, opts.as_cp);
 	status = sc_walk_run(&opts, rep, argv + first, argc - first);
 	sc_report_free(rep);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -29,11 +29,26 @@ struct learned {
 	unsigned roads;
 };
 
+/* How a destination came to be, for the attribute step.  cp leaves some
+ * permission bits out when it creates a file or directory, so that nobody
+ * can open it before it is ready (with -p, before the owner changes), and
+ * adds them back at the end. */
+struct made {
+	bool created;		/* this run made the destination */
+	bool mode_known;	/* MODE holds its mode after creation */
+	bool restore;		/* MODE | OMITTED must be set at the end */
+	mode_t mode;		/* mode after creation (directories, specials) */
+	mode_t omitted;		/* bits left out at creation */
+	mode_t extra;		/* S_IWUSR added at creation to set xattrs */
+	bool have_old;		/* an existing destination: OLD_MODE is its mode */
+	mode_t old_mode;
+};
+
 /* A directory whose mode and times wait until every file in it is done. */
 struct deferred {
 	char *src, *dst;
 	struct stat st;
-	bool created;
+	struct made m;
 };
 
 /* -j: a run of consecutive new regular files of one directory, for one
@@ -55,6 +70,13 @@ struct hardlink {
 	char *dst;
 };
 
+struct seen {
+	dev_t dev;
+	ino_t ino;
+	bool is_dir;
+	char *name;	/* a source file's name; a source directory's copy */
+};
+
 struct walk {
 	const struct sc_options *o;
 	/* Facts of the directory the walk just created and is filling, or
@@ -69,6 +91,7 @@ struct walk {
 	struct sc_copy_ctx ctx;
 	struct sc_kernel kernel;
 	mode_t umask;
+	bool privileged;	/* root: may chown, and must say when it fails */
 	bool in_worker;		/* a -j worker's copy of the walk */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
@@ -77,8 +100,12 @@ struct walk {
 	 * leads back to one of them (-L, -H) would copy forever. */
 	struct { dev_t dev; ino_t ino; } *ancestors;
 	size_t n_ancestors, cap_ancestors;
-	struct hardlink *links;
-	size_t n_links;
+	struct hardlink *links;	/* hash table, cap_links slots */
+	size_t n_links, cap_links;
+	/* several operands into a directory: what they were and became */
+	bool multi;
+	struct seen *src_seen, *dst_seen;
+	size_t n_src_seen, n_dst_seen;
 	dev_t root_dev;		/* -x: the device of the current operand */
 };
 
@@ -121,25 +148,45 @@ static FILE *out_stream(void)
 	return s ? s->out : stdout;
 }
 
-/* "smartcp: <what>: <strerror>" on stderr, as cp's error(). */
+/* "smartcp: <what>: <strerror>" on stderr, as cp's error().  FAIL marks
+ * the entry being copied as failed; a warning leaves it alone. */
+static void vmsg(bool fail, int err, const char *fmt, va_list ap)
+{
+	struct sc_pool_slot *slot = current_slot();
+	FILE *f = slot ? slot->err : stderr;
+
+	if (fail) {
+		entry_failed = true;
+		last_errno = err;
+	}
+	if (!slot)
+		fflush(stdout);
+	fprintf(f, "%s: ", sc_program_name);
+	vfprintf(f, fmt, ap);
+	if (err)
+		fprintf(f, ": %s", strerror(err));
+	fputc('\n', f);
+}
+
 static void msg(int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	struct sc_pool_slot *slot = current_slot();
-	FILE *f = slot ? slot->err : stderr;
-
-	entry_failed = true;
-	last_errno = err;
-	if (!slot)
-		fflush(stdout);
-	fprintf(f, "%s: ", sc_program_name);
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	vmsg(true, err, fmt, ap);
 	va_end(ap);
-	if (err)
-		fprintf(f, ": %s", strerror(err));
-	fputc('\n', f);
+}
+
+/* A message that does not make the run fail, as cp's messages about
+ * attributes it was not required to keep. */
+static void __attribute__((format(printf, 2, 3)))
+warn(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(false, err, fmt, ap);
+	va_end(ap);
 }
 
 static char *join(const char *dir, const char *name)
@@ -154,6 +201,25 @@ static char *join(const char *dir, const char *name)
 		p[a++] = '/';
 	memcpy(p + a, name, b + 1);
 	return p;
+}
+
+static void strip_slashes(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 1 && s[n - 1] == '/')
+		s[--n] = '\0';
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
 }
 
 static double elapsed(const struct timespec *t0)
@@ -228,9 +294,21 @@ static const struct sc_fs_facts *lookup(struct walk *w, int fd,
 	return f;
 }
 
+static size_t link_slot(const struct walk *w, dev_t dev, ino_t ino)
+{
+	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev;
+
+	return (size_t)(h ^ (h >> 29)) & (w->cap_links - 1);
+}
+
+/* The copy made of the file ST names, when it is one of the files whose
+ * other names must become links to that copy, or NULL. */
 static const char *hardlink_find(struct walk *w, const struct stat *st)
 {
-	for (size_t i = 0; i < w->n_links; i++)
+	if (!w->n_links)
+		return NULL;
+	for (size_t i = link_slot(w, st->st_dev, st->st_ino);
+	     w->links[i].dst; i = (i + 1) & (w->cap_links - 1))
 		if (w->links[i].dev == st->st_dev && w->links[i].ino == st->st_ino)
 			return w->links[i].dst;
 	return NULL;
@@ -239,23 +317,118 @@ static const char *hardlink_find(struct walk *w, const struct stat *st)
 static void hardlink_remember(struct walk *w, const struct stat *st,
 			      const char *dst)
 {
-	struct hardlink *n = realloc(w->links, (w->n_links + 1) * sizeof(*n));
+	size_t i;
 
-	if (!n)
+	if (2 * (w->n_links + 1) > w->cap_links) {
+		/* grow: open addressing wants a half-empty table */
+		size_t cap = w->cap_links ? 2 * w->cap_links : 64;
+		struct hardlink *old = w->links, *n = calloc(cap, sizeof(*n));
+		size_t old_cap = w->cap_links;
+
+		if (!n)
+			return;
+		w->links = n;
+		w->cap_links = cap;
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].dst)
+				continue;
+			for (i = link_slot(w, old[k].dev, old[k].ino); n[i].dst;
+			     i = (i + 1) & (cap - 1))
+				;
+			n[i] = old[k];
+		}
+		free(old);
+	}
+	for (i = link_slot(w, st->st_dev, st->st_ino); w->links[i].dst;
+	     i = (i + 1) & (w->cap_links - 1))
+		if (w->links[i].dev == st->st_dev && w->links[i].ino == st->st_ino)
+			return;		/* the first copy stays the one */
+	w->links[i].dst = strdup(dst);
+	if (!w->links[i].dst)
 		return;
-	w->links = n;
-	n[w->n_links].dev = st->st_dev;
-	n[w->n_links].ino = st->st_ino;
-	n[w->n_links].dst = strdup(dst);
-	if (n[w->n_links].dst)
-		w->n_links++;
+	w->links[i].dev = st->st_dev;
+	w->links[i].ino = st->st_ino;
+	w->n_links++;
+}
+
+/* Must this file's copy be remembered, so that its other names (hard
+ * links, or with -L/-H symlinks to it) become links to the copy?  cp's
+ * rule: more than one link, or any file reached by following links. */
+static bool links_tracked(const struct sc_options *o, const struct stat *st,
+			  bool cmdline)
+{
+	return o->preserve_links && !o->hard_link && !S_ISDIR(st->st_mode) &&
+	       (st->st_nlink > 1 || o->deref == SC_DEREF_ALWAYS ||
+		(cmdline && o->deref == SC_DEREF_ARGS));
+}
+
+/* Command-line operands and what they became, when several go into a
+ * directory: cp refuses to overwrite what this run just made, and warns
+ * about a source named twice. */
+static bool seen_has(const struct seen *v, size_t n, const struct stat *st)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].dev == st->st_dev && v[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static void seen_add(struct seen **v, size_t *n, const struct stat *st,
+		     const char *name)
+{
+	struct seen *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return;
+	*v = nv;
+	nv[*n].dev = st->st_dev;
+	nv[*n].ino = st->st_ino;
+	nv[*n].is_dir = S_ISDIR(st->st_mode);
+	nv[*n].name = name ? strdup(name) : NULL;
+	(*n)++;
 }
 
 /* --- attributes ------------------------------------------------------- */
 
-/* libattr and libacl report through an error context; smartcp prints
- * its own messages, so the first failure is kept here. */
-static void ctx_error(struct error_context *ctx, const char *fmt, ...)
+/* The permission bits cp holds back when creating from a source of
+ * mode SRC_MODE: with -p all group and other bits until the owner is
+ * right; for a directory the write bits, until its contents are in. */
+static mode_t omitted_bits(const struct sc_options *o, mode_t src_mode)
+{
+	return src_mode & 07777 &
+	       (o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
+		S_ISDIR(src_mode) ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
+}
+
+/* libattr and libacl report through an error context.  Which failures
+ * are said follows cp: all of them for --preserve=xattr (or
+ * --attributes-only), all but "not supported" for --preserve=all, none
+ * for -a. */
+static void ctx_error_some(struct error_context *ctx, const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	(void)ctx;
+	if (err == ENOTSUP || err == ENOSYS)
+		return;
+	va_start(ap, fmt);
+	vmsg(false, err, fmt, ap);
+	va_end(ap);
+}
+
+static void ctx_error_all(struct error_context *ctx, const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	(void)ctx;
+	va_start(ap, fmt);
+	vmsg(false, err, fmt, ap);
+	va_end(ap);
+}
+
+static void ctx_error_none(struct error_context *ctx, const char *fmt, ...)
 {
 	(void)ctx;
 	(void)fmt;
@@ -264,7 +437,7 @@ static void ctx_error(struct error_context *ctx, const char *fmt, ...)
 static const char *ctx_quote(struct error_context *ctx, const char *name)
 {
 	(void)ctx;
-	return name;
+	return sc_quote(name);
 }
 
 static void ctx_quote_free(struct error_context *ctx, const char *name)
@@ -273,107 +446,154 @@ static void ctx_quote_free(struct error_context *ctx, const char *name)
 	(void)name;
 }
 
+static struct error_context ctx_all = {
+	ctx_error_all, ctx_quote, ctx_quote_free
+};
+static struct error_context ctx_some = {
+	ctx_error_some, ctx_quote, ctx_quote_free
+};
 static struct error_context quiet_ctx = {
-	ctx_error, ctx_quote, ctx_quote_free
+	ctx_error_none, ctx_quote, ctx_quote_free
 };
 
-/* Applies --preserve to the open destination.  Returns 0 or -1. */
-static int set_attrs_fd(struct walk *w, int in, int out, const char *src,
-			const char *dst, const struct stat *st)
+/* Applies --preserve (and cp's own mode rules) to DST, through OUT when
+ * it is open (then IN is the open source), else by name.  The order is
+ * cp's: times, owner (chown clears set-id bits and capabilities), xattrs,
+ * then mode and ACL.  Returns 0, or -1 when a failure counts. */
+static int set_attrs(struct walk *w, int in, int out, const char *src,
+		     const char *dst, const struct stat *st, struct made *m)
 {
 	const struct sc_options *o = w->o;
-	int rc = 0;
+	bool is_link = S_ISLNK(st->st_mode);
+	mode_t src_mode = st->st_mode;
+	int rc = 0, r;
 
 	if (o->preserve_timestamps) {
 		struct timespec ts[2] = { st->st_atim, st->st_mtim };
 
-		if (futimens(out, ts) < 0) {
-			msg(errno, _("preserving times for %s"), sc_quote(dst));
-			rc = -1;
+		r = out >= 0 ? futimens(out, ts) :
+		    utimensat(AT_FDCWD, dst, ts, AT_SYMLINK_NOFOLLOW);
+		if (r < 0) {
+			warn(errno, _("preserving times for %s"), sc_quote(dst));
+			if (o->require_preserve)
+				rc = -1;
 		}
 	}
-	if (o->preserve_ownership &&
-	    fchown(out, st->st_uid, st->st_gid) < 0 &&
-	    /* Not root: keep the group if we may, as cp does. */
-	    fchown(out, (uid_t)-1, st->st_gid) < 0 &&
-	    errno != EPERM && errno != EINVAL) {
-		msg(errno, _("failed to preserve ownership for %s"),
-		    sc_quote(dst));
-		rc = -1;
-	}
-	/* Extended attributes as /etc/xattr.conf says: ACLs and other
-	 * "permissions" attributes are left to perm_copy below, SELinux and
-	 * NFSv4 bookkeeping are skipped. */
-	if (o->preserve_xattr && in >= 0 &&
-	    attr_copy_fd(src, in, dst, out, attr_copy_check_permissions,
-			 &quiet_ctx) != 0 && errno != ENOTSUP &&
-	    o->require_preserve) {
-		msg(errno, _("preserving extended attributes for %s"),
-		    sc_quote(dst));
-		rc = -1;
-	}
-	/* Mode and POSIX ACLs together, as cp -p does; an ACL carries the
-	 * rwx bits only, so set-id and sticky bits need a chmod as well. */
-	if (o->preserve_mode &&
-	    ((in >= 0 && perm_copy_fd(src, in, dst, out, &quiet_ctx) == 0 &&
-	      !(st->st_mode & 07000)) ? 0 :
-	     fchmod(out, st->st_mode & 07777)) < 0) {
-		msg(errno, _("preserving permissions for %s"), sc_quote(dst));
-		rc = -1;
-	}
-	return rc;
-}
+	if (o->preserve_ownership) {
+		if (!m->created && m->have_old && o->preserve_mode && !is_link) {
+			/* Owner first would open a window with the old
+			 * mode: narrow it to what both allow the owner. */
+			mode_t tmp = m->old_mode & src_mode & S_IRWXU;
 
-static int set_attrs_path(struct walk *w, const char *src, const char *dst,
-			  const struct stat *st, bool created, bool is_link)
-{
-	const struct sc_options *o = w->o;
-	int rc = 0;
+			if ((out >= 0 ? fchmod(out, tmp) : chmod(dst, tmp)) < 0) {
+				if (w->privileged || errno != EPERM) {
+					warn(errno, _("clearing permissions for %s"),
+					     sc_quote(dst));
+					if (o->require_preserve)
+						return -1;
+				}
+			}
+		}
+		r = out >= 0 ? fchown(out, st->st_uid, st->st_gid) :
+		    lchown(dst, st->st_uid, st->st_gid);
+		if (r < 0) {
+			int err = errno;
 
-	/* The order of set_attrs_fd: ownership first (chown clears set-id
-	 * bits and capabilities), then xattrs, mode, times. */
-	if (o->preserve_ownership &&
-	    lchown(dst, st->st_uid, st->st_gid) < 0 &&
-	    lchown(dst, (uid_t)-1, st->st_gid) < 0 &&
-	    errno != EPERM && errno != EINVAL) {
-		msg(errno, _("failed to preserve ownership for %s"),
-		    sc_quote(dst));
-		rc = -1;
+			if (err == EPERM || err == EINVAL)
+				/* keep the group, if we may */
+				(void)!(out >= 0 ? fchown(out, (uid_t)-1, st->st_gid) :
+					lchown(dst, (uid_t)-1, st->st_gid));
+			if (w->privileged || (err != EPERM && err != EINVAL)) {
+				warn(err, _("failed to preserve ownership for %s"),
+				     sc_quote(dst));
+				if (o->require_preserve)
+					rc = -1;
+			}
+			/* Not the source's owner: no set-id bits for them. */
+			src_mode &= ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
+		}
 	}
-	if (!is_link && o->preserve_xattr && src &&
-	    attr_copy_file(src, dst, attr_copy_check_permissions,
-			   &quiet_ctx) != 0 && errno != ENOTSUP &&
-	    o->require_preserve) {
-		msg(errno, _("preserving extended attributes for %s"),
-		    sc_quote(dst));
-		rc = -1;
-	}
-	if (!is_link) {
-		/* A new directory keeps its set-gid and sticky bits, less
-		 * the umask, as with cp -r. */
-		mode_t mode = o->preserve_mode ? st->st_mode & 07777 :
-			      created ? st->st_mode & 07777 & ~w->umask : 0;
+	if (o->preserve_xattr) {
+		bool all = o->attributes_only || o->require_preserve_xattr;
+		struct error_context *ctx = all ? &ctx_all :
+			o->reduce_diagnostics ? &quiet_ctx : &ctx_some;
 
-		if (o->preserve_mode && src && !(st->st_mode & 07000) &&
-		    perm_copy_file(src, dst, &quiet_ctx) == 0)
-			;	/* mode and ACL copied */
-		else if (o->preserve_mode && src && (st->st_mode & 07000) &&
-			 perm_copy_file(src, dst, &quiet_ctx) == 0 &&
-			 chmod(dst, mode) == 0)
-			;	/* ACL, then the special bits */
-		else if ((o->preserve_mode || created) && chmod(dst, mode) < 0) {
+		/* /etc/xattr.conf decides: ACLs and other "permissions"
+		 * attributes are left to perm_copy below, SELinux and NFSv4
+		 * bookkeeping are skipped. */
+		r = out >= 0 && in >= 0 ?
+		    attr_copy_fd(src, in, dst, out, attr_copy_check_permissions,
+				 ctx) :
+		    attr_copy_file(src, dst, attr_copy_check_permissions, ctx);
+		if (r != 0 && o->require_preserve_xattr)
+			rc = -1;
+	}
+	if (is_link)
+		return rc;
+
+	if (o->preserve_mode) {
+		/* Mode and POSIX ACLs together, as cp -p does; an ACL carries
+		 * the rwx bits only, so set-id and sticky bits need a chmod. */
+		r = out >= 0 && in >= 0 ?
+		    perm_copy_fd(src, in, dst, out, &quiet_ctx) :
+		    perm_copy_file(src, dst, &quiet_ctx);
+		if (r != 0 || (st->st_mode & 07000))
+			r = out >= 0 ? fchmod(out, src_mode & 07777) :
+			    chmod(dst, src_mode & 07777);
+		if (r != 0) {
+			warn(errno, _("preserving permissions for %s"),
+			     sc_quote(dst));
+			if (o->require_preserve)
+				rc = -1;
+		}
+		return rc;
+	}
+	if (o->explicit_no_preserve_mode && m->created) {
+		/* --no-preserve=mode: what a new file gets by default */
+		mode_t def = (S_ISDIR(src_mode) || S_ISSOCK(src_mode) ?
+			      0777 : 0666) & ~w->umask;
+
+		r = out >= 0 ? fchmod(out, def) : chmod(dst, def);
+		if (r != 0) {
 			msg(errno, _("preserving permissions for %s"),
 			    sc_quote(dst));
 			rc = -1;
 		}
+		return rc;
 	}
-	if (o->preserve_timestamps) {
-		struct timespec ts[2] = { st->st_atim, st->st_mtim };
+	if (S_ISREG(src_mode) || out >= 0) {
+		/* a file made with bits held back or u+w added: now the
+		 * mode it would have had, less the umask */
+		mode_t mode = src_mode & 0777 & ~w->umask;
 
-		if (utimensat(AT_FDCWD, dst, ts, AT_SYMLINK_NOFOLLOW) < 0) {
-			msg(errno, _("preserving times for %s"), sc_quote(dst));
-			rc = -1;
+		if (((m->omitted & ~w->umask) | m->extra) &&
+		    (out >= 0 ? fchmod(out, mode) : chmod(dst, mode)) < 0) {
+			warn(errno, _("preserving permissions for %s"),
+			     sc_quote(dst));
+			if (o->require_preserve)
+				rc = -1;
 		}
+		return rc;
+	}
+	m->omitted &= ~w->umask;
+	if (m->omitted && !m->restore) {
+		/* the mode creation gave (an inherited set-gid bit stays) */
+		if (!m->mode_known) {
+			struct stat now;
+
+			if (lstat(dst, &now) < 0) {
+				msg(errno, _("cannot stat %s"), sc_quote(dst));
+				return -1;
+			}
+			m->mode = now.st_mode;
+		}
+		if (m->omitted & ~m->mode)
+			m->restore = true;
+	}
+	if (m->restore && chmod(dst, (m->mode | m->omitted) & 07777) < 0) {
+		warn(errno, _("preserving permissions for %s"), sc_quote(dst));
+		if (o->require_preserve)
+			rc = -1;
 	}
 	return rc;
 }
@@ -430,52 +650,244 @@ static char *backup_name(struct walk *w, const char *dst)
 	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
 }
 
-/* Decides about an existing non-directory destination.  Returns 1 to go
- * on (the destination may have been moved away), 0 to skip quietly, -1
- * on failure (reported). */
-static int may_overwrite(struct walk *w, const char *dst,
-			 const struct stat *sst, const struct stat *dst_st,
-			 bool *dst_exists)
+/* The last component of NAME, trailing slashes ignored, in a new string. */
+static char *base_of(const char *name)
+{
+	char *copy = strdup(name), *slash;
+
+	if (!copy)
+		return NULL;
+	strip_slashes(copy);
+	slash = strrchr(copy, '/');
+	if (slash && slash[1])
+		memmove(copy, slash + 1, strlen(slash + 1) + 1);
+	return copy;
+}
+
+/* Are A and B the same directory entry: one directory, one name? */
+static bool same_name(const char *a, const char *b)
+{
+	_cleanup_free_ char *ba = base_of(a), *bb = base_of(b);
+	_cleanup_free_ char *da = NULL, *db = NULL;
+	struct stat sa, sb;
+
+	if (!ba || !bb || strcmp(ba, bb))
+		return false;
+	da = dir_of(a);
+	db = dir_of(b);
+	return da && db && stat(da, &sa) == 0 && stat(db, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Is DST's directory the current one? */
+static bool in_cwd(const char *dst)
+{
+	_cleanup_free_ char *dir = dir_of(dst);
+	struct stat d, dot;
+
+	return !dir || !strcmp(dir, ".") || stat(".", &dot) < 0 ||
+	       stat(dir, &d) < 0 ||
+	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
+}
+
+#define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
+
+/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them) may be
+ * one file.  Is the copy still safe -- a link replaced by a link, a
+ * backup that keeps the data, a name removed first?  These are cp's
+ * rules.  *RETURN_NOW: nothing to do (a hard link to itself). */
+static bool same_file_ok(struct walk *w, const char *src,
+			 const struct stat *sst, const char *dst,
+			 const struct stat *dst_st, bool *return_now)
 {
 	const struct sc_options *o = w->o;
+	bool same = SAME_INODE(*sst, *dst_st), same_link;
+	struct stat sl, dl, a, b;
 
-	if (o->interactive == SC_OVERWRITE_NEVER)
-		return 0;
-	if (o->update == SC_UPDATE_NONE)
-		return 0;
-	if (o->update == SC_UPDATE_OLDER &&
-	    (dst_st->st_mtim.tv_sec > sst->st_mtim.tv_sec ||
-	     (dst_st->st_mtim.tv_sec == sst->st_mtim.tv_sec &&
-	      dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec)))
-		return 0;
-	if (o->interactive == SC_OVERWRITE_ASK) {
-		fprintf(stderr, _("%s: overwrite %s? "), sc_program_name,
-			sc_quote(dst));
-		if (!yes())
-			return 0;
+	*return_now = false;
+	if (same && o->hard_link) {
+		*return_now = true;
+		return true;
+	}
+	if (o->deref == SC_DEREF_NEVER) {
+		same_link = same;
+		sl = *sst;
+		dl = *dst_st;
+		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode)) {
+			/* two links: fine unless one entry */
+			bool sn = same_name(src, dst);
+
+			if (!sn && o->backup != SC_BACKUP_NONE)
+				return true;
+			if (!sn && same_link) {
+				*return_now = true;
+				return true;
+			}
+			return !sn;
+		}
+	} else {
+		if (!same)
+			return true;
+		if (lstat(dst, &dl) < 0 || lstat(src, &sl) < 0)
+			return true;
+		same_link = SAME_INODE(sl, dl);
+		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode) &&
+		    o->remove_destination)
+			return true;
 	}
 	if (o->backup != SC_BACKUP_NONE) {
-		char *b = backup_name(w, dst);
-
-		if (!b || rename(dst, b) < 0) {
-			msg(b ? errno : ENOMEM, _("cannot backup %s"),
-			    sc_quote(dst));
-			free(b);
-			return -1;
-		}
-		free(w->backup);
-		w->backup = b;		/* shown on the -v line */
-		*dst_exists = false;
-	} else if (o->remove_destination) {
-		if (unlink(dst) < 0 && errno != ENOENT) {
-			msg(errno, _("cannot remove %s"), sc_quote(dst));
-			return -1;
-		}
-		if (o->verbose)
-			fprintf(out_stream(), _("removed %s\n"), sc_quote(dst));
-		*dst_exists = false;
+		if (!same_link)
+			/* backing up the file a followed link names would
+			 * leave the link dangling */
+			return !(o->deref != SC_DEREF_NEVER &&
+				 S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode));
+		return !same_name(src, dst);
 	}
-	return 1;
+	if (o->remove_destination) {
+		if (S_ISLNK(dl.st_mode))
+			return true;
+		if (same_link && dl.st_nlink > 1 && !same_name(src, dst))
+			return true;
+	}
+	if (!S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode)) {
+		if (!SAME_INODE(sl, dl))
+			return true;
+		if (o->hard_link) {
+			*return_now = true;
+			return true;
+		}
+	}
+	if (o->symbolic_link && S_ISLNK(dl.st_mode))
+		return true;	/* a link may be made again */
+	if (o->deref == SC_DEREF_NEVER) {
+		if (S_ISLNK(sl.st_mode) ? stat(src, &a) < 0 : (a = sl, false))
+			return true;
+		if (S_ISLNK(dl.st_mode) ? stat(dst, &b) < 0 : (b = dl, false))
+			return true;
+		if (!SAME_INODE(a, b))
+			return true;
+		if (o->hard_link) {
+			*return_now = !S_ISLNK(dl.st_mode);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Would backing DST up (to DST~) move the source itself aside? */
+static bool source_is_dst_backup(struct walk *w, const char *src,
+				 const struct stat *sst, const char *dst)
+{
+	_cleanup_free_ char *sb = base_of(src), *db = base_of(dst);
+	_cleanup_free_ char *back = NULL;
+	size_t dl, xl = strlen(w->o->suffix);
+	struct stat st;
+
+	if (!sb || !db)
+		return false;
+	dl = strlen(db);
+	if (strlen(sb) != dl + xl || memcmp(sb, db, dl) ||
+	    strcmp(sb + dl, w->o->suffix))
+		return false;
+	if (asprintf(&back, "%s%s", dst, w->o->suffix) < 0) {
+		back = NULL;
+		return false;
+	}
+	return stat(back, &st) == 0 && SAME_INODE(st, *sst);
+}
+
+/* "rw-r--r--": the nine permission letters of MODE, as ls shows them. */
+static void mode_letters(mode_t mode, char out[10])
+{
+	static const char rwx[] = "rwxrwxrwx";
+
+	for (int i = 0; i < 9; i++)
+		out[i] = mode & (0400 >> i) ? rwx[i] : '-';
+	if (mode & S_ISUID)
+		out[2] = out[2] == 'x' ? 's' : 'S';
+	if (mode & S_ISGID)
+		out[5] = out[5] == 'x' ? 's' : 'S';
+	if (mode & S_ISVTX)
+		out[8] = out[8] == 'x' ? 't' : 'T';
+	out[9] = '\0';
+}
+
+/* -i: may DST be overwritten?  A file we may not write is named as such,
+ * with its mode, as cp does. */
+static bool overwrite_ok(struct walk *w, const char *dst,
+			 const struct stat *dst_st)
+{
+	if (!S_ISLNK(dst_st->st_mode) && !w->privileged &&
+	    faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) != 0) {
+		char perms[10];
+
+		mode_letters(dst_st->st_mode, perms);
+		fprintf(stderr, w->o->force || w->o->remove_destination ?
+			_("%s: replace %s, overriding mode %04lo (%s)? ") :
+			_("%s: unwritable %s (mode %04lo, %s); try anyway? "),
+			sc_program_name, sc_quote(dst),
+			(unsigned long)(dst_st->st_mode & 07777), perms);
+	} else {
+		fprintf(stderr, _("%s: overwrite %s? "), sc_program_name,
+			sc_quote(dst));
+	}
+	return yes();
+}
+
+/* Is DST_ST (an existing destination, SST the source) new enough that
+ * --update leaves it alone? */
+static bool update_skips(const struct sc_options *o, const struct stat *sst,
+			 const struct stat *dst_st)
+{
+	if (o->update == SC_UPDATE_NONE)
+		return true;
+	return o->update == SC_UPDATE_OLDER &&
+	       (dst_st->st_mtim.tv_sec > sst->st_mtim.tv_sec ||
+		(dst_st->st_mtim.tv_sec == sst->st_mtim.tv_sec &&
+		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
+}
+
+/* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
+ * names) or a symlink holding TARGET.  An existing DST is replaced only
+ * with REPLACE, in one rename, so DST never goes missing.  Returns 0, or
+ * -errno. */
+static int make_link(bool hard, const char *target, const char *dst,
+		     bool follow, bool replace)
+{
+	_cleanup_free_ char *dir = NULL;
+	char tmp[PATH_MAX];
+	struct stat st;
+	int e;
+
+	if ((hard ? linkat(AT_FDCWD, target, AT_FDCWD, dst,
+			   follow ? AT_SYMLINK_FOLLOW : 0) :
+		    symlink(target, dst)) == 0)
+		return 0;
+	if (errno != EEXIST || !replace)
+		return -errno;
+	dir = dir_of(dst);
+	if (!dir)
+		return -ENOMEM;
+	for (unsigned i = 0;; i++) {
+		if (snprintf(tmp, sizeof(tmp), "%s/.smartcp-ln.%d.%u", dir,
+			     (int)getpid(), i) >= (int)sizeof(tmp))
+			return -ENAMETOOLONG;
+		if ((hard ? linkat(AT_FDCWD, target, AT_FDCWD, tmp,
+				   follow ? AT_SYMLINK_FOLLOW : 0) :
+			    symlink(target, tmp)) == 0)
+			break;
+		if (errno != EEXIST || i > 100)
+			return -errno;
+	}
+	if (rename(tmp, dst) < 0) {
+		e = -errno;
+		unlink(tmp);
+		return e;
+	}
+	/* renaming one name of a file onto another does nothing */
+	if (lstat(tmp, &st) == 0)
+		unlink(tmp);
+	return 0;
 }
 
 /* --- regular files ----------------------------------------------------- */
@@ -565,17 +977,6 @@ static void on_fatal_signal(int sig)
 		unlink(atomic_tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
 }
 
 /* Opens an unnamed temporary in DST's directory (or a named one where
@@ -782,6 +1183,24 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 	}
 }
 
+/* DST was not there when stat'ed, but O_EXCL found a name: a symlink to
+ * nowhere.  cp does not write through it (POSIXLY_CORRECT: it does,
+ * making the file it names).  Returns the fd, -1 with errno, or -2 when
+ * the message is said. */
+static int open_dangling(const char *dst, int flags, mode_t mode)
+{
+	struct stat lst;
+
+	if (lstat(dst, &lst) < 0 || !S_ISLNK(lst.st_mode)) {
+		errno = EEXIST;
+		return -1;
+	}
+	if (getenv("POSIXLY_CORRECT"))
+		return open(dst, flags | O_CREAT, mode);
+	msg(0, _("not writing through dangling symlink %s"), sc_quote(dst));
+	return -2;
+}
+
 /* Copies regular file SRC (or, without -R, the data of a FIFO or device)
  * to DST.  PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the
  * fast path of a fresh tree); else SRC is opened here and checked against
@@ -802,6 +1221,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	bool have_old = false, size_trusted, out_seekable;
 	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
 	bool removable = false;	/* a failure removes the destination */
+	struct made m = { 0 };
 	unsigned new_learned;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -846,9 +1266,13 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		}
 		if (e == 1) {
 			rec.unchanged = true;
+			m.have_old = true;
+			m.old_mode = old.st_mode;
 			if (!attrs_match(o, &ist, &old) &&
-			    set_attrs_path(w, src, dst, &ist, false, false) < 0)
+			    set_attrs(w, -1, -1, src, dst, &ist, &m) < 0) {
+				entry_failed = true;
 				return -1;
+			}
 			rec.seconds = elapsed(&t0);
 			report(w, &rec);
 			return 0;
@@ -891,7 +1315,20 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		}
 	}
 	if (!atomic && !dst_exists) {
-		out = open(dst, flags | O_CREAT | O_EXCL, ist.st_mode & 0777);
+		/* Made without the bits that must wait (see struct made);
+		 * writable by us where xattrs are to be set on it. */
+		mode_t mode = ist.st_mode & 0777;
+
+		m.omitted = omitted_bits(o, ist.st_mode) & 0777;
+		m.extra = o->preserve_xattr && !w->privileged ?
+			  S_IWUSR & ~mode : 0;
+		out = open(dst, flags | O_CREAT | O_EXCL,
+			   (mode & ~m.omitted) | m.extra);
+		if (out < 0 && errno == EEXIST) {
+			out = open_dangling(dst, flags, mode);
+			if (out == -2)
+				return -1;
+		}
 		if (out < 0) {
 			msg(errno, _("cannot create regular file %s"),
 			    sc_quote(dst));
@@ -899,6 +1336,9 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		}
 		created = true;
 	}
+	m.created = created || (atomic && !have_old);
+	m.have_old = have_old;
+	m.old_mode = have_old ? old.st_mode : 0;
 	if (created && w->parent_facts) {
 		/* A file just made in a directory just made: a regular file
 		 * on the directory's filesystem, no need to ask. */
@@ -991,9 +1431,12 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	if (atomic && !o->preserve_ownership && have_old &&
 	    (old.st_uid != ost.st_uid || old.st_gid != ost.st_gid))
 		(void)!fchown(out, old.st_uid, old.st_gid);
-	if (set_attrs_fd(w, in, out, src, dst, &ist) < 0 && atomic) {
-		e = EPERM;
-		goto fail;
+	if (set_attrs(w, in, out, src, dst, &ist, &m) < 0) {
+		entry_failed = true;
+		if (atomic) {
+			e = EPERM;
+			goto fail;
+		}
 	}
 	if (o->sync && fsync(out) < 0) {
 		e = errno;
@@ -1167,13 +1610,16 @@ static int submit(struct job *j)
 }
 
 static int copy_dir(struct walk *w, const char *src, const char *dst,
-		    const struct stat *sst, bool dst_exists, bool cmdline)
+		    const struct stat *sst, const struct stat *dst_st,
+		    bool cmdline)
 {
+	bool dst_exists = dst_st != NULL;
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
 	const struct sc_fs_facts *dir_facts = NULL;
 	struct job *batch = NULL;
 	struct dent *ents = NULL;
+	struct made m = { 0 };
 	size_t n = 0;
 	bool created = false;
 	int rc = 0, e;
@@ -1191,12 +1637,34 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		return -1;
 	}
 	if (!dst_exists && !o->explain) {
-		if (mkdir(dst, (sst->st_mode & 0777) | S_IRWXU) < 0) {
+		struct stat now;
+
+		/* mkdir decides about set-gid (inherited from the parent) */
+		m.omitted = omitted_bits(o, sst->st_mode);
+		if (mkdir(dst, sst->st_mode & 07777 & ~m.omitted) < 0) {
 			msg(errno, _("cannot create directory %s"), sc_quote(dst));
 			return -1;
 		}
-		created = true;
+		created = m.created = true;
+		if (lstat(dst, &now) < 0) {
+			msg(errno, _("cannot stat %s"), sc_quote(dst));
+			return -1;
+		}
+		m.mode = now.st_mode;
+		m.mode_known = true;
+		if ((now.st_mode & S_IRWXU) != S_IRWXU) {
+			/* we must enter it and write its entries */
+			m.restore = true;
+			if (chmod(dst, (now.st_mode & 07777) | S_IRWXU) < 0) {
+				msg(errno, _("setting permissions for %s"),
+				    sc_quote(dst));
+				return -1;
+			}
+		}
 		dir_facts = facts_for_path(w, dst);
+	} else if (dst_exists) {
+		m.have_old = true;
+		m.old_mode = dst_st->st_mode;
 	}
 	if (created || o->explain)
 		report(w, &rec);
@@ -1283,7 +1751,7 @@ attrs:
 		if (dl) {
 			w->deferred = dl;
 			dl[w->n_deferred] = (struct deferred){
-				strdup(src), strdup(dst), *sst, created };
+				strdup(src), strdup(dst), *sst, m };
 			if (dl[w->n_deferred].src && dl[w->n_deferred].dst) {
 				w->n_deferred++;
 				return rc;
@@ -1292,18 +1760,22 @@ attrs:
 			free(dl[w->n_deferred].dst);
 		}
 	}
-	if (set_attrs_path(w, src, dst, sst, created, false) < 0)
+	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0) {
+		entry_failed = true;
 		rc = -1;
+	}
 	return rc;
 }
 
 static int copy_symlink(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, bool dst_exists)
+			const struct stat *sst, const struct stat *dst_st)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SYMLINK };
+	struct made m = { .created = true };
 	char *target = malloc((size_t)sst->st_size + 2);
 	ssize_t n;
+	int e;
 
 	if (!target) {
 		msg(ENOMEM, "%s", sc_quote(src));
@@ -1321,39 +1793,51 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		report(w, &rec);
 		return 0;
 	}
-	if (dst_exists)
-		unlink(dst);
-	if (symlink(target, dst) < 0) {
-		msg(errno, _("cannot create symbolic link %s"), sc_quote(dst));
-		free(target);
-		return -1;
+	e = make_link(false, target, dst, false, w->o->force);
+	if (e == -EEXIST && w->o->update != SC_UPDATE_ALL && dst_st &&
+	    S_ISLNK(dst_st->st_mode) && dst_st->st_size == n) {
+		/* -u: the link is already there as it should be */
+		char *have = malloc((size_t)n + 2);
+
+		if (have && readlink(dst, have, (size_t)n + 1) == n &&
+		    !memcmp(have, target, (size_t)n))
+			e = 0;
+		free(have);
 	}
 	free(target);
-	set_attrs_path(w, NULL, dst, sst, true, true);
+	if (e < 0) {
+		msg(-e, _("cannot create symbolic link %s"), sc_quote(dst));
+		return -1;
+	}
+	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
+		entry_failed = true;
 	report(w, &rec);
 	return 0;
 }
 
 static int copy_special(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, bool dst_exists)
+			const struct stat *sst)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SPECIAL };
+	struct made m = { .created = true };
+	mode_t mode;
 
 	if (w->o->explain) {
 		report(w, &rec);
 		return 0;
 	}
-	if (dst_exists)
-		unlink(dst);
-	if (S_ISFIFO(sst->st_mode) ? mkfifo(dst, sst->st_mode & 07777) :
-	    mknod(dst, sst->st_mode, sst->st_rdev)) {
+	m.omitted = omitted_bits(w->o, sst->st_mode);
+	mode = sst->st_mode & ~m.omitted;
+	if (S_ISFIFO(sst->st_mode) ? mkfifo(dst, mode & 07777) :
+	    mknod(dst, mode, sst->st_rdev)) {
 		msg(errno, S_ISFIFO(sst->st_mode) ?
 		    _("cannot create fifo %s") :
 		    _("cannot create special file %s"), sc_quote(dst));
 		return -1;
 	}
-	set_attrs_path(w, src, dst, sst, true, false);
+	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
+		entry_failed = true;
 	report(w, &rec);
 	return 0;
 }
@@ -1364,19 +1848,16 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 /* -a, --preserve=links: SRC is another name of a file already copied to
  * PREV; DST becomes another name of PREV. */
 static int link_to_earlier(struct walk *w, const char *prev, const char *src,
-			   const char *dst, bool dst_exists)
+			   const char *dst)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_HARDLINK };
+	int e;
 
-	if (!w->o->explain) {
-		if (dst_exists)
-			unlink(dst);
-		if (link(prev, dst) < 0) {
-			msg(errno, _("cannot create hard link %s to %s"),
-			    sc_quote(dst), sc_quote(prev));
-			return -1;
-		}
+	if (!w->o->explain && (e = make_link(true, prev, dst, false, true)) < 0) {
+		msg(-e, _("cannot create hard link %s to %s"),
+		    sc_quote(dst), sc_quote(prev));
+		return -1;
 	}
 	report(w, &rec);
 	return 0;
@@ -1392,6 +1873,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	const char *prev;
 	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
 		      O_NONBLOCK), r;
+	bool tracked;
 
 	if (in < 0)
 		return 1;	/* let the general path see and say why */
@@ -1400,20 +1882,20 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 		close(in);
 		return 1;
 	}
-	if (o->preserve_links && ist.st_nlink > 1 && w->in_worker) {
+	tracked = links_tracked(o, &ist, false);
+	if (tracked && w->in_worker) {
 		/* the hard-link map is the walk's: hand it back */
 		close(in);
 		return 1;
 	}
-	if (o->preserve_links && ist.st_nlink > 1 &&
-	    (prev = hardlink_find(w, &ist))) {
+	if (tracked && (prev = hardlink_find(w, &ist))) {
 		close(in);
-		return link_to_earlier(w, prev, src, dst, false);
+		return link_to_earlier(w, prev, src, dst);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
 	r = copy_regular(w, src, dst, NULL, NULL, false, in, &ist);
-	if (r == 0 && o->preserve_links && ist.st_nlink > 1)
+	if (r == 0 && tracked)
 		hardlink_remember(w, &ist, dst);
 	return r;
 }
@@ -1451,14 +1933,49 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 	return r;
 }
 
+/* An operand named again: cp copies it once and warns.  Returns true
+ * when SRC is to be skipped. */
+static bool named_twice(struct walk *w, const char *src, const char *dst,
+			const struct stat *sst)
+{
+	if (!S_ISDIR(sst->st_mode)) {
+		if (w->o->backup != SC_BACKUP_NONE)
+			return false;
+		/* the same entry, not another hard link to it */
+		for (size_t i = 0; i < w->n_src_seen; i++)
+			if (w->src_seen[i].dev == sst->st_dev &&
+			    w->src_seen[i].ino == sst->st_ino &&
+			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
+			    same_name(src, w->src_seen[i].name)) {
+				warn(0, _("warning: source file %s specified more than once"),
+				     sc_quote(src));
+				return true;
+			}
+		seen_add(&w->src_seen, &w->n_src_seen, sst, src);
+		return false;
+	}
+	for (size_t i = 0; i < w->n_src_seen; i++)
+		if (w->src_seen[i].dev == sst->st_dev &&
+		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
+		    w->src_seen[i].name &&
+		    same_name(dst, w->src_seen[i].name)) {
+			warn(0, _("warning: source directory %s specified more than once"),
+			     sc_quote(src));
+			return true;
+		}
+	seen_add(&w->src_seen, &w->n_src_seen, sst, dst);
+	return false;
+}
+
 static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			bool cmdline)
 {
 	const struct sc_options *o = w->o;
 	bool follow = o->deref == SC_DEREF_ALWAYS ||
 		      (o->deref == SC_DEREF_ARGS && cmdline);
-	struct stat sst, dst_st, dst_lst;
-	bool dst_exists;
+	bool as_regular = !o->recursive || o->copy_contents;
+	bool use_lstat, dst_exists, loop = false, return_now = false, tracked;
+	struct stat sst, dst_st;
 	const char *prev;
 	int r;
 
@@ -1473,128 +1990,199 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		    sc_quote(src));
 		return -1;
 	}
-	dst_exists = lstat(dst, &dst_lst) == 0;
-	if (!dst_exists && errno != ENOENT) {
+	if (cmdline && w->multi && !o->explain &&
+	    named_twice(w, src, dst, &sst))
+		return 0;
+
+	/* The destination as cp sees it: through a symlink when the data
+	 * of a regular file will be written there; the name itself when it
+	 * is to be replaced or backed up. */
+	use_lstat = (!S_ISREG(sst.st_mode) &&
+		     (!as_regular || S_ISDIR(sst.st_mode) ||
+		      S_ISLNK(sst.st_mode))) ||
+		    o->symbolic_link || o->hard_link ||
+		    o->backup != SC_BACKUP_NONE || o->remove_destination;
+	dst_exists = (use_lstat ? lstat(dst, &dst_st) : stat(dst, &dst_st)) == 0;
+	if (!dst_exists && errno == ELOOP && !use_lstat && o->force) {
+		/* a symlink loop: -f removes it when it cannot be opened */
+		loop = lstat(dst, &dst_st) == 0;
+	} else if (!dst_exists && errno != ENOENT) {
 		msg(errno, _("cannot stat %s"), sc_quote(dst));
 		return -1;
 	}
-	dst_st = dst_lst;
-	if (dst_exists && S_ISLNK(dst_lst.st_mode) &&
-	    stat(dst, &dst_st) < 0) {
-		/* A dangling symlink: cp will not write through it. */
-		if (!S_ISREG(sst.st_mode) || o->remove_destination) {
-			dst_st = dst_lst;
-		} else {
-			msg(0, _("not writing through dangling symlink %s"),
-			    sc_quote(dst));
-			return -1;
-		}
-	}
 
-	if (dst_exists && dst_st.st_dev == sst.st_dev &&
-	    dst_st.st_ino == sst.st_ino && !S_ISDIR(sst.st_mode) &&
-	    !(S_ISLNK(sst.st_mode) && !S_ISLNK(dst_lst.st_mode))) {
-		msg(0, _("%s and %s are the same file"), sc_quote(src),
-		    sc_quote(dst));
-		return -1;
-	}
-	if (dst_exists && S_ISLNK(sst.st_mode) && !S_ISLNK(dst_lst.st_mode)) {
-		/* Copying a link over the file it points to would leave a
-		 * link to itself and lose the data. */
-		struct stat target;
-
-		if (stat(src, &target) == 0 && target.st_dev == dst_st.st_dev &&
-		    target.st_ino == dst_st.st_ino) {
+	if (dst_exists && !o->explain) {
+		if (o->interactive != SC_OVERWRITE_NEVER &&
+		    !same_file_ok(w, src, &sst, dst, &dst_st, &return_now)) {
 			msg(0, _("%s and %s are the same file"), sc_quote(src),
 			    sc_quote(dst));
 			return -1;
 		}
+		if (o->update != SC_UPDATE_ALL && !S_ISDIR(sst.st_mode) &&
+		    update_skips(o, &sst, &dst_st)) {
+			/* Left alone, but its other names still become
+			 * links to it, as they would to a copy. */
+			if (links_tracked(o, &sst, cmdline)) {
+				if ((prev = hardlink_find(w, &sst)))
+					return link_to_earlier(w, prev, src, dst);
+				hardlink_remember(w, &sst, dst);
+			}
+			return 0;
+		}
+		if (!S_ISDIR(sst.st_mode)) {
+			if (o->interactive == SC_OVERWRITE_NEVER)
+				return 0;
+			if (o->interactive == SC_OVERWRITE_ASK &&
+			    !overwrite_ok(w, dst, &dst_st))
+				return 0;
+		}
+		if (return_now)
+			return 0;
+		if (!S_ISDIR(dst_st.st_mode)) {
+			if (S_ISDIR(sst.st_mode)) {
+				msg(0, _("cannot overwrite non-directory %s with directory %s"),
+				    sc_quote(dst), sc_quote(src));
+				return -1;
+			}
+			/* cp a/f b/f c: the second would destroy the first */
+			if (cmdline && w->multi &&
+			    o->backup != SC_BACKUP_NUMBERED &&
+			    seen_has(w->dst_seen, w->n_dst_seen, &dst_st)) {
+				msg(0, _("will not overwrite just-created %s with %s"),
+				    sc_quote(dst), sc_quote(src));
+				return -1;
+			}
+		}
+		if (!S_ISDIR(sst.st_mode) && S_ISDIR(dst_st.st_mode)) {
+			msg(0, _("cannot overwrite directory %s with non-directory"),
+			    sc_quote(dst));
+			return -1;
+		}
+		if (o->backup != SC_BACKUP_NONE && !S_ISDIR(dst_st.st_mode)) {
+			_cleanup_free_ char *base = base_of(src);
+			char *b;
+
+			if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
+				goto backed_up;
+			if (o->backup != SC_BACKUP_NUMBERED &&
+			    source_is_dst_backup(w, src, &sst, dst)) {
+				msg(0, _("backing up %s might destroy source;  %s not copied"),
+				    sc_quote(dst), sc_quote(src));
+				return -1;
+			}
+			b = backup_name(w, dst);
+			if (!b || (rename(dst, b) < 0 && errno != ENOENT)) {
+				msg(b ? errno : ENOMEM, _("cannot backup %s"),
+				    sc_quote(dst));
+				free(b);
+				return -1;
+			}
+			free(w->backup);
+			w->backup = b;		/* shown on the -v line */
+			dst_exists = false;
+		} else if (!S_ISDIR(dst_st.st_mode) &&
+			   (o->remove_destination ||
+			    (!o->attributes_only &&
+			     ((o->preserve_links && dst_st.st_nlink > 1) ||
+			      (o->deref == SC_DEREF_NEVER &&
+			       !S_ISREG(sst.st_mode)))))) {
+			if (unlink(dst) < 0 && errno != ENOENT) {
+				msg(errno, _("cannot remove %s"), sc_quote(dst));
+				return -1;
+			}
+			dst_exists = false;
+			if (o->verbose)
+				fprintf(out_stream(), _("removed %s\n"),
+					sc_quote(dst));
+		}
 	}
-	if (dst_exists && S_ISDIR(sst.st_mode) && !S_ISDIR(dst_st.st_mode)) {
-		msg(0, _("cannot overwrite non-directory %s with directory %s"),
-		    sc_quote(dst), sc_quote(src));
-		return -1;
+backed_up:
+	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE && !o->explain) {
+		/* never write through a symlink this run made */
+		struct stat l;
+
+		if (lstat(dst, &l) == 0 && S_ISLNK(l.st_mode) &&
+		    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
+			msg(0, _("will not copy %s through just-created symlink %s"),
+			    sc_quote(src), sc_quote(dst));
+			return -1;
+		}
 	}
-	if (dst_exists && !S_ISDIR(sst.st_mode) && S_ISDIR(dst_st.st_mode)) {
-		msg(0, _("cannot overwrite directory %s with non-directory"),
-		    sc_quote(dst));
-		return -1;
+
+	if (S_ISDIR(sst.st_mode)) {
+		r = copy_dir(w, src, dst, &sst, dst_exists ? &dst_st : NULL,
+			     cmdline);
+		goto made;
 	}
-	if (S_ISDIR(sst.st_mode))
-		return copy_dir(w, src, dst, &sst, dst_exists, cmdline);
-	if (!dst_exists && dst[0] && dst[strlen(dst) - 1] == '/') {
+	if (!dst_exists && !loop && dst[0] && dst[strlen(dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
 		msg(ENOTDIR, _("cannot create regular file %s"), sc_quote(dst));
 		return -1;
 	}
 
-	if (dst_exists && !o->explain) {
-		r = may_overwrite(w, dst, &sst, &dst_st, &dst_exists);
-		if (r <= 0)
-			return r;
-	}
-
 	/* Hard links within the copied set (-a, --preserve=links). */
-	if (o->preserve_links && sst.st_nlink > 1 &&
-	    (prev = hardlink_find(w, &sst))) {
-		return link_to_earlier(w, prev, src, dst, dst_exists);
+	tracked = links_tracked(o, &sst, cmdline);
+	if (tracked && (prev = hardlink_find(w, &sst))) {
+		r = link_to_earlier(w, prev, src, dst);
+		goto made;
 	}
 
 	if (o->hard_link || o->symbolic_link) {
 		struct sc_record rec = { .src = src, .dst = dst,
 			.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
+		int e;
 
 		if (o->explain) {
 			report(w, &rec);
 			return 0;
 		}
-		if (o->symbolic_link && src[0] != '/' && strchr(dst, '/')) {
+		if (o->symbolic_link && src[0] != '/' && !in_cwd(dst)) {
 			/* a relative target would be resolved from the
 			 * link's directory, not from here */
 			msg(0, _("%s: can make relative symbolic links only in current directory"),
 			    sc_quote_plain(dst));
 			return -1;
 		}
-		if (dst_exists && (o->force || o->remove_destination))
-			unlink(dst);
-		if (o->hard_link ? linkat(AT_FDCWD, src, AT_FDCWD, dst,
-					  follow ? AT_SYMLINK_FOLLOW : 0) :
-				   symlink(src, dst)) {
-			msg(errno, o->hard_link ?
+		e = make_link(o->hard_link, src, dst, follow,
+			      o->force || (o->hard_link &&
+					   o->interactive == SC_OVERWRITE_ASK));
+		if (e < 0) {
+			msg(-e, o->hard_link ?
 			    _("cannot create hard link %s to %s") :
 			    _("cannot create symbolic link %s to %s"),
 			    sc_quote(dst), sc_quote(src));
 			return -1;
 		}
 		report(w, &rec);
-		return 0;
+		r = 0;
+		goto made;
 	}
 
 	if (S_ISLNK(sst.st_mode))
-		r = copy_symlink(w, src, dst, &sst, dst_exists);
-	else if (S_ISREG(sst.st_mode) || !o->recursive ||
-		 (o->copy_contents && !S_ISSOCK(sst.st_mode)))
+		r = copy_symlink(w, src, dst, &sst, dst_exists ? &dst_st : NULL);
+	else if (S_ISREG(sst.st_mode) ||
+		 (as_regular && !S_ISSOCK(sst.st_mode)))
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does. */
-		r = copy_regular(w, src, dst, &sst, dst_exists ? &dst_st : NULL,
+		r = copy_regular(w, src, dst, &sst,
+				 dst_exists ? &dst_st : loop ? &dst_st : NULL,
 				 follow, -1, NULL);
 	else
-		r = copy_special(w, src, dst, &sst, dst_exists);
+		r = copy_special(w, src, dst, &sst);
 
-	if (r == 0 && o->preserve_links && sst.st_nlink > 1)
+	if (r == 0 && tracked)
 		hardlink_remember(w, &sst, dst);
+made:
+	if (r == 0 && cmdline && w->multi && !o->explain) {
+		struct stat l;
+
+		if (lstat(dst, &l) == 0)
+			seen_add(&w->dst_seen, &w->n_dst_seen, &l, NULL);
+	}
 	return r;
 }
 
 /* --- operands ----------------------------------------------------------- */
-
-static void strip_slashes(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n > 1 && s[n - 1] == '/')
-		s[--n] = '\0';
-}
 
 /* The name SRC gets inside a target directory. */
 static char *target_name(struct walk *w, const char *dir, const char *src)
@@ -1605,45 +2193,186 @@ static char *target_name(struct walk *w, const char *dir, const char *src)
 
 	if (!copy)
 		return NULL;
+	strip_slashes(copy);
 	if (w->o->parents)
 		return join(dir, copy);
-	strip_slashes(copy);
 	slash = strrchr(copy, '/');
 	base = slash && slash[1] ? slash + 1 : copy;
 	return join(dir, base);
 }
 
-/* --parents: make the directories of SRC's path under DIR. */
-static int make_parents(struct walk *w, const char *dir, const char *src)
+/* --parents: a directory of the source's path, made or found under the
+ * target; its attributes go on after the copy (parents_protect). */
+struct parent {
+	char *src, *dst;
+	struct stat st;		/* the source directory's */
+	bool restore;		/* set mode st.st_mode at the end */
+};
+
+static void parents_free(struct parent *v, size_t n)
 {
-	_cleanup_free_ char *rel = strdup(src);
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].src);
+		free(v[i].dst);
+	}
+	free(v);
+}
+
+/* Makes the directories of SRC's path under DIR that are missing, as cp
+ * does: like their source directories, less what must wait.  Existing
+ * ones are listed too when attributes are preserved.  Returns 0 or -1. */
+static int make_parents(struct walk *w, const char *dir, const char *src,
+			struct parent **ret, size_t *ret_n)
+{
+	const struct sc_options *o = w->o;
+	_cleanup_free_ char *rel = strdup(src), *full = NULL, *top = NULL;
+	struct parent *v = NULL;
+	size_t n = 0;
+	struct stat st;
 	char *p, *slash;
 
+	*ret = NULL;
+	*ret_n = 0;
 	if (!rel)
 		return -1;
 	strip_slashes(rel);
-	for (p = rel; (slash = strchr(p, '/')); p = slash + 1) {
+	full = join(dir, rel);
+	top = full ? dir_of(full) : NULL;
+	if (!top)
+		return -1;
+	if (stat(top, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;	/* all there: nothing to make or fix */
+		msg(0, _("%s exists but is not a directory"), sc_quote(top));
+		return -1;
+	}
+	for (p = rel; *p == '/'; p++)
+		;
+	for (; (slash = strchr(p, '/')); p = slash + 1) {
 		_cleanup_free_ char *d = NULL;
-		struct stat st;
+		bool missing;
+		struct stat sst, now;
 
+		if (slash == p)
+			continue;	/* "a//b" */
 		*slash = '\0';
 		d = join(dir, rel);
 		if (!d)
-			return -1;
-		if (stat(d, &st) == 0) {
-			if (!S_ISDIR(st.st_mode)) {
-				msg(ENOTDIR, _("cannot make directory %s"),
-				    sc_quote(d));
-				return -1;
+			goto fail;
+		missing = stat(d, &st) != 0;
+		if (missing || o->preserve_ownership || o->preserve_mode ||
+		    o->preserve_timestamps) {
+			struct parent *nv;
+			int err = stat(rel, &sst) < 0 ? errno :
+				  S_ISDIR(sst.st_mode) ? 0 : ENOTDIR;
+
+			if (err) {
+				msg(err, _("failed to get attributes of %s"),
+				    sc_quote(rel));
+				goto fail;
 			}
-		} else if (!w->o->explain && mkdir(d, 0777) < 0) {
-			msg(errno, _("cannot make directory %s"), sc_quote(d));
-			return -1;
-		} else if (w->o->verbose) {
-			/* cp prints these two names unquoted */
-			fprintf(out_stream(), "%s -> %s\n", rel, d);
+			nv = realloc(v, (n + 1) * sizeof(*v));
+			if (!nv)
+				goto fail;
+			v = nv;
+			v[n] = (struct parent){ strdup(rel), strdup(d), sst, false };
+			n++;
+			if (!v[n - 1].src || !v[n - 1].dst)
+				goto fail;
+		}
+		if (missing) {
+			mode_t omitted = sst.st_mode &
+				(o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
+				 o->preserve_mode ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
+			mode_t mode = (o->explicit_no_preserve_mode ? 0777 :
+				       sst.st_mode) & 07777 & ~omitted;
+
+			if (o->explain) {
+				*slash = '/';
+				continue;
+			}
+			if (mkdir(d, mode) < 0) {
+				msg(errno, _("cannot make directory %s"),
+				    sc_quote(d));
+				goto fail;
+			}
+			if (o->verbose)
+				/* cp prints these two names unquoted */
+				fprintf(out_stream(), "%s -> %s\n", rel, d);
+			if (lstat(d, &now) < 0) {
+				msg(errno, _("failed to get attributes of %s"),
+				    sc_quote(d));
+				goto fail;
+			}
+			if (!o->preserve_mode) {
+				if (omitted & ~now.st_mode)
+					omitted &= ~w->umask;
+				if ((omitted & ~now.st_mode) ||
+				    (now.st_mode & S_IRWXU) != S_IRWXU) {
+					v[n - 1].st.st_mode = now.st_mode | omitted;
+					v[n - 1].restore = true;
+				}
+			}
+			if ((now.st_mode & S_IRWXU) != S_IRWXU &&
+			    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0) {
+				msg(errno, _("setting permissions for %s"),
+				    sc_quote(d));
+				goto fail;
+			}
+		} else if (!S_ISDIR(st.st_mode)) {
+			msg(0, _("%s exists but is not a directory"), sc_quote(d));
+			goto fail;
 		}
 		*slash = '/';
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+fail:
+	parents_free(v, n);
+	return -1;
+}
+
+/* After the copy: the parents' times, owners and modes, deepest first. */
+static int parents_protect(struct walk *w, struct parent *v, size_t n)
+{
+	const struct sc_options *o = w->o;
+
+	for (size_t i = n; i-- > 0;) {
+		struct parent *p = &v[i];
+
+		if (o->preserve_timestamps) {
+			struct timespec ts[2] = { p->st.st_atim, p->st.st_mtim };
+
+			if (utimensat(AT_FDCWD, p->dst, ts, 0) < 0) {
+				msg(errno, _("failed to preserve times for %s"),
+				    sc_quote(p->dst));
+				return -1;
+			}
+		}
+		if (o->preserve_ownership &&
+		    lchown(p->dst, p->st.st_uid, p->st.st_gid) < 0) {
+			if (w->privileged || (errno != EPERM && errno != EINVAL)) {
+				msg(errno, _("failed to preserve ownership for %s"),
+				    sc_quote(p->dst));
+				return -1;
+			}
+			(void)!lchown(p->dst, (uid_t)-1, p->st.st_gid);
+		}
+		if (o->preserve_mode) {
+			if ((perm_copy_file(p->src, p->dst, &quiet_ctx) != 0 ||
+			     (p->st.st_mode & 07000)) &&
+			    chmod(p->dst, p->st.st_mode & 07777) < 0) {
+				msg(errno, _("preserving permissions for %s"),
+				    sc_quote(p->dst));
+				return -1;
+			}
+		} else if (p->restore &&
+			   chmod(p->dst, p->st.st_mode & 07777) < 0) {
+			msg(errno, _("failed to preserve permissions for %s"),
+			    sc_quote(p->dst));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -1705,14 +2434,38 @@ static int run_operands(struct walk *w, char **ops, int n)
 
 		if (o->strip_trailing_slashes)
 			strip_slashes(src);
+		if (o->force && o->backup != SC_BACKUP_NONE &&
+		    !strcmp(src, ops[1]) && stat(src, &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			/* cp -fb f f: the copy is the backup, made under
+			 * the backup's name, and f stays as it is */
+			struct sc_options once = *o;
+			_cleanup_free_ char *b = backup_name(w, src);
+			int r;
+
+			if (!b) {
+				msg(ENOMEM, "%s", sc_quote(src));
+				return 1;
+			}
+			once.backup = SC_BACKUP_NONE;
+			w->o = &once;
+			r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
+			w->o = o;
+			return r;
+		}
 		return copy_entry(w, src, ops[1], true, DT_UNKNOWN) < 0;
 	}
+	/* only several operands can collide with each other */
+	w->multi = n >= 2;
 	for (int i = 0; i < n; i++) {
+		struct parent *parents = NULL;
+		size_t n_parents = 0;
 		char *dst;
 
 		if (o->strip_trailing_slashes)
 			strip_slashes(ops[i]);
-		if (o->parents && make_parents(w, dir, ops[i]) < 0) {
+		if (o->parents &&
+		    make_parents(w, dir, ops[i], &parents, &n_parents) < 0) {
 			rc = 1;
 			continue;
 		}
@@ -1724,6 +2477,14 @@ static int run_operands(struct walk *w, char **ops, int n)
 		}
 		if (copy_entry(w, ops[i], dst, true, DT_UNKNOWN) < 0)
 			rc = 1;
+		if (o->parents && !o->explain &&
+		    parents_protect(w, parents, n_parents) < 0) {
+			n_failures++;
+			rc = 1;
+		}
+		parents_free(parents, n_parents);
+		parents = NULL;
+		n_parents = 0;
 		free(dst);
 	}
 	return rc;
@@ -1792,7 +2553,7 @@ static unsigned jobs_for(const struct sc_options *o)
 
 	/* Parallel only where order and prompts cannot suffer: a tree,
 	 * really copied, without questions or temporaries to track. */
-	if (!o->recursive || o->explain || o->atomic ||
+	if (!o->recursive || o->explain || o->atomic || o->parents ||
 	    o->interactive == SC_OVERWRITE_ASK)
 		return 1;
 	if (o->jobs)
@@ -1827,8 +2588,7 @@ static void stop_workers(struct walk *w, unsigned n)
 	for (size_t i = 0; i < w->n_deferred; i++) {
 		struct deferred *d = &w->deferred[i];
 
-		if (set_attrs_path(w, d->src, d->dst, &d->st, d->created,
-				   false) < 0)
+		if (set_attrs(w, -1, -1, d->src, d->dst, &d->st, &d->m) < 0)
 			n_failures++;
 		free(d->src);
 		free(d->dst);
@@ -1856,9 +2616,11 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	w.kernel = sc_kernel_running();
 	w.umask = umask(0);
 	umask(w.umask);
+	w.privileged = geteuid() == 0;
 	w.ctx.verify = opts->verify;
 	/* Progress: never in scripts -- only when stderr is a terminal. */
-	if (isatty(STDERR_FILENO) && !opts->quiet && !opts->explain) {
+	if (isatty(STDERR_FILENO) && !opts->quiet && !opts->explain &&
+	    (!opts->as_cp || opts->progress)) {
 		sc_report_progress_enable(rep, opts->progress);
 		w.ctx.progress = on_progress;
 		w.ctx.progress_arg = &w;
@@ -1886,9 +2648,13 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_copy_ctx_done(&w.ctx);
 	sc_fsinfo_free(w.fsi);
 	free(w.backup);
-	for (size_t i = 0; i < w.n_links; i++)
+	for (size_t i = 0; i < w.cap_links; i++)
 		free(w.links[i].dst);
 	free(w.links);
+	for (size_t i = 0; i < w.n_src_seen; i++)
+		free(w.src_seen[i].name);
+	free(w.src_seen);
+	free(w.dst_seen);
 	free(w.ancestors);
 	free(learned);
 	learned = NULL;

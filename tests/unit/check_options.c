@@ -96,8 +96,31 @@ START_TEST(test_p_preserves_mode_ownership_timestamps)
 	ck_assert(o.preserve_timestamps);
 	ck_assert(!o.preserve_links);
 	ck_assert(!o.preserve_xattr);
-	ck_assert(!o.require_preserve);
+	/* cp -p: a mode or owner that cannot be kept is an error */
+	ck_assert(o.require_preserve);
+	ck_assert(!o.require_preserve_xattr);
+	ck_assert(!o.explicit_no_preserve_mode);
 	ck_assert(!o.recursive);
+}
+END_TEST
+
+START_TEST(test_preserve_lists_set_the_require_flags)
+{
+	struct sc_options o;
+
+	ck_assert_int_eq(PARSE(&o, "--preserve=xattr", "src", "dst"), 2);
+	ck_assert(o.preserve_xattr);
+	ck_assert(o.require_preserve_xattr);
+	ck_assert(o.require_preserve);
+	ck_assert_int_eq(PARSE(&o, "-a", "--no-preserve=mode", "src", "dst"), 3);
+	ck_assert(!o.preserve_mode);
+	ck_assert(o.explicit_no_preserve_mode);
+	ck_assert(o.reduce_diagnostics);
+	ck_assert(!o.require_preserve_xattr);
+	ck_assert_int_eq(PARSE(&o, "--no-preserve=mode", "--preserve=all",
+			       "src", "dst"), 3);
+	ck_assert(o.preserve_mode);
+	ck_assert(!o.explicit_no_preserve_mode);
 }
 END_TEST
 
@@ -344,6 +367,7 @@ Suite *options_suite(void)
 	tcase(s, "defaults", test_defaults);
 	tcase(s, "archive", test_archive);
 	tcase(s, "p", test_p_preserves_mode_ownership_timestamps);
+	tcase(s, "preserve_require", test_preserve_lists_set_the_require_flags);
 	tcase(s, "preserve_list", test_preserve_list);
 	tcase(s, "no_preserve", test_no_preserve);
 	tcase(s, "reflink", test_reflink);
