@@ -251,6 +251,22 @@ static int copy_extents(struct run *r)
 	return 0;
 }
 
+/* The block size for --sparse=always holes in OUT: its st_blksize, as cp
+ * uses, at most bufsize so that a whole block fits in one read.  0
+ * when OUT is not a regular file: a block device keeps its old bytes
+ * where nothing is written and refuses ftruncate (EINVAL), so cp writes
+ * every byte there; and 0 if fstat fails, which only costs the holes. */
+static size_t out_hole_size(int out, size_t bufsize)
+{
+	struct stat st;
+
+	if (fstat(out, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_blksize < 512)
+		return 4096;
+	return MIN((size_t)st.st_blksize, bufsize);
+}
+
 int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		 const struct stat *st, bool out_seekable,
 		 const struct sc_plan *plan, bool size_trusted,
@@ -261,6 +277,9 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		.size_hint = size_trusted ? st->st_size : 0,
 	};
 	struct sc_xfer *x = &r.x;
+	bool src_sparse = size_trusted && S_ISREG(st->st_mode) &&
+		(uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size;
+	size_t hole_size = 0;
 	int e;
 
 	memset(res, 0, sizeof(*res));
@@ -272,7 +291,6 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	x->bufsize = ctx->bufsize;
 	x->pipe = ctx->pipe;
 	x->pipesize = ctx->pipesize;
-	x->make_holes = ctx->sparse == SC_SPARSE_ALWAYS && out_seekable;
 	sc_digests_reset(&ctx->dg);
 	x->dg = ctx->verify ? &ctx->dg : NULL;
 
@@ -307,12 +325,19 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		return res->err;
 	}
 
+	/* Asked only when holes may be made, and after a clone, which
+	 * needs none: one fstat for such files. */
+	if (out_seekable && (ctx->sparse == SC_SPARSE_ALWAYS ||
+			     (ctx->sparse == SC_SPARSE_AUTO && src_sparse)))
+		hole_size = out_hole_size(out, ctx->bufsize);
+	if (ctx->sparse == SC_SPARSE_ALWAYS)
+		x->hole_size = hole_size;
+
 	e = 1;
 	/* Sparse source: fewer blocks than its size (cp's test).  Never on
-	 * generated files, whose sizes and blocks mean nothing. */
-	if (ctx->sparse != SC_SPARSE_NEVER && size_trusted && out_seekable &&
-	    S_ISREG(st->st_mode) &&
-	    (uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size)
+	 * generated files, whose sizes and blocks mean nothing, and only
+	 * into a file that can hold holes (hole_size). */
+	if (ctx->sparse != SC_SPARSE_NEVER && src_sparse && hole_size)
 		e = copy_extents(&r);
 	if (e == 1) {
 		x->in_off = x->out_off = 0;

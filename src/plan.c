@@ -51,6 +51,20 @@ static bool server_side_type(const struct sc_fs_facts *fs)
 	return fs->class == SC_FS_NETWORK || fs->class == SC_FS_FUSE;
 }
 
+/* --sparse=always into a regular file: every run of zero blocks must
+ * become a hole, even where the source has none.  copy_file_range and
+ * splice move zeros as data, so only read_write, which sees the bytes,
+ * can do it; cp does not use copy_file_range then either.  A clone is
+ * still tried first: cp 9.1 does so too (--reflink=auto), and a shared
+ * extent costs no space.  A pipe or device cannot hold holes. */
+static bool must_see_zeros(const struct sc_plan_input *in)
+{
+	return in->sparse == SC_SPARSE_ALWAYS && S_ISREG(in->dst_mode);
+}
+
+static const char *const sparse_why =
+	N_("--sparse=always: zero runs must be seen to become holes");
+
 static const char *why_not_clone(const struct sc_plan_input *in)
 {
 	if (!S_ISREG(in->src_mode))
@@ -86,6 +100,8 @@ static const char *why_not_range(const struct sc_plan_input *in)
 		return N_("destination is not a regular file");
 	if (in->roads_forced)
 		return NULL;
+	if (must_see_zeros(in))
+		return sparse_why;
 	if (!sc_kernel_at_least(in->kernel, 4, 5))
 		return N_("not in this kernel (added in Linux 4.5)");
 	/* 5.3 to 5.18 copied 0 bytes and reported success for files whose
@@ -110,6 +126,8 @@ static const char *why_not_splice(const struct sc_plan_input *in)
 
 	if (in->roads_forced)
 		return NULL;
+	if (must_see_zeros(in))
+		return sparse_why;
 	/* splice() needs a pipe on one side; smartcp puts one in between.
 	 * Generated files are read with read(): splice_read of many of them
 	 * went away in 5.10 (EINVAL) and read() is what their authors test. */

@@ -30,6 +30,7 @@ struct sc_plan_input {
 	off_t src_size;
 	struct sc_kernel kernel;
 	enum sc_reflink reflink;
+	enum sc_sparse sparse;
 	unsigned roads;		/* allowed roads (bit per road) */
 	bool roads_forced;	/* --road: the user's word beats the rules */
 	unsigned learned;	/* roads that failed "not here" for this pair */

@@ -25,9 +25,10 @@ struct sc_xfer {
 	size_t bufsize;
 	int *pipe;		/* int[2], -1 until first splice */
 	size_t pipesize;
-	bool make_holes;	/* --sparse=always: zero blocks become holes */
+	size_t hole_size;	/* --sparse=always: zero blocks of this size
+				 * become holes; 0: write every byte */
 	off_t written_end;	/* end of the last byte really written */
-	bool wrote_hole;	/* a hole was left by make_holes */
+	bool wrote_hole;	/* a hole was left for zero bytes */
 	struct sc_digests *dg;	/* --verify: digests of what read() gave */
 };
 
@@ -38,8 +39,10 @@ ssize_t sc_road_splice(struct sc_xfer *x, size_t len);
 ssize_t sc_road_rw(struct sc_xfer *x, size_t len);
 
 /* Writes all LEN bytes of BUF at x->out_off (or the stream position),
- * retrying short writes and EINTR; with make_holes, skips zero blocks.
- * Advances x->out_off.  0 or -errno (side = write). */
+ * retrying short writes and EINTR; with hole_size, skips zero blocks, and
+ * a shorter run of zeros that ends BUF, leaving the file's end to the
+ * copy engine's ftruncate.  Advances x->out_off.  0 or -errno (side =
+ * write). */
 int sc_write_all(struct sc_xfer *x, const char *buf, size_t len);
 
 /* Closes the run's pipe (after a failed splice left bytes in it). */

@@ -7,8 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define HOLE_BLOCK 4096
-
 static bool all_zero(const char *p, size_t n)
 {
 	/* memcmp against itself shifted by one: zero iff p[0] == 0 and
@@ -41,35 +39,49 @@ static int write_some(struct sc_xfer *x, const char *buf, size_t len)
 	return 0;
 }
 
+/* Whether the block of BUF (LEN bytes) at I, which lands at file offset
+ * OFF, may become a hole: all zero and aligned to the destination's
+ * block.  The last block of BUF may be short, as a read is short only at
+ * the end of the file (or of what a pipe held); cp leaves a hole there
+ * too, and the copy engine's ftruncate gives the file its size. */
+static bool hole_at(size_t hs, const char *buf, size_t i, size_t len,
+		    off_t off)
+{
+	size_t n = MIN(len - i, hs);
+
+	if (off % (off_t)hs != 0 || (n < hs && i + n != len))
+		return false;
+	return all_zero(buf + i, n);
+}
+
 int sc_write_all(struct sc_xfer *x, const char *buf, size_t len)
 {
-	size_t i = 0;
+	size_t hs = x->hole_size, i = 0;
+	off_t base = x->out_off;	/* where buf[0] goes */
 
-	if (!x->make_holes || !x->out_seekable)
+	if (!hs || !x->out_seekable)
 		return write_some(x, buf, len);
 
-	/* Only whole blocks aligned to the destination offset become
-	 * holes; the file's end is set by ftruncate in the copy engine. */
 	while (i < len) {
-		size_t n = MIN(len - i, HOLE_BLOCK);
 		size_t j = i;
 		int r;
 
-		if (x->out_off % HOLE_BLOCK == 0 && n == HOLE_BLOCK &&
-		    all_zero(buf + i, n)) {
-			while (j < len && len - j >= HOLE_BLOCK &&
-			       all_zero(buf + j, HOLE_BLOCK))
-				j += HOLE_BLOCK;
+		if (hole_at(hs, buf, i, len, base + (off_t)i)) {
+			do
+				j += MIN(len - j, hs);
+			while (j < len && hole_at(hs, buf, j, len,
+						  base + (off_t)j));
 			x->out_off += (off_t)(j - i);
 			x->wrote_hole = true;
 			i = j;
 			continue;
 		}
-		/* a run of data blocks */
-		j = i + n;
-		while (j < len && !(len - j >= HOLE_BLOCK &&
-				    all_zero(buf + j, HOLE_BLOCK)))
-			j += MIN(len - j, HOLE_BLOCK);
+		/* Data up to the next block boundary, then on to the next
+		 * zero block: a short read in between shifts the blocks. */
+		do
+			j += MIN(len - j,
+				 hs - (size_t)((base + (off_t)j) % (off_t)hs));
+		while (j < len && !hole_at(hs, buf, j, len, base + (off_t)j));
 		r = write_some(x, buf + i, j - i);
 		if (r < 0)
 			return r;

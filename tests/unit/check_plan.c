@@ -89,6 +89,7 @@ struct row {
 	struct sc_kernel kernel;
 	mode_t src_mode, dst_mode;	/* 0: S_IFREG */
 	enum sc_reflink reflink;
+	enum sc_sparse sparse;
 	unsigned roads;			/* 0: all roads */
 	bool forced;
 	unsigned learned;
@@ -104,6 +105,7 @@ static void check_row(const struct row *t)
 		.src_size = 4096,
 		.kernel = t->kernel,
 		.reflink = t->reflink,
+		.sparse = t->sparse,
 		.roads = t->roads ? t->roads : SC_ROADMASK_ALL,
 		.roads_forced = t->forced,
 		.learned = t->learned,
@@ -231,6 +233,63 @@ static const struct row reflink_rows[] = {
 		    "--reflink=always" } },
 };
 
+/* --sparse=always into a regular file: only read_write sees the zero runs
+ * that must become holes.  Clone is still tried, as cp 9.1 does; holes
+ * cannot be made in a pipe or device, so those keep their roads. */
+#define SPARSE "--sparse=always"
+static const struct row sparse_rows[] = {
+	{ "always, same ext4", &ext4_a, &ext4_a, K61,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .want = { "cannot share", SPARSE, SPARSE, USE } },
+	{ "always, ext4 -> ext4", &ext4_a, &ext4_b, K61,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .want = { "different", SPARSE, SPARSE, USE } },
+	{ "always, 5.4 ext4 -> ext4", &ext4_a, &ext4_b, K54,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .want = { "different", SPARSE, SPARSE, USE } },
+	{ "always, 4.4 same ext4", &ext4_a, &ext4_a, K44,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .want = { "cannot share", SPARSE, SPARSE, USE } },
+	{ "always, nfs -> nfs", &nfs_a, &nfs_b, K61,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .want = { "different", SPARSE, SPARSE, USE } },
+	{ "always, same btrfs still clones", &btrfs_a, &btrfs_a, K61,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .want = { USE, SPARSE, SPARSE, USE } },
+	{ "always, btrfs, --reflink=never", &btrfs_a, &btrfs_a, K61,
+	  .sparse = SC_SPARSE_ALWAYS, .reflink = SC_REFLINK_NEVER,
+	  .want = { "--reflink=never", SPARSE, SPARSE, USE } },
+	{ "always, clone learned", &btrfs_a, &btrfs_a, K61,
+	  .sparse = SC_SPARSE_ALWAYS, .learned = R(SC_ROAD_CLONE),
+	  .want = { "learned", SPARSE, SPARSE, USE } },
+	{ "always, fifo source", &ext4_a, &ext4_b, K61,
+	  .sparse = SC_SPARSE_ALWAYS, .src_mode = S_IFIFO,
+	  .want = { "source is not a regular", "source is not a regular",
+		    SPARSE, USE } },
+	{ "always, fifo destination", &ext4_a, &ext4_b, K61,
+	  .sparse = SC_SPARSE_ALWAYS, .dst_mode = S_IFIFO,
+	  .want = { "destination is not a regular",
+		    "destination is not a regular", USE, USE } },
+	{ "always, char device destination", &ext4_a, &devtmpfs_fs, K61,
+	  .sparse = SC_SPARSE_ALWAYS, .dst_mode = S_IFCHR,
+	  .want = { "destination is not a regular",
+		    "destination is not a regular", USE, USE } },
+	{ "--road=copy_file_range beats always", &ext4_a, &ext4_a, K61,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .roads = R(SC_ROAD_RANGE), .forced = true,
+	  .want = { "--road", USE, "--road", "--road" } },
+	{ "--road=splice,read_write beats always", &ext4_a, &ext4_b, K61,
+	  .sparse = SC_SPARSE_ALWAYS,
+	  .roads = R(SC_ROAD_SPLICE) | R(SC_ROAD_RW), .forced = true,
+	  .want = { "--road", "--road", USE, USE } },
+	{ "never, same ext4", &ext4_a, &ext4_a, K61,
+	  .sparse = SC_SPARSE_NEVER,
+	  .want = { "cannot share", USE, "one filesystem", USE } },
+	{ "never, ext4 -> ext4", &ext4_a, &ext4_b, K61,
+	  .sparse = SC_SPARSE_NEVER,
+	  .want = { "different", "5.19", USE, USE } },
+};
+
 /* --road: only the named roads, whatever the rules say. */
 static const struct row road_rows[] = {
 	{ "splice,read_write on one ext4", &ext4_a, &ext4_a, K61,
@@ -309,12 +368,14 @@ ROW_TEST(test_generated_source_reads_only, generated_rows)
 ROW_TEST(test_cross_filesystem_by_kernel, cross_rows)
 ROW_TEST(test_same_filesystem_clone_then_range, same_rows)
 ROW_TEST(test_reflink_option, reflink_rows)
+ROW_TEST(test_sparse_always_reads_zeros, sparse_rows)
 ROW_TEST(test_road_option_forces_and_excludes, road_rows)
 ROW_TEST(test_learned_roads_skipped, learned_rows)
 ROW_TEST(test_pipes_and_devices, special_rows)
 
 /* Every plan has a road (read_write) unless the user restricted roads,
- * and every skipped road says why: swept over the whole fact space. */
+ * every skipped road says why, and --sparse=always never plans a kernel
+ * road into a regular file: swept over the whole fact space. */
 START_TEST(test_read_write_always_and_reasons)
 {
 	static const struct sc_fs_facts *fss[] = {
@@ -330,12 +391,14 @@ START_TEST(test_read_write_always_and_reasons)
 	for (size_t k = 0; k < sizeof(ks) / sizeof(ks[0]); k++)
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
 	for (int refl = SC_REFLINK_AUTO; refl <= SC_REFLINK_NEVER; refl++)
+	for (int sp = SC_SPARSE_AUTO; sp <= SC_SPARSE_NEVER; sp++)
 	/* read_write never fails "not here", so it is never learned. */
 	for (unsigned learned = 0; learned < R(SC_ROAD_RW); learned++) {
 		struct sc_plan_input in = {
 			.src_fs = fss[a], .dst_fs = fss[b],
 			.src_mode = modes[m], .dst_mode = S_IFREG,
 			.kernel = ks[k], .reflink = (enum sc_reflink)refl,
+			.sparse = (enum sc_sparse)sp,
 			.roads = SC_ROADMASK_ALL, .learned = learned,
 		};
 		struct sc_plan plan;
@@ -354,6 +417,13 @@ START_TEST(test_read_write_always_and_reasons)
 				      "read_write missing (src %zu dst %zu "
 				      "kernel %zu mode %zu learned %#x)",
 				      a, b, k, m, learned);
+		/* Zeros copied as data would be holes lost. */
+		if (sp == SC_SPARSE_ALWAYS)
+			ck_assert_msg(!plan.step[SC_ROAD_RANGE].use &&
+				      !plan.step[SC_ROAD_SPLICE].use,
+				      "--sparse=always planned a kernel road "
+				      "(src %zu dst %zu kernel %zu mode %zu)",
+				      a, b, k, m);
 	}
 }
 END_TEST
@@ -410,6 +480,7 @@ Suite *plan_suite(void)
 	add(s, "same_filesystem", test_same_filesystem_clone_then_range,
 	    N(same_rows));
 	add(s, "reflink", test_reflink_option, N(reflink_rows));
+	add(s, "sparse", test_sparse_always_reads_zeros, N(sparse_rows));
 	add(s, "road_option", test_road_option_forces_and_excludes,
 	    N(road_rows));
 	add(s, "learned", test_learned_roads_skipped, N(learned_rows));
