@@ -933,6 +933,7 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 		.src_mode = sst->st_mode, .dst_mode = dst_mode,
 		.src_size = sst->st_size, .kernel = w->kernel,
 		.reflink = w->o->reflink, .roads = w->o->roads,
+		.sparse = w->o->sparse,
 		.roads_forced = w->o->roads_forced,
 	};
 	in.learned = learned_get(rec->src_fs, rec->dst_fs);
