@@ -1743,7 +1743,8 @@ attrs:
 	 * have stopped us writing them.  With -j its files may still be in
 	 * flight: wait for the end of the run (the list is in post-order). */
 	if (o->explain || !(created || o->preserve_mode ||
-			    o->preserve_timestamps || o->preserve_ownership))
+			    o->preserve_timestamps || o->preserve_ownership ||
+			    o->preserve_xattr))
 		return rc;
 	if (pool) {
 		struct deferred *dl = realloc(w->deferred, (w->n_deferred + 1) *
