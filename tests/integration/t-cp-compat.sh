@@ -286,6 +286,9 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	c f-read-only-user	"chmod 0777 .; chmod 0444 b; chown 65534 b; $nb \"\$CP\" -f a b"
 	c read-only-user	"chmod 0777 .; chmod 0444 b; chown 65534 b; $nb \"\$CP\" a b"
 	c unreadable-user	"chmod 0777 .; chmod 0 a; $nb \"\$CP\" a x"
+	# the owner cannot be kept: set-id bits go
+	c setid-file-p-user	"chmod 0777 .; chmod 6755 a; $nb \"\$CP\" -p a x"
+	c setid-dir-a-user	"chmod 0777 .; chmod 3755 d; $nb \"\$CP\" -a d x"
 fi
 
 say "$ncases cases, $ndiff differ"

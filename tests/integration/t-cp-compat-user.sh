@@ -1,0 +1,109 @@
+#!/bin/bash
+# As an ordinary user, smartcp installed as "cp" behaves as GNU cp where
+# permissions matter: the -i prompts for a file its owner may not write,
+# the message for a destination symlink that leads through a directory the
+# user may not search, and --preserve=xattr of a read-only file.
+#
+# Both cps run as uid 65534 (nobody) in a case directory nobody owns; each
+# case compares status, stdout, stderr and the files left (names, types,
+# modes, sizes, link counts, owners, link targets, contents).  Needs root to
+# become nobody.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+need_root "runs the cases as uid 65534"
+need_cmd setpriv
+GNU_CP=$(command -v cp) || skip "needs GNU cp"
+"$GNU_CP" --version 2>/dev/null | grep -q 'GNU coreutils' ||
+	skip "needs GNU cp (cp --version says: $("$GNU_CP" --version 2>&1 | head -n 1))"
+say "comparing with $("$GNU_CP" --version | head -n 1), both as uid 65534"
+
+NB='setpriv --reuid=65534 --regid=65534 --clear-groups'
+chmod 0755 "$T"
+mkdir "$T/ours" "$T/gnu" "$T/o" "$T/g" "$T/res"
+ln -s "$SMARTCP" "$T/ours/cp"
+ln -s "$GNU_CP" "$T/gnu/cp"
+chmod 0755 "$T/o" "$T/g" "$T/ours" "$T/gnu"
+$NB "$T/ours/cp" --version >/dev/null 2>&1 ||
+	skip "uid 65534 cannot run $SMARTCP (a directory on its path not searchable?)"
+
+norm() { sed -e "s#$T/[a-z]*/cp#cp#g" -e "s#$T/[og]/[^/ ]*#CASEDIR#g"; }
+
+listing() {
+	find . -printf '%p %y %m %s %n %U %l\n' | LC_ALL=C sort
+	find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r md5sum
+}
+
+ncases=0
+ndiff=0
+diffs=$T/res/all.diff
+: >"$diffs"
+
+# c NAME CMD [STDIN]: run CMD (a shell snippet, "$CP" is the cp under
+# test) as nobody, in an empty directory nobody owns, with STDIN (a string)
+# on standard input; compare smartcp's outcome with GNU cp's.
+c() {
+	local name=$1 cmd=$2 in=${3:-} impl dir r rc
+	ncases=$((ncases + 1))
+	for impl in ours gnu; do
+		dir=$T/${impl:0:1}/$name
+		r=$T/res/$name.$impl
+		mkdir "$dir"
+		chown 65534:65534 "$dir"
+		rc=0
+		(cd "$dir" && CP=$T/$impl/cp $NB bash -c "umask 022; $cmd") \
+			<<<"$in" >"$r.out" 2>"$r.err" || rc=$?
+		{
+			echo "status: $rc"
+			echo "--- stdout:"
+			norm <"$r.out"
+			echo "--- stderr:"
+			norm <"$r.err"
+			echo "--- files:"
+			(cd "$dir" && listing) | norm
+		} >"$r.all"
+	done
+	if diff -u --label "gnu: $cmd" --label "smartcp: $cmd" \
+		"$T/res/$name.gnu.all" "$T/res/$name.ours.all" >"$T/res/$name.diff"; then
+		printf 'same  %-22s %s\n' "$name" "$cmd"
+	else
+		printf 'DIFF  %-22s %s\n' "$name" "$cmd"
+		cat "$T/res/$name.diff" >>"$diffs"
+		ndiff=$((ndiff + 1))
+	fi
+}
+
+# --- a destination its owner may not write
+ro='echo e >e; echo f >f; chmod 0 f;'
+c i-unwritable-no	"$ro \"\$CP\" -i e f" n
+c i-unwritable-yes	"$ro \"\$CP\" -i e f" y
+c if-unwritable-no	"$ro \"\$CP\" -if e f" n
+c if-unwritable-yes	"$ro \"\$CP\" -if e f" y
+c f-unwritable		"$ro \"\$CP\" -f e f"
+c unwritable		"$ro \"\$CP\" e f"
+c i-unwritable-into	'echo e >e; mkdir t; echo x >t/e; chmod 0 t/e; "$CP" -i e t' n
+# --- a destination symlink through a directory nobody may search
+c symlink-no-search	'mkdir D; chmod 0 D; ln -s D/D symlink; touch F; "$CP" F symlink'
+c symlink-no-search-f	'mkdir D; chmod 0 D; ln -s D/D symlink; touch F; "$CP" -f F symlink'
+c unreadable-source	'echo s >s; chmod 0 s; "$CP" s t'
+c unsearchable-source	'mkdir D; echo x >D/x; chmod 0 D; "$CP" D/x t'
+
+# --- --preserve=xattr of a file nobody may write: the xattrs go on
+# before the mode takes away the owner's write permission
+if ! command -v setfattr >/dev/null 2>&1 || ! command -v getfattr >/dev/null 2>&1; then
+	say "setfattr/getfattr not installed: --preserve=xattr cases not run"
+elif ! { touch "$T/xa" && setfattr -n user.probe -v 1 "$T/xa"; } 2>/dev/null; then
+	say "$(fs_type "$T") at $T takes no user xattrs: --preserve=xattr cases not run"
+else
+	xa='touch a; setfattr -n user.foo -v bar a; chmod a-w a;'
+	show='echo "rc $?"; getfattr -n user.foo --only-values e; echo; stat -c "%n %a" e'
+	c xattr-readonly	"$xa \"\$CP\" --preserve=xattr a e; $show"
+	c xattr-readonly-a	"$xa \"\$CP\" -a a e; $show"
+fi
+
+say "$ncases cases, $ndiff differ"
+if [ "$ndiff" -ne 0 ]; then
+	cat "$diffs" >&2
+	fail "$ndiff of $ncases cases differ from GNU cp (diffs above: - gnu, + smartcp)"
+fi
+pass "all $ncases cases as GNU cp does"
