@@ -466,6 +466,10 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 	const struct sc_options *o = w->o;
 	bool is_link = S_ISLNK(st->st_mode);
 	mode_t src_mode = st->st_mode;
+	/* special bits creation gave (a directory's sticky bit, a set-gid
+	 * bit inherited from its parent), which cp's ACL calls keep */
+	mode_t kept = m->created && m->mode_known ? m->mode & 07000 : 0;
+	bool owner_lost = false;
 	int rc = 0, r;
 
 	if (o->preserve_timestamps) {
@@ -511,6 +515,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 			}
 			/* Not the source's owner: no set-id bits for them. */
 			src_mode &= ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
+			owner_lost = true;
 		}
 	}
 	if (o->preserve_xattr) {
@@ -537,9 +542,12 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 		r = out >= 0 && in >= 0 ?
 		    perm_copy_fd(src, in, dst, out, &quiet_ctx) :
 		    perm_copy_file(src, dst, &quiet_ctx);
-		if (r != 0 || (st->st_mode & 07000))
-			r = out >= 0 ? fchmod(out, src_mode & 07777) :
-			    chmod(dst, src_mode & 07777);
+		if (r != 0 || (st->st_mode & 07000)) {
+			mode_t mode = owner_lost ? (src_mode & 0777) | kept :
+				      src_mode & 07777;
+
+			r = out >= 0 ? fchmod(out, mode) : chmod(dst, mode);
+		}
 		if (r != 0) {
 			warn(errno, _("preserving permissions for %s"),
 			     sc_quote(dst));
@@ -550,8 +558,8 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 	}
 	if (o->explicit_no_preserve_mode && m->created) {
 		/* --no-preserve=mode: what a new file gets by default */
-		mode_t def = (S_ISDIR(src_mode) || S_ISSOCK(src_mode) ?
-			      0777 : 0666) & ~w->umask;
+		mode_t def = ((S_ISDIR(src_mode) || S_ISSOCK(src_mode) ?
+			       0777 : 0666) & ~w->umask) | kept;
 
 		r = out >= 0 ? fchmod(out, def) : chmod(dst, def);
 		if (r != 0) {
