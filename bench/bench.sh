@@ -280,6 +280,8 @@ run_tool() { # label src dst
 	"smartcp -r") "${PFX[@]}" "$SMARTCP" -r "$s" "$d" ;;
 	"smartcp -a") "${PFX[@]}" "$SMARTCP" -a "$s" "$d" ;;
 	"smartcp --verify") "${PFX[@]}" "$SMARTCP" --verify "$s" "$d" ;;
+	"smartcp --sync") "${PFX[@]}" "$SMARTCP" --sync "$s" "$d" ;;
+	"smartcp --sync --verify") "${PFX[@]}" "$SMARTCP" --sync --verify "$s" "$d" ;;
 	cp) "${PFX[@]}" cp "$s" "$d" ;;
 	"cp --reflink=never") "${PFX[@]}" cp --reflink=never "$s" "$d" ;;
 	"cp -r") "${PFX[@]}" cp -r "$s" "$d" ;;
@@ -499,7 +501,11 @@ TREE_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "cp -r --reflink=never;smartc
 	"tar | tar;smartcp -a;tar | tar")
 SPARSE_ROWS=("smartcp;;" "cp;smartcp;cp" "cp --reflink=never;smartcp;cp --reflink=never"
 	"rsync -aS --whole-file;smartcp;rsync -aS --whole-file" "cat > (dense);smartcp;cat > (dense)")
-VERIFY_ROWS=("smartcp;;" "smartcp --verify;smartcp --verify;smartcp")
+# --verify makes the copy durable (fdatasync) before reading it back, which
+# a plain copy never waits for; the --sync pair shows the cost of the
+# reading back alone.
+VERIFY_ROWS=("smartcp;;" "smartcp --verify;smartcp --verify;smartcp"
+	"smartcp --sync;;" "smartcp --sync --verify;smartcp --sync --verify;smartcp --sync")
 
 fs_ready() { # fs... : all mounted?
 	local f
