@@ -14,22 +14,13 @@
 # exit status only (-nolist).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-compat.sh"
 
-GNU_CP=$(command -v cp)
-"$GNU_CP" --version 2>/dev/null | grep -q 'GNU coreutils' ||
-	skip "needs GNU cp (cp --version says: $("$GNU_CP" --version 2>&1 | head -n 1))"
+compat_init
 say "comparing with $("$GNU_CP" --version | head -n 1)"
 
-# Both are called as ".../cp", so messages start "<dir>/cp:"; normalise
-# "$T/ours/cp" and "$T/gnu/cp" to "cp".
-# Case directories $T/o/NAME and $T/g/NAME have names of the same length.
-mkdir "$T/ours" "$T/gnu" "$T/o" "$T/g" "$T/res"
-ln -s "$SMARTCP" "$T/ours/cp"
-ln -s "$GNU_CP" "$T/gnu/cp"
-norm() { sed -e "s#$T/[a-z]*/cp#cp#g" -e "s#$T/[og]/[^/ ]*#CASEDIR#g"; }
-
-# base: the files every case starts from
-base() {
+# the files every case starts from
+compat_setup() {
 	printf 'data\n' >a
 	printf 'other file\n' >b
 	printf 'not a dir\n' >notdir
@@ -42,57 +33,6 @@ base() {
 	ln -s nowhere dl
 	ln -s d ld
 	touch -d '2020-01-01 00:00:00' a b notdir d/f d/sub/g
-}
-
-listing() {
-	find . -printf '%p %y %m %s %n %l\n' | LC_ALL=C sort
-	find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r md5sum
-}
-
-ncases=0
-ndiff=0
-diffs=$T/res/all.diff
-: >"$diffs"
-
-# c [-nolist] NAME CMD [STDIN]: run CMD (a shell snippet, "$CP" is the cp
-# under test) in a fresh base setup for each cp, with STDIN (a string) on
-# standard input; compare.
-c() {
-	local list=1 name cmd in impl dir r
-	if [ "$1" = -nolist ]; then
-		list=0
-		shift
-	fi
-	name=$1 cmd=$2 in=${3:-}
-	ncases=$((ncases + 1))
-	for impl in ours gnu; do
-		dir=$T/${impl:0:1}/$name
-		r=$T/res/$name.$impl
-		mkdir "$dir"
-		(cd "$dir" && base)
-		rc=0
-		(cd "$dir" && CP=$T/$impl/cp bash -c "$cmd") \
-			<<<"$in" >"$r.out" 2>"$r.err" || rc=$?
-		{
-			echo "status: $rc"
-			echo "--- stdout:"
-			norm <"$r.out"
-			echo "--- stderr:"
-			norm <"$r.err"
-			if [ "$list" = 1 ]; then
-				echo "--- files:"
-				(cd "$dir" && listing) | norm
-			fi
-		} >"$r.all"
-	done
-	if diff -u --label "gnu: $cmd" --label "smartcp: $cmd" \
-		"$T/res/$name.gnu.all" "$T/res/$name.ours.all" >"$T/res/$name.diff"; then
-		printf 'same  %-22s %s\n' "$name" "$cmd"
-	else
-		printf 'DIFF  %-22s %s\n' "$name" "$cmd"
-		cat "$T/res/$name.diff" >>"$diffs"
-		ndiff=$((ndiff + 1))
-	fi
 }
 
 # --- operands and messages
@@ -291,9 +231,4 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	c setid-dir-a-user	"chmod 0777 .; chmod 3755 d; $nb \"\$CP\" -a d x"
 fi
 
-say "$ncases cases, $ndiff differ"
-if [ "$ndiff" -ne 0 ]; then
-	cat "$diffs" >&2
-	fail "$ndiff of $ncases cases differ from GNU cp (diffs above: - gnu, + smartcp)"
-fi
-pass "all $ncases cases as GNU cp does"
+compat_finish
