@@ -124,7 +124,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --update[=WHEN]          like -u, or with WHEN: all (replace every\n\
                                  destination), none (replace none), older\n\
   -v, --verbose                explain what is being done, and which road\n\
-                                 each file took\n\
+                                 each file took (not when called as cp)\n\
   -x, --one-file-system        stay on this file system\n\
   -Z, --context[=CTX]          accepted for compatibility; SELinux contexts\n\
                                  are not set\n\
