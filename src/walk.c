@@ -222,6 +222,31 @@ static char *dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
+/* Makes NAME a hard link to TARGET (FLAGS for linkat) or, with !HARD, a
+ * symlink holding TARGET. */
+static int make_name(bool hard, const char *target, const char *name,
+		     int flags)
+{
+	return hard ? linkat(AT_FDCWD, target, AT_FDCWD, name, flags) :
+		      symlink(target, name);
+}
+
+/* make_name() under a free temporary name in DIR, ".smartcp.PID.N",
+ * written to TMP.  0 or -errno. */
+static int make_temp_name(bool hard, const char *target, int flags,
+			  const char *dir, char *tmp, size_t size)
+{
+	for (unsigned i = 0;; i++) {
+		if (snprintf(tmp, size, "%s/.smartcp.%d.%u", dir,
+			     (int)getpid(), i) >= (int)size)
+			return -ENAMETOOLONG;
+		if (make_name(hard, target, tmp, flags) == 0)
+			return 0;
+		if (errno != EEXIST || i > 100)
+			return -errno;
+	}
+}
+
 static double elapsed(const struct timespec *t0)
 {
 	struct timespec t;
@@ -862,31 +887,22 @@ static bool update_skips(const struct sc_options *o, const struct stat *sst,
 static int make_link(bool hard, const char *target, const char *dst,
 		     bool follow, bool replace)
 {
+	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
 	_cleanup_free_ char *dir = NULL;
 	char tmp[PATH_MAX];
 	struct stat st;
 	int e;
 
-	if ((hard ? linkat(AT_FDCWD, target, AT_FDCWD, dst,
-			   follow ? AT_SYMLINK_FOLLOW : 0) :
-		    symlink(target, dst)) == 0)
+	if (make_name(hard, target, dst, flags) == 0)
 		return 0;
 	if (errno != EEXIST || !replace)
 		return -errno;
 	dir = dir_of(dst);
 	if (!dir)
 		return -ENOMEM;
-	for (unsigned i = 0;; i++) {
-		if (snprintf(tmp, sizeof(tmp), "%s/.smartcp-ln.%d.%u", dir,
-			     (int)getpid(), i) >= (int)sizeof(tmp))
-			return -ENAMETOOLONG;
-		if ((hard ? linkat(AT_FDCWD, target, AT_FDCWD, tmp,
-				   follow ? AT_SYMLINK_FOLLOW : 0) :
-			    symlink(target, tmp)) == 0)
-			break;
-		if (errno != EEXIST || i > 100)
-			return -errno;
-	}
+	e = make_temp_name(hard, target, flags, dir, tmp, sizeof(tmp));
+	if (e < 0)
+		return e;
 	if (rename(tmp, dst) < 0) {
 		e = -errno;
 		unlink(tmp);
@@ -1026,15 +1042,10 @@ static int atomic_commit(int fd, const char *dst, bool named)
 		return -ENOMEM;
 	if (!named) {
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-		for (unsigned i = 0;; i++) {
-			snprintf(atomic_tmp, sizeof(atomic_tmp),
-				 "%s/.smartcp.%d.%u", dir, (int)getpid(), i);
-			if (linkat(AT_FDCWD, fdpath, AT_FDCWD, atomic_tmp,
-				   AT_SYMLINK_FOLLOW) == 0)
-				break;
-			if (errno != EEXIST || i > 100)
-				return -errno;
-		}
+		e = make_temp_name(true, fdpath, AT_SYMLINK_FOLLOW, dir,
+				   atomic_tmp, sizeof(atomic_tmp));
+		if (e < 0)
+			return e;
 		atomic_tmp_set = 1;
 	}
 	if (rename(atomic_tmp, dst) < 0) {
