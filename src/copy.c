@@ -210,13 +210,16 @@ static int copy_extents(struct run *r)
 	for (;;) {
 		data = lseek(x->in, off, SEEK_DATA);
 		if (data < 0) {
-			if (errno == ENXIO)
+			if (errno == ENXIO) {
+				r->res->seek_data = true;
 				break;		/* no data past OFF */
+			}
 			if (off == 0 && errno == EINVAL)
 				return 1;	/* no SEEK_DATA here */
 			x->side = SC_SIDE_READ;
 			return -errno;
 		}
+		r->res->seek_data = true;
 		hole = lseek(x->in, data, SEEK_HOLE);
 		if (hole < 0) {
 			x->side = SC_SIDE_READ;
@@ -355,6 +358,7 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	}
 	if (x->wrote_hole)
 		res->holes = true;
+	res->zero_scan = x->hole_size != 0;
 	res->size = x->out_off;
 	for (int i = 0; i < SC_ROAD__MAX; i++)
 		res->bytes += res->road_bytes[i];

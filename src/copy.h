@@ -28,6 +28,8 @@ struct sc_copy_result {
 	off_t size;			/* final destination size */
 	uint64_t road_bytes[SC_ROAD__MAX];
 	bool holes;			/* destination has holes we kept */
+	bool seek_data;			/* data found with SEEK_DATA/SEEK_HOLE */
+	bool zero_scan;			/* zero blocks written as holes */
 	unsigned learned;		/* roads that failed "not here" */
 	int err;			/* 0 or -errno */
 	enum sc_side side;

@@ -350,6 +350,37 @@ void sc_report_progress_enable(struct sc_report *rep, bool now)
 	rep->progress_now = now;
 }
 
+void sc_report_debug(FILE *out, const struct sc_copy_result *res,
+		     bool reflink)
+{
+	const char *offload = "unknown", *clone = reflink ? "unknown" : "no";
+	const char *sparse = "unknown";
+	bool tried[SC_ROAD__MAX] = { false }, ok[SC_ROAD__MAX] = { false };
+
+	if (!out)
+		out = stdout;
+	if (res) {
+		for (int i = 0; i < res->n_attempts; i++) {
+			tried[res->attempt[i].road] = true;
+			ok[res->attempt[i].road] |= !res->attempt[i].err;
+		}
+		/* cp tries a clone first and copy_file_range next; a road
+		 * smartcp knew would fail and skipped counts as refused */
+		if (reflink)
+			clone = ok[SC_ROAD_CLONE] ? "yes" : "unsupported";
+		if (!ok[SC_ROAD_CLONE]) {
+			offload = ok[SC_ROAD_RANGE] ? "yes" :
+				  tried[SC_ROAD_RANGE] ? "unsupported" : "avoided";
+			sparse = res->seek_data && res->zero_scan ?
+				 "SEEK_HOLE + zeros" :
+				 res->seek_data ? "SEEK_HOLE" :
+				 res->zero_scan ? "zeros" : "no";
+		}
+	}
+	fprintf(out, "copy offload: %s, reflink: %s, sparse detection: %s\n",
+		offload, clone, sparse);
+}
+
 static void human_size(char *buf, size_t size, double b);
 
 void sc_report_progress(struct sc_report *rep, const char *file,
@@ -414,7 +445,7 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		explain_record(rec);
 		return;
 	}
-	if (!rep->verbose || rec->err)
+	if (!rep->verbose || rec->err || rec->announced)
 		return;
 	fprintf(out, "%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
 	if (rec->backup)

@@ -27,6 +27,7 @@ struct sc_record {
 	double seconds;
 	bool unchanged;			/* --if-changed found it equal */
 	const char *backup;		/* backup made of the old destination */
+	bool announced;			/* its cp-style -v line is out already */
 	enum { SC_VERIFY_NONE, SC_VERIFY_OK, SC_VERIFY_REPAIRED,
 	       SC_VERIFY_FAILED } verify;
 	off_t verify_bad;		/* first differing offset seen */
@@ -55,6 +56,12 @@ void sc_report_progress_enable(struct sc_report *rep, bool now);
 void sc_report_progress(struct sc_report *rep, const char *file,
 			uint64_t done, off_t size, enum sc_road road);
 void sc_report_progress_end(struct sc_report *rep);
+
+/* cp --debug's line for a copy whose source was opened: "copy offload:
+ * yes, reflink: unsupported, sparse detection: no", from RES (NULL: no
+ * data moved yet), REFLINK telling whether a clone was allowed. */
+void sc_report_debug(FILE *out, const struct sc_copy_result *res,
+		     bool reflink);
 
 /* The JSON summary object, or the terminal summary line on stderr. */
 void sc_report_finish(struct sc_report *rep, int failures);

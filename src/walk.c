@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <acl/libacl.h>
@@ -62,6 +63,7 @@ struct job {
 	unsigned n_done;	/* the worker handed back the rest */
 	unsigned failed;	/* files that failed */
 	const struct sc_fs_facts *parent_facts;
+	int dirfd;		/* their source directory, or -1 */
 };
 
 struct hardlink {
@@ -83,7 +85,14 @@ struct walk {
 	 * NULL: its new entries need no lstat and no fstat. */
 	const struct sc_fs_facts *parent_facts;
 	char *backup;		/* backup made for the current file, or NULL */
+	/* The source entry being copied, as its directory's descriptor and
+	 * its name there: opened through these, a directory renamed or
+	 * swapped for a symlink while the walk is inside it cannot lead the
+	 * copy out of the source tree.  -1 and NULL: use the path. */
+	int at_fd;
+	const char *at_name;
 	bool reported;		/* the current entry has its record */
+	bool announced;		/* ... and its cp-style -v line is out */
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
 	struct sc_report *rep;
@@ -262,7 +271,43 @@ static void report(struct walk *w, struct sc_record *rec)
 
 	w->reported = true;
 	rec->backup = w->backup;
+	rec->announced = w->announced;
 	sc_report_record(w->rep, rec, slot ? slot->out : NULL);
+}
+
+/* The name of PATH's last entry (PATH, as join() makes them, has no
+ * trailing slash). */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Opens the source entry being copied (see at_fd in struct walk). */
+static int src_open(struct walk *w, const char *src, int flags)
+{
+	return w->at_fd >= 0 ? openat(w->at_fd, w->at_name, flags) :
+			       open(src, flags);
+}
+
+/* Called as cp, -v names a file that is not a directory before copying
+ * it, as cp does: the line is there even when the copy then fails, and
+ * comes before the error.  Under smartcp's own name the line comes after
+ * the copy, with the road it took. */
+static void announce(struct walk *w, const char *src, const char *dst)
+{
+	const struct sc_options *o = w->o;
+	FILE *out;
+
+	if (!o->verbose || !o->as_cp || o->json || o->explain || w->announced)
+		return;
+	out = out_stream();
+	fprintf(out, "%s -> %s", sc_quote(src), sc_quote(dst));
+	if (w->backup)
+		fprintf(out, _(" (backup: %s)"), sc_quote(w->backup));
+	fputc('\n', out);
+	w->announced = true;
 }
 
 static void on_progress(void *arg, uint64_t done, enum sc_road road)
@@ -1226,13 +1271,13 @@ static int open_dangling(const char *dst, int flags, mode_t mode)
  * fast path of a fresh tree); else SRC is opened here and checked against
  * SST, the stat the walk saw.  DST_ST is the stat of the existing
  * destination (links followed), or NULL when there is none. */
-static int copy_regular(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, const struct stat *dst_st,
-			bool follow, int pre_in, const struct stat *pre_ist)
+static int copy_regular_1(struct walk *w, const char *src, const char *dst,
+			  const struct stat *sst, const struct stat *dst_st,
+			  bool follow, int pre_in, const struct stat *pre_ist,
+			  struct sc_record *rec, bool *opened)
 {
 	bool dst_exists = dst_st != NULL;
 	const struct sc_options *o = w->o;
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
 	struct timespec t0;
 	struct stat ist, ost, old;
 	_cleanup_close_ int in = -1;
@@ -1248,28 +1293,30 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	if (pre_in >= 0) {
 		in = pre_in;
 		ist = *pre_ist;
-	} else if ((in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-			      (follow ? 0 : O_NOFOLLOW))) < 0) {
+	} else if ((in = src_open(w, src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+				  (follow ? 0 : O_NOFOLLOW))) < 0) {
 		msg(errno, _("cannot open %s for reading"), sc_quote(src));
 		return -1;
 	} else if (fstat(in, &ist) < 0) {
+		*opened = true;
 		msg(errno, _("cannot fstat %s"), sc_quote(src));
 		return -1;
 	}
+	*opened = true;
 	if (sst && (ist.st_ino != sst->st_ino || ist.st_dev != sst->st_dev)) {
 		msg(0, _("skipping file %s, as it was replaced while being copied"),
 		    sc_quote(src));
 		return -1;
 	}
-	rec.src_fs = lookup(w, in, &ist);
-	rec.src_size = ist.st_size;
-	rec.src_sparse = (uint64_t)ist.st_blocks * 512 < (uint64_t)ist.st_size;
-	size_trusted = !sc_plan_size_untrusted(rec.src_fs);
+	rec->src_fs = lookup(w, in, &ist);
+	rec->src_size = ist.st_size;
+	rec->src_sparse = (uint64_t)ist.st_blocks * 512 < (uint64_t)ist.st_size;
+	size_trusted = !sc_plan_size_untrusted(rec->src_fs);
 
 	if (o->explain) {
-		rec.dst_fs = facts_for_path(w, dst);
-		make_plan(w, &rec, &ist, dst_st ? dst_st->st_mode : S_IFREG);
-		report(w, &rec);
+		rec->dst_fs = facts_for_path(w, dst);
+		make_plan(w, rec, &ist, dst_st ? dst_st->st_mode : S_IFREG);
+		report(w, rec);
 		return 0;
 	}
 
@@ -1285,7 +1332,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 			return -1;
 		}
 		if (e == 1) {
-			rec.unchanged = true;
+			rec->unchanged = true;
 			m.have_old = true;
 			m.old_mode = old.st_mode;
 			if (!attrs_match(o, &ist, &old) &&
@@ -1293,8 +1340,8 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 				entry_failed = true;
 				return -1;
 			}
-			rec.seconds = elapsed(&t0);
-			report(w, &rec);
+			rec->seconds = elapsed(&t0);
+			report(w, rec);
 			return 0;
 		}
 	}
@@ -1363,13 +1410,13 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		/* A file just made in a directory just made: a regular file
 		 * on the directory's filesystem, no need to ask. */
 		ost.st_mode = S_IFREG;
-		rec.dst_fs = w->parent_facts;
+		rec->dst_fs = w->parent_facts;
 	} else if (fstat(out, &ost) < 0) {
 		e = errno;
 		msg(e, _("cannot fstat %s"), sc_quote(dst));
 		goto fail;
 	} else {
-		rec.dst_fs = lookup(w, out, &ost);
+		rec->dst_fs = lookup(w, out, &ost);
 	}
 	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
 	/* Only a regular file of ours is ever removed: never /dev/null or
@@ -1377,15 +1424,15 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	removable = !atomic && !o->attributes_only && S_ISREG(ost.st_mode);
 	if (removable)
 		partial_begin(dst);
-	make_plan(w, &rec, &ist, ost.st_mode);
+	make_plan(w, rec, &ist, ost.st_mode);
 	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
 		 * smartcp to be checked. */
 		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (r != SC_ROAD_RW && rec.plan.step[r].use) {
-				rec.plan.step[r].use = false;
-				rec.plan.step[r].why = N_("--verify of a stream");
-				rec.plan.n_use--;
+			if (r != SC_ROAD_RW && rec->plan.step[r].use) {
+				rec->plan.step[r].use = false;
+				rec->plan.step[r].why = N_("--verify of a stream");
+				rec->plan.n_use--;
 			}
 	}
 
@@ -1393,51 +1440,51 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	w->current_size = ist.st_size;
 	if (!o->attributes_only) {
 		e = sc_copy_data(&w->ctx, in, out, &ist, out_seekable,
-				 &rec.plan, size_trusted,
-				 &rec.res);
-		rec.copied = true;
+				 &rec->plan, size_trusted,
+				 &rec->res);
+		rec->copied = true;
 		/* Only errors that belong to the filesystem pair are learned:
 		 * EPERM or ETXTBSY belong to one file. */
 		new_learned = 0;
-		for (int i = 0; i < rec.res.n_attempts; i++) {
-			int err = -rec.res.attempt[i].err;
+		for (int i = 0; i < rec->res.n_attempts; i++) {
+			int err = -rec->res.attempt[i].err;
 
 			if (err == EXDEV || err == EOPNOTSUPP ||
 			    err == ENOSYS || err == ENOTTY)
-				new_learned |= 1u << rec.res.attempt[i].road;
+				new_learned |= 1u << rec->res.attempt[i].road;
 		}
 		if (new_learned)
-			learned_add(rec.src_fs, rec.dst_fs, new_learned);
+			learned_add(rec->src_fs, rec->dst_fs, new_learned);
 		if (e == 0 && clone_only && dst_exists &&
 		    ftruncate(out, ist.st_size) < 0) {
 			e = -errno;
-			rec.res.side = SC_SIDE_WRITE;
+			rec->res.side = SC_SIDE_WRITE;
 		}
 		if (e < 0) {
-			rec.err = e;
+			rec->err = e;
 			if (clone_only && dst_exists && !created)
 				removable = false;	/* untouched: keep it */
 			if (o->reflink == SC_REFLINK_ALWAYS &&
-			    rec.res.n_attempts &&
-			    rec.res.attempt[rec.res.n_attempts - 1].road ==
+			    rec->res.n_attempts &&
+			    rec->res.attempt[rec->res.n_attempts - 1].road ==
 			    SC_ROAD_CLONE) {
-				rec.failure = "clone";
+				rec->failure = "clone";
 				msg(-e, _("failed to clone %s from %s"),
 				    sc_quote(dst), sc_quote(src));
-			} else if (rec.res.side == SC_SIDE_READ) {
-				rec.failure = "read";
+			} else if (rec->res.side == SC_SIDE_READ) {
+				rec->failure = "read";
 				msg(-e, _("error reading %s"), sc_quote(src));
 			} else {
-				rec.failure = "write";
+				rec->failure = "write";
 				msg(-e, _("error writing %s"), sc_quote(dst));
 			}
 			e = -e;
 			goto fail;
 		}
 		if (o->verify) {
-			e = verify_copy(w, &rec, in, out, &ist, out_seekable);
+			e = verify_copy(w, rec, in, out, &ist, out_seekable);
 			if (e < 0) {
-				rec.err = e;
+				rec->err = e;
 				e = -e;
 				goto fail;
 			}
@@ -1461,7 +1508,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	if (o->sync && fsync(out) < 0) {
 		e = errno;
 		msg(e, _("error writing %s"), sc_quote(dst));
-		rec.err = -e;
+		rec->err = -e;
 		goto fail;
 	}
 	if (atomic) {
@@ -1469,7 +1516,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		if (e < 0) {
 			e = -e;
 			msg(e, _("cannot replace %s"), sc_quote(dst));
-			rec.err = -e;
+			rec->err = -e;
 			goto fail;
 		}
 	}
@@ -1477,20 +1524,20 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 		out = -1;
 		e = errno;
 		msg(e, _("failed to close %s"), sc_quote(dst));
-		rec.err = -e;
+		rec->err = -e;
 		goto fail;
 	}
 	partial_end();
 	if (o->sync && (e = fsync_dir_of(dst)) < 0) {
 		msg(-e, _("cannot sync the directory of %s"), sc_quote(dst));
-		rec.err = e;
-		rec.seconds = elapsed(&t0);
+		rec->err = e;
+		rec->seconds = elapsed(&t0);
 		if (w->o->json)
-			report(w, &rec);
+			report(w, rec);
 		return -1;
 	}
-	rec.seconds = elapsed(&t0);
-	report(w, &rec);
+	rec->seconds = elapsed(&t0);
+	report(w, rec);
 	return 0;
 
 fail:
@@ -1508,12 +1555,32 @@ fail:
 		unlink(dst);
 	}
 	partial_end();
-	rec.seconds = elapsed(&t0);
-	if (!rec.err)
-		rec.err = -e;
+	rec->seconds = elapsed(&t0);
+	if (!rec->err)
+		rec->err = -e;
 	if (w->o->json)
-		report(w, &rec);
+		report(w, rec);
 	return -1;
+}
+
+static int copy_regular(struct walk *w, const char *src, const char *dst,
+			const struct stat *sst, const struct stat *dst_st,
+			bool follow, int pre_in, const struct stat *pre_ist)
+{
+	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
+	bool opened = false;
+	int r;
+
+	announce(w, src, dst);
+	r = copy_regular_1(w, src, dst, sst, dst_st, follow, pre_in, pre_ist,
+			   &rec, &opened);
+	/* --debug: how the data went, once the source was open, as cp
+	 * says it (cp 9.2 and later) */
+	if (opened && w->o->debug && !w->o->attributes_only &&
+	    !w->o->json && !w->o->explain)
+		sc_report_debug(out_stream(), rec.copied ? &rec.res : NULL,
+				w->o->reflink != SC_REFLINK_NEVER);
+	return r;
 }
 
 /* --- the walk ---------------------------------------------------------- */
@@ -1534,17 +1601,76 @@ static int by_ino(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
-/* A directory's entries, sorted by inode: cp's order, and the fastest
- * to read on ext4. */
-static int list_dir(const char *path, struct dent **ret, size_t *ret_n)
+/* A second descriptor of FD to keep while a directory's entries are
+ * copied, or -1.  Only the lower half of the descriptors allowed is used
+ * for these, one per level of a deep tree and one per queued job: the
+ * copies need the rest, and without one the entries are opened by path. */
+static int keep_fd(int fd)
 {
-	DIR *d = opendir(path);
+	static int budget;
+	int k;
+
+	if (!budget) {
+		struct rlimit rl;
+
+		budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+			 rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < INT_MAX ?
+			 (int)(rl.rlim_cur / 2) : 512;
+	}
+	k = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (k >= budget) {
+		close(k);
+		k = -1;
+	}
+	return k;
+}
+
+/* A directory's entries, sorted by inode: cp's order, and the fastest
+ * to read on ext4.  The directory is PATH, or AT_NAME in AT_FD; unless
+ * FOLLOW, a symlink put in its place is refused, and it must still be
+ * the directory WANT describes (-ESTALE if not).  *KEEP gets a
+ * descriptor of it for opening its entries, or -1 (out of descriptors:
+ * the entries are then opened by path). */
+static int list_dir(const char *path, int at_fd, const char *at_name,
+		    bool follow, const struct stat *want, int *keep,
+		    struct dent **ret, size_t *ret_n)
+{
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY |
+		    (follow ? 0 : O_NOFOLLOW);
+	int fd = at_fd >= 0 ? openat(at_fd, at_name, flags) :
+			      open(path, flags);
+	struct stat st;
+	DIR *d;
 	struct dent *v = NULL, *nv;
 	struct dirent *e;
 	size_t n = 0, cap = 0;
 
-	if (!d)
-		return -errno;
+	*keep = -1;
+	if (fd < 0)
+		/* a symlink or a file now where the directory was */
+		return (errno == ELOOP || errno == ENOTDIR) && !follow ?
+		       -ESTALE : -errno;
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	if (st.st_dev != want->st_dev || st.st_ino != want->st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	*keep = keep_fd(fd);
+	d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+
+		close(fd);
+		if (*keep >= 0)
+			close(*keep);
+		*keep = -1;
+		return -err;
+	}
 	while ((errno = 0, e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -1569,6 +1695,9 @@ static int list_dir(const char *path, struct dent **ret, size_t *ret_n)
 			free(v[--n].name);
 		free(v);
 		closedir(d);
+		if (*keep >= 0)
+			close(*keep);
+		*keep = -1;
 		return -err;
 	}
 	closedir(d);
@@ -1611,6 +1740,8 @@ static bool inside(const char *src, const char *dst)
 
 static void job_free(struct job *j)
 {
+	if (j->dirfd >= 0)
+		close(j->dirfd);
 	for (unsigned i = 0; i < j->n; i++) {
 		free(j->src[i]);
 		free(j->dst[i]);
@@ -1631,7 +1762,7 @@ static int submit(struct job *j)
 
 static int copy_dir(struct walk *w, const char *src, const char *dst,
 		    const struct stat *sst, const struct stat *dst_st,
-		    bool cmdline)
+		    bool cmdline, bool follow)
 {
 	bool dst_exists = dst_st != NULL;
 	const struct sc_options *o = w->o;
@@ -1642,7 +1773,8 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	struct made m = { 0 };
 	size_t n = 0;
 	bool created = false;
-	int rc = 0, e;
+	int rc = 0, e, at_fd = w->at_fd, dirfd = -1;
+	const char *at_name = w->at_name;
 
 	for (size_t i = 0; i < w->n_ancestors; i++)
 		if (w->ancestors[i].dev == sst->st_dev &&
@@ -1705,8 +1837,13 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	}
 	w->ancestors[w->n_ancestors].dev = sst->st_dev;
 	w->ancestors[w->n_ancestors++].ino = sst->st_ino;
-	e = list_dir(src, &ents, &n);
-	if (e < 0) {
+	e = list_dir(src, at_fd, at_name, follow, sst, &dirfd, &ents, &n);
+	if (e == -ESTALE) {
+		msg(0, _("skipping directory %s, as it was replaced while being copied"),
+		    sc_quote(src));
+		rc = -1;
+		goto done;
+	} else if (e < 0) {
 		msg(-e, _("cannot access %s"), sc_quote(src));
 		rc = -1;
 		goto done;
@@ -1722,7 +1859,10 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 			   !o->attributes_only) {
 			/* -j: new files in a new directory go to a worker in
 			 * runs; their output keeps its place in walk order */
-			if (!batch && !(batch = calloc(1, sizeof(*batch)))) {
+			if (!batch && (batch = calloc(1, sizeof(*batch))))
+				batch->dirfd = dirfd < 0 ? -1 :
+					keep_fd(dirfd);
+			if (!batch) {
 				msg(ENOMEM, "%s", sc_quote(s));
 				rc = -1;
 			} else {
@@ -1743,8 +1883,12 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 			batch = NULL;
 			/* set for each entry: copying a subdirectory changes it */
 			w->parent_facts = dir_facts;
+			w->at_fd = dirfd;
+			w->at_name = dirfd >= 0 ? ents[i].name : NULL;
 			if (copy_entry(w, s, d, false, ents[i].type) < 0)
 				rc = -1;
+			w->at_fd = -1;
+			w->at_name = NULL;
 		}
 		free(s);
 		free(d);
@@ -1753,6 +1897,8 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	if (batch && submit(batch) < 0)
 		rc = -1;
 	free(ents);
+	if (dirfd >= 0)
+		close(dirfd);
 	w->parent_facts = NULL;
 done:
 	w->n_ancestors--;
@@ -1802,7 +1948,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		msg(ENOMEM, "%s", sc_quote(src));
 		return -1;
 	}
-	n = readlink(src, target, (size_t)sst->st_size + 1);
+	n = w->at_fd >= 0 ?
+	    readlinkat(w->at_fd, w->at_name, target, (size_t)sst->st_size + 1) :
+	    readlink(src, target, (size_t)sst->st_size + 1);
 	if (n < 0) {
 		msg(errno, _("cannot read symbolic link %s"), sc_quote(src));
 		free(target);
@@ -1892,8 +2040,8 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	const struct sc_options *o = w->o;
 	struct stat ist;
 	const char *prev;
-	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
-		      O_NONBLOCK), r;
+	int in = src_open(w, src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+			  O_NONBLOCK), r;
 	bool tracked;
 
 	if (in < 0)
@@ -1911,6 +2059,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	}
 	if (tracked && (prev = hardlink_find(w, &ist))) {
 		close(in);
+		announce(w, src, dst);
 		return link_to_earlier(w, prev, src, dst);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
@@ -1926,10 +2075,12 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 {
 	const struct sc_options *o = w->o;
 	bool outer_failed = entry_failed, outer_reported = w->reported;
+	bool outer_announced = w->announced;
 	int r = 1;
 
 	entry_failed = false;
 	w->reported = false;
+	w->announced = false;
 	if (dtype == DT_REG && w->parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(w, src, dst);
@@ -1948,6 +2099,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 	}
 	entry_failed = outer_failed;
 	w->reported = outer_reported;
+	w->announced = outer_announced;
 
 	free(w->backup);
 	w->backup = NULL;
@@ -2000,7 +2152,9 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 	const char *prev;
 	int r;
 
-	if ((follow ? stat(src, &sst) : lstat(src, &sst)) < 0) {
+	if ((w->at_fd >= 0 ?
+	     fstatat(w->at_fd, w->at_name, &sst, follow ? 0 : AT_SYMLINK_NOFOLLOW) :
+	     follow ? stat(src, &sst) : lstat(src, &sst)) < 0) {
 		msg(errno, _("cannot stat %s"), sc_quote(src));
 		return -1;
 	}
@@ -2132,9 +2286,10 @@ backed_up:
 
 	if (S_ISDIR(sst.st_mode)) {
 		r = copy_dir(w, src, dst, &sst, dst_exists ? &dst_st : NULL,
-			     cmdline);
+			     cmdline, follow);
 		goto made;
 	}
+	announce(w, src, dst);
 	if (!dst_exists && !loop && dst[0] && dst[strlen(dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
 		msg(ENOTDIR, _("cannot create regular file %s"), sc_quote(dst));
@@ -2527,6 +2682,9 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 		entry_failed = false;
 		last_errno = 0;
 		w->reported = false;
+		w->announced = false;
+		w->at_fd = j->dirfd;
+		w->at_name = j->dirfd >= 0 ? base_name(src) : NULL;
 		if (copy_new_regular(w, src, dst) == 1)
 			break;	/* the rest goes back to the walk, in order */
 		if (entry_failed && w->o->json && !w->reported) {
@@ -2538,6 +2696,8 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 		}
 		j->failed += entry_failed;
 	}
+	w->at_fd = -1;
+	w->at_name = NULL;
 	tl_slot = NULL;
 }
 
@@ -2546,6 +2706,8 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 {
 	struct walk *w = arg;
 	struct job *j = slot->job;
+	const char *at_name;
+	int at_fd;
 
 	if (slot->out_len) {
 		fwrite(slot->out_buf, 1, slot->out_len, stdout);
@@ -2559,10 +2721,16 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 	/* Files a worker handed back (a hard link, a file that changed
 	 * type): the general path, here, at their place in the order. */
 	flushing = true;
+	at_fd = w->at_fd;
+	at_name = w->at_name;
 	for (unsigned i = j->n_done; i < j->n; i++) {
 		w->parent_facts = j->parent_facts;
+		w->at_fd = j->dirfd;
+		w->at_name = j->dirfd >= 0 ? base_name(j->src[i]) : NULL;
 		copy_entry(w, j->src[i], j->dst[i], false, DT_UNKNOWN);
 	}
+	w->at_fd = at_fd;
+	w->at_name = at_name;
 	w->parent_facts = NULL;
 	flushing = false;
 	job_free(j);
@@ -2623,7 +2791,7 @@ static void stop_workers(struct walk *w, unsigned n)
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
-	struct walk w = { .o = opts, .rep = rep };
+	struct walk w = { .o = opts, .rep = rep, .at_fd = -1 };
 	unsigned jobs;
 	int rc;
 

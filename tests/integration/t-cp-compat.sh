@@ -131,10 +131,18 @@ c ambiguous-long	'"$CP" --re a x'
 c missing-arg		'"$CP" a x -t'
 # --- verbose
 c v			'"$CP" -v a x'
-c v-r			'"$CP" -rv d x'
+# (sorted: entries come in inode order, and the two trees' inodes differ)
+c v-r			'{ "$CP" -rv d x; echo "status $?"; } | sort'
 c v-backup		'"$CP" -bv a b'
 c v-remove		'"$CP" -v --remove-destination a b'
 c v-n			'"$CP" -nv a b'
+# the -v line comes before the copy, so a failing copy has one too, and
+# the error follows it (one stream here, as on a terminal)
+c v-fail-write		'"$CP" -v a /dev/full 2>&1'
+c v-fail-dir-slash	'"$CP" -v a nothere/ 2>&1'
+c v-fail-tree		'mkdir -p t/s; echo 1 >t/s/f; chmod 000 t/s; "$CP" -rv t u 2>&1; chmod 755 t/s'
+c v-symlink-P		'"$CP" -Pv la y'
+c v-links-a		'ln a h1; mkdir s; ln a s/h2; "$CP" -av a s w 2>&1'
 
 # --- several operands into one directory
 two_f='mkdir x y z; echo 1 >x/f; echo 2 >y/f'

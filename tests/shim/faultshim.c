@@ -16,6 +16,7 @@
  *   SMARTCP_FAULT_LOG        file that gets one line per call the shim
  *                            changed or traced (O_APPEND, one write a
  *                            line, so threads do not mix lines)
+ *   SMARTCP_FAULT_RUN        the shell command of the "run" action
  *   SMARTCP_FAULT_MATCH      only calls with a file descriptor (or, for
  *                            stat by name, a path) containing this string
  *   SMARTCP_FAULT_MATCH_SRC  ... whose side that is read (read, stat, the
@@ -42,6 +43,10 @@
  *     write         write, pwrite, pwrite64
  *     stat          fstat, fstat64, __fxstat, __fxstat64, statx, stat,
  *                   stat64, lstat, lstat64, fstatat, fstatat64
+ *     dirend        the readdir or readdir64 call that finds the end of
+ *                   a directory (NULL, errno untouched): the whole
+ *                   directory has been listed.  Its file is the
+ *                   directory (dirfd); other readdir calls pass through
  *   ACTION
  *     eNAME         fail with that errno and do nothing: enosys exdev
  *                   eopnotsupp einval eio enospc eintr ebadf eperm ...
@@ -60,6 +65,15 @@
  *                   shrinks with it: 0 for size:0, as on procfs)
  *     trace         change nothing, log the call and its result (any
  *                   call): proves what smartcp did, or did not, call
+ *     run           change nothing, but once the real call has returned
+ *                   (any call; after an injected errno too), run
+ *                   SMARTCP_FAULT_RUN with /bin/sh -c and wait for it
+ *                   before the result reaches the caller: the world
+ *                   changes at an exact point of the program, with no
+ *                   race.  The command inherits the descriptors and the
+ *                   working directory, gets SMARTCP_FAULT_PATH (the
+ *                   call's file, as matched) and runs without LD_PRELOAD
+ *                   and the SMARTCP_FAULT* variables, so without the shim
  *   WHEN (default: every call)
  *     N, after:N    calls at file offset >= N.  A call that starts before
  *                   N and would cross it is cut to end at N first (not
@@ -87,13 +101,19 @@
  *   clone=eopnotsupp  clone=ok  clone=flip
  *   read=eintr@every:2  read=eio@1M  write=enospc@1M  splice_read=eio@1M
  *   cfr=flip:1000
+ *   dirend=run@call:1   with SMARTCP_FAULT_MATCH=/t/src and
+ *                       SMARTCP_FAULT_RUN='rm /t/src/x': x vanishes
+ *                       right after the first directory is listed
+ *   stat=run@call:1     ... right after the first stat of a match
+ *   dirend=eio          a directory that cannot be read to its end
  *
  * Log lines (FUNCTION is the libc function smartcp called):
  *   FUNCTION(FD<path>[, FD<path>]) off=N len=N -> RESULT (HOW: RULE)
  *   ioctl(DSTFD<path>, FICLONE, SRCFD<path>) -> RESULT (HOW: RULE)
  *   FUNCTION(FD<path>) or FUNCTION("name" = /abs/name) -> RESULT (HOW: RULE)
  * HOW is "injected" (an errno, a 0, a flip, a fake clone, a size lie),
- * "shortened" (a cut or short:N; RESULT is "N of LEN asked") or "traced":
+ * "shortened" (a cut or short:N; RESULT is "N of LEN asked"), "traced" or
+ * "ran" (a second line for the same call says how the command ended):
  *   copy_file_range(3</t/in/a>, 4</t/out/a>) off=0 len=3145741 ->
  *     65536 of 3145741 asked (shortened: cfr=exdev@64K)
  *   copy_file_range(3</t/in/a>, 4</t/out/a>) off=65536 len=3080205 ->
@@ -111,6 +131,7 @@
 #undef _TIME_BITS
 #undef _FORTIFY_SOURCE
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -124,6 +145,7 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/fs.h>
 
@@ -138,7 +160,7 @@ int __fxstat64(int ver, int fd, struct stat64 *buf);
 
 enum call {
 	C_CFR, C_CLONE, C_SPLICE, C_SPLICE_READ, C_SPLICE_WRITE,
-	C_READ, C_WRITE, C_STAT, C_MAX
+	C_READ, C_WRITE, C_STAT, C_DIREND, C_MAX
 };
 
 static const struct {
@@ -150,16 +172,18 @@ static const struct {
 	{ "splice", C_SPLICE },
 	{ "splice_read", C_SPLICE_READ }, { "splice_write", C_SPLICE_WRITE },
 	{ "read", C_READ }, { "write", C_WRITE }, { "stat", C_STAT },
+	{ "dirend", C_DIREND },
 };
 
 enum action {
-	A_ERRNO, A_ZERO, A_SHORT, A_FLIP, A_OK, A_NOOP, A_SIZE, A_TRACE
+	A_ERRNO, A_ZERO, A_SHORT, A_FLIP, A_OK, A_NOOP, A_SIZE, A_TRACE,
+	A_RUN
 };
 
 static const char *const action_names[] = {
 	[A_ZERO] = "zero", [A_SHORT] = "short", [A_FLIP] = "flip",
 	[A_OK] = "ok", [A_NOOP] = "noop", [A_SIZE] = "size",
-	[A_TRACE] = "trace",
+	[A_TRACE] = "trace", [A_RUN] = "run",
 };
 
 /* Which calls each action makes sense for. */
@@ -174,6 +198,7 @@ static const unsigned action_calls[] = {
 	[A_NOOP] = B(C_CLONE),
 	[A_SIZE] = B(C_STAT),
 	[A_TRACE] = ~0u,
+	[A_RUN] = ~0u,
 };
 
 enum when { W_ALWAYS, W_OFFSET, W_CALL, W_EVERY };
@@ -196,6 +221,7 @@ static int nrules;
 static unsigned hooked;		/* B(call) for every call some rule names */
 static char match_any[PATH_MAX], match_src[PATH_MAX], match_dst[PATH_MAX];
 static char log_path[PATH_MAX];
+static char *run_cmd;		/* SMARTCP_FAULT_RUN */
 
 /* Bytes moved so far through descriptors that cannot seek (pipes). */
 #define NSTREAM 1024
@@ -319,7 +345,7 @@ static void parse_rule(const char *tok, size_t len, struct rule *r)
 		*arg++ = '\0';
 
 	r->action = A_ERRNO;
-	for (i = A_ZERO; i <= A_TRACE; i++)
+	for (i = A_ZERO; i <= A_RUN; i++)
 		if (!strcasecmp(act, action_names[i]))
 			r->action = i;
 	if (r->action == A_ERRNO) {
@@ -387,6 +413,8 @@ static void faultshim_init(void)
 	copy_env(match_src, sizeof(match_src), "SMARTCP_FAULT_MATCH_SRC");
 	copy_env(match_dst, sizeof(match_dst), "SMARTCP_FAULT_MATCH_DST");
 	copy_env(log_path, sizeof(log_path), "SMARTCP_FAULT_LOG");
+	if (getenv("SMARTCP_FAULT_RUN") && *getenv("SMARTCP_FAULT_RUN"))
+		run_cmd = strdup(getenv("SMARTCP_FAULT_RUN"));
 
 	for (; s && *s; ) {
 		size_t len;
@@ -400,6 +428,8 @@ static void faultshim_init(void)
 			die("too many rules", s);
 		r = &rules[nrules];
 		parse_rule(s, len, r);
+		if (r->action == A_RUN && !run_cmd)
+			die("run needs SMARTCP_FAULT_RUN", r->text);
 		hooked |= B(r->call == C_SPLICE_READ ||
 			    r->call == C_SPLICE_WRITE ? C_SPLICE : r->call);
 		nrules++;
@@ -429,7 +459,7 @@ struct io {
 
 struct verdict {
 	int err;
-	bool zero, flip, fake_ok, noop, size;
+	bool zero, flip, fake_ok, noop, size, run;
 	int64_t flip_at;	/* -1: first byte of the call */
 	uint64_t size_val;
 	size_t len;		/* after cuts and short:N */
@@ -635,6 +665,10 @@ static void judge(const struct io *io, struct verdict *v)
 		case A_TRACE:
 			blame(v, r, 0);
 			break;
+		case A_RUN:
+			v->run = true;
+			blame(v, r, 0);
+			break;
 		}
 	}
 }
@@ -684,6 +718,9 @@ static int describe(const struct io *io, char *buf, size_t size)
 	case C_CLONE:
 		return snprintf(buf, size, "ioctl(%d<%s>, FICLONE, %d<%s>)",
 				io->out, io->out_path, io->in, io->in_path);
+	case C_DIREND:
+		return snprintf(buf, size, "%s(%d<%s>)", io->fn, io->in,
+				io->in_path);
 	case C_STAT:
 		if (io->name && *io->name)
 			return snprintf(buf, size, "%s(\"%s\" = %s)", io->fn,
@@ -725,7 +762,9 @@ static void log_call(const struct io *io, const struct verdict *v,
 	if (n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " (%s: %s)\n",
 				      v->prio > 1 ? "injected" :
-				      v->prio == 1 ? "shortened" : "traced",
+				      v->prio == 1 ? "shortened" :
+				      v->why && v->why->action == A_RUN ? "ran" :
+				      "traced",
 				      v->why ? v->why->text : "?");
 	if (n >= sizeof(line)) {
 		n = sizeof(line);
@@ -743,15 +782,83 @@ static void log_call(const struct io *io, const struct verdict *v,
 	errno = saved;
 }
 
+/*
+ * The run action: SMARTCP_FAULT_RUN through /bin/sh -c, waited for, with
+ * an environment that has no LD_PRELOAD and no SMARTCP_FAULT* (the
+ * command's own stats and reads must not fire the rules again) but has
+ * SMARTCP_FAULT_PATH.  The envp is built before fork(): in a threaded
+ * program the child may only call async-signal-safe functions.  errno is
+ * kept, for callers that look at it after the call (readdir's end).
+ */
+static void run_hook(const struct io *io, const struct verdict *v)
+{
+	extern char **environ;
+	char sh[] = "sh", dash_c[] = "-c";
+	char *argv[] = { sh, dash_c, run_cmd, NULL };
+	char var[PATH_MAX + 32], **envp;
+	size_t n = 0;
+	int saved = errno, status = 0;
+	pid_t pid;
+
+	if (!v->run || !run_cmd)
+		return;
+	for (char **e = environ; e && *e; e++)
+		n++;
+	envp = calloc(n + 2, sizeof(*envp));
+	if (!envp) {
+		log_call(io, v, "SMARTCP_FAULT_RUN not run: %s",
+			 errno_name(errno));
+		errno = saved;
+		return;
+	}
+	n = 0;
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, "LD_PRELOAD=", 11) &&
+		    strncmp(*e, "SMARTCP_FAULT", 13))
+			envp[n++] = *e;
+	snprintf(var, sizeof(var), "SMARTCP_FAULT_PATH=%s",
+		 io->has_in ? io->in_path : io->out_path);
+	envp[n] = var;
+	pid = fork();
+	if (pid == 0) {
+		execve("/bin/sh", argv, envp);
+		_exit(127);
+	}
+	free(envp);
+	if (pid < 0) {
+		log_call(io, v, "SMARTCP_FAULT_RUN not run: fork: %s",
+			 errno_name(errno));
+		errno = saved;
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			log_call(io, v, "SMARTCP_FAULT_RUN: waitpid: %s",
+				 errno_name(errno));
+			errno = saved;
+			return;
+		}
+	}
+	if (WIFEXITED(status))
+		log_call(io, v, "SMARTCP_FAULT_RUN exited %d",
+			 WEXITSTATUS(status));
+	else
+		log_call(io, v, "SMARTCP_FAULT_RUN killed by signal %d",
+			 WTERMSIG(status));
+	errno = saved;
+}
+
 /* Fail or return 0 as the verdict says; the real call is not made. */
 static ssize_t inject(const struct io *io, const struct verdict *v)
 {
 	if (v->err) {
 		log_call(io, v, "%s", errno_name(v->err));
+		run_hook(io, v);
 		errno = v->err;
 		return -1;
 	}
 	log_call(io, v, "0");
+	run_hook(io, v);
 	return 0;
 }
 
@@ -778,6 +885,7 @@ static ssize_t finish(const struct io *io, const struct verdict *v,
 		else
 			log_call(io, v, "%zd of %zu asked", ret, io->len);
 	}
+	run_hook(io, v);
 	errno = saved;
 	return ret;
 }
@@ -934,23 +1042,27 @@ int ioctl(int fd, unsigned long request, ...)
 
 		if (v.changed)
 			log_call(&io, &v, "%s", ret < 0 ? errno_name(errno) : "0");
+		run_hook(&io, &v);
 		return ret;
 	}
 	if (v.err)
 		return (int)inject(&io, &v);
 	if (v.noop) {
 		log_call(&io, &v, "0, nothing copied");
+		run_hook(&io, &v);
 		return 0;
 	}
 	/* ok or flip: a clone that "works" on any filesystem. */
 	if (ftruncate(fd, 0) < 0) {
 		log_call(&io, &v, "%s (ftruncate)", errno_name(errno));
+		run_hook(&io, &v);
 		return -1;
 	}
 	n = fake_copy(io.in, &zero_in, fd, &zero_out, SIZE_MAX, v.flip,
 		      v.flip_at, &v.flipped);
 	if (n < 0) {
 		log_call(&io, &v, "%s (while copying)", errno_name(errno));
+		run_hook(&io, &v);
 		return -1;
 	}
 	if (v.flipped >= 0)
@@ -958,6 +1070,7 @@ int ioctl(int fd, unsigned long request, ...)
 			 (long long)v.flipped);
 	else
 		log_call(&io, &v, "0, copied %zd bytes", n);
+	run_hook(&io, &v);
 	return 0;
 }
 
@@ -1126,6 +1239,7 @@ int fn params								\
 		LIE(&io, &v, st_);					\
 	else if (v.changed && !v.err && !lie)				\
 		log_call(&io, &v, "%s", ret ? errno_name(errno) : "0");	\
+	run_hook(&io, &v);						\
 	return ret;							\
 }
 
@@ -1186,5 +1300,43 @@ int statx(int dirfd, const char *restrict path, int flags,
 	} else if (v.changed && !v.err && !lie) {
 		log_call(&io, &v, "%s", ret ? errno_name(errno) : "0");
 	}
+	run_hook(&io, &v);
 	return ret;
 }
+
+/* --- readdir: the end of a directory ------------------------------------- */
+
+/* Only the call that finds the end (NULL with errno untouched, which is
+ * how callers tell the end from an error) is the shim's business: the
+ * directory has just been listed.  eNAME makes that end a failure. */
+#define READDIR_HOOK(fn, type)						\
+type *fn(DIR *dir)							\
+{									\
+	__typeof__(&fn) f = NEXT(fn);					\
+	struct io io = IO(#fn, C_DIREND);				\
+	struct verdict v;						\
+	int saved = errno;						\
+	type *e;							\
+									\
+	if (!f) {							\
+		errno = ENOSYS;						\
+		return NULL;						\
+	}								\
+	e = f(dir);							\
+	if (e || errno != saved || !(hooked & B(C_DIREND)))		\
+		return e;						\
+	io.in = dirfd(dir);						\
+	if (!intercept(&io, &v) || !v.changed)				\
+		return NULL;						\
+	if (v.err) {							\
+		inject(&io, &v);					\
+		return NULL;						\
+	}								\
+	log_call(&io, &v, "end of directory");				\
+	run_hook(&io, &v);						\
+	errno = saved;							\
+	return NULL;							\
+}
+
+READDIR_HOOK(readdir, struct dirent)
+READDIR_HOOK(readdir64, struct dirent64)
