@@ -198,6 +198,8 @@ warn(int err, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* DIR/NAME, with one slash between them however many DIR ends in, as
+ * cp names the files of "d//" in its messages: d/f. */
 static char *join(const char *dir, const char *name)
 {
 	size_t a = strlen(dir), b = strlen(name);
@@ -205,6 +207,8 @@ static char *join(const char *dir, const char *name)
 
 	if (!p)
 		return NULL;
+	while (a > 1 && dir[a - 1] == '/' && dir[a - 2] == '/')
+		a--;
 	memcpy(p, dir, a);
 	if (a && dir[a - 1] != '/')
 		p[a++] = '/';
@@ -770,16 +774,26 @@ static bool in_cwd(const char *dst)
 
 #define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
 
+/* Symlinks are not followed for this entry: -P, or -H below the command
+ * line (cp's copy of a directory's entries takes -H as -P). */
+static bool deref_never(const struct sc_options *o, bool cmdline)
+{
+	return o->deref == SC_DEREF_NEVER ||
+	       (o->deref == SC_DEREF_ARGS && !cmdline);
+}
+
 /* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them) may be
  * one file.  Is the copy still safe -- a link replaced by a link, a
  * backup that keeps the data, a name removed first?  These are cp's
  * rules.  *RETURN_NOW: nothing to do (a hard link to itself). */
 static bool same_file_ok(struct walk *w, const char *src,
 			 const struct stat *sst, const char *dst,
-			 const struct stat *dst_st, bool *return_now)
+			 const struct stat *dst_st, bool cmdline,
+			 bool *return_now)
 {
 	const struct sc_options *o = w->o;
 	bool same = SAME_INODE(*sst, *dst_st), same_link;
+	bool never = deref_never(o, cmdline);
 	struct stat sl, dl, a, b;
 
 	*return_now = false;
@@ -787,7 +801,7 @@ static bool same_file_ok(struct walk *w, const char *src,
 		*return_now = true;
 		return true;
 	}
-	if (o->deref == SC_DEREF_NEVER) {
+	if (never) {
 		same_link = same;
 		sl = *sst;
 		dl = *dst_st;
@@ -817,7 +831,7 @@ static bool same_file_ok(struct walk *w, const char *src,
 		if (!same_link)
 			/* backing up the file a followed link names would
 			 * leave the link dangling */
-			return !(o->deref != SC_DEREF_NEVER &&
+			return !(!never &&
 				 S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode));
 		return !same_name(src, dst);
 	}
@@ -837,7 +851,7 @@ static bool same_file_ok(struct walk *w, const char *src,
 	}
 	if (o->symbolic_link && S_ISLNK(dl.st_mode))
 		return true;	/* a link may be made again */
-	if (o->deref == SC_DEREF_NEVER) {
+	if (never) {
 		if (S_ISLNK(sl.st_mode) ? stat(src, &a) < 0 : (a = sl, false))
 			return true;
 		if (S_ISLNK(dl.st_mode) ? stat(dst, &b) < 0 : (b = dl, false))
@@ -1025,11 +1039,13 @@ static char partial[MAX_THREADS][PATH_MAX];
 static volatile sig_atomic_t partial_set[MAX_THREADS];
 static __thread unsigned tl_index;
 
-static void partial_begin(const char *dst)
+/* KEEP_NAME: the file has other names (hard links), which a removal
+ * would leave holding the prefix: it is emptied instead. */
+static void partial_begin(const char *dst, bool keep_name)
 {
 	if (strlen(dst) < PATH_MAX) {
 		strcpy(partial[tl_index], dst);
-		partial_set[tl_index] = 1;
+		partial_set[tl_index] = keep_name ? 2 : 1;
 	}
 }
 
@@ -1041,8 +1057,10 @@ static void partial_end(void)
 static void on_fatal_signal(int sig)
 {
 	for (unsigned i = 0; i < MAX_THREADS; i++)
-		if (partial_set[i])
+		if (partial_set[i] == 1)
 			unlink(partial[i]);
+		else if (partial_set[i] == 2)
+			(void)!truncate(partial[i], 0);
 	if (atomic_tmp_set)
 		unlink(atomic_tmp);
 	signal(sig, SIG_DFL);
@@ -1286,6 +1304,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	bool have_old = false, size_trusted, out_seekable;
 	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
 	bool removable = false;	/* a failure removes the destination */
+	bool shared = false;	/* ... or empties it: it has other names */
 	struct made m = { 0 };
 	unsigned new_learned;
 
@@ -1422,8 +1441,9 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	/* Only a regular file of ours is ever removed: never /dev/null or
 	 * another device or FIFO that was the destination. */
 	removable = !atomic && !o->attributes_only && S_ISREG(ost.st_mode);
+	shared = removable && !created && ost.st_nlink > 1;
 	if (removable)
-		partial_begin(dst);
+		partial_begin(dst, shared);
 	make_plan(w, rec, &ist, ost.st_mode);
 	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
@@ -1464,10 +1484,12 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 			rec->err = e;
 			if (clone_only && dst_exists && !created)
 				removable = false;	/* untouched: keep it */
+			/* with no attempt at all, the clone was already
+			 * refused for this pair of filesystems */
 			if (o->reflink == SC_REFLINK_ALWAYS &&
-			    rec->res.n_attempts &&
-			    rec->res.attempt[rec->res.n_attempts - 1].road ==
-			    SC_ROAD_CLONE) {
+			    (!rec->res.n_attempts ||
+			     rec->res.attempt[rec->res.n_attempts - 1].road ==
+			     SC_ROAD_CLONE)) {
 				rec->failure = "clone";
 				msg(-e, _("failed to clone %s from %s"),
 				    sc_quote(dst), sc_quote(src));
@@ -1541,17 +1563,21 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	return 0;
 
 fail:
-	if (out >= 0)
-		close(out);
 	/* Never leave a destination that looks complete and is not.  With
 	 * --atomic the old file was never touched and the temporary goes;
 	 * without, what was written is a prefix, or nothing: remove it (an
-	 * existing destination was already truncated by the open). */
+	 * existing destination was already truncated by the open), or, when
+	 * other hard links share it, empty it and keep the links. */
+	if (out >= 0) {
+		if (shared)
+			(void)!ftruncate(out, 0);
+		close(out);
+	}
 	if (atomic) {
 		if (named_tmp && atomic_tmp_set)
 			unlink(atomic_tmp);
 		atomic_tmp_set = 0;
-	} else if (removable) {
+	} else if (removable && !shared) {
 		unlink(dst);
 	}
 	partial_end();
@@ -2188,7 +2214,8 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 
 	if (dst_exists && !o->explain) {
 		if (o->interactive != SC_OVERWRITE_NEVER &&
-		    !same_file_ok(w, src, &sst, dst, &dst_st, &return_now)) {
+		    !same_file_ok(w, src, &sst, dst, &dst_st, cmdline,
+				  &return_now)) {
 			msg(0, _("%s and %s are the same file"), sc_quote(src),
 			    sc_quote(dst));
 			return -1;
@@ -2259,7 +2286,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			   (o->remove_destination ||
 			    (!o->attributes_only &&
 			     ((o->preserve_links && dst_st.st_nlink > 1) ||
-			      (o->deref == SC_DEREF_NEVER &&
+			      (deref_never(o, cmdline) &&
 			       !S_ISREG(sst.st_mode)))))) {
 			if (unlink(dst) < 0 && errno != ENOENT) {
 				msg(errno, _("cannot remove %s"), sc_quote(dst));
@@ -2336,10 +2363,10 @@ backed_up:
 
 	if (S_ISLNK(sst.st_mode))
 		r = copy_symlink(w, src, dst, &sst, dst_exists ? &dst_st : NULL);
-	else if (S_ISREG(sst.st_mode) ||
-		 (as_regular && !S_ISSOCK(sst.st_mode)))
+	else if (S_ISREG(sst.st_mode) || as_regular)
 		/* Without -R (or with --copy-contents), a FIFO or a device
-		 * is read like a file: its data is copied, as cp does. */
+		 * is read like a file: its data is copied, as cp does; a
+		 * socket cannot be opened (ENXIO), as cp says. */
 		r = copy_regular(w, src, dst, &sst,
 				 dst_exists ? &dst_st : loop ? &dst_st : NULL,
 				 follow, -1, NULL);

@@ -144,6 +144,30 @@ c v-fail-tree		'mkdir -p t/s; echo 1 >t/s/f; chmod 000 t/s; "$CP" -rv t u 2>&1; 
 c v-symlink-P		'"$CP" -Pv la y'
 c v-links-a		'ln a h1; mkdir s; ln a s/h2; "$CP" -av a s w 2>&1'
 
+# --- -H is -P below the command line
+hl='mkdir -p s t/s; echo f >s/f; ln -s f s/l; ln -s f t/s/l'
+c H-below-link		"$hl; \"\$CP\" -RH s t; readlink t/s/l"
+c aH-below-link		"$hl; \"\$CP\" -aH s t; readlink t/s/l"
+c H-below-fifo		'mkdir -p s t/s; mkfifo s/p; echo x >t/s/p; "$CP" -RH s t'
+c H-cmdline-link	'ln -s d hd; "$CP" -RH hd t; ls t'
+
+# --- sockets: read like files without -R (cp cannot open them)
+sock='perl -MSocket -e '"'"'socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die; bind($s, pack_sockaddr_un("sk")) or die'"'"
+c socket-plain		"$sock; \"\$CP\" sk x"
+c socket-copy-contents	"$sock; \"\$CP\" -R --copy-contents sk x"
+c socket-R		"$sock; \"\$CP\" -R sk x"
+c socket-via-link	"$sock; ln -s sk lsk; \"\$CP\" lsk x"
+
+# --- doubled slashes: one slash between a directory and its entries
+c slashes-src		'"$CP" -rv d// x'
+c slashes-dst		'"$CP" -rv d x//'
+c slashes-target	'mkdir x; "$CP" -rv d// x//; "$CP" -v a x//'
+
+# --- --reflink=always where nothing can be cloned: every file says so.
+# (cp 9.1 leaves the empty files it made; smartcp removes them, as later
+# cp releases do: x is not compared.)
+c reflink-always-many	'mkdir x; "$CP" --reflink=always a b x; s=$?; rm -r x; exit $s'
+
 # --- several operands into one directory
 two_f='mkdir x y z; echo 1 >x/f; echo 2 >y/f'
 c just-created-file	"$two_f; \"\$CP\" x/f y/f z"

@@ -87,3 +87,23 @@ assert_exit 1 env PATH="$T/cpbin:$PATH" cp
 assert_line "cp: missing file operand" "$ERR"
 assert_line "Try 'cp --help' for more information." "$ERR"
 pass "cp: ..."
+
+say "a failed write into a file with other hard links"
+# Removing the name would break the link and leave the other name holding
+# a prefix that looks like a file: the file is emptied instead, both
+# names kept.  A new file that fails is removed.
+if [ "$(id -u)" -eq 0 ]; then
+	mount_tmpfs "$T/small" 1M
+	echo old >"$T/small/x"
+	ln "$T/small/x" "$T/small/h"
+	head -c 3M /dev/urandom >big
+	assert_exit 1 "$SMARTCP" big "$T/small/x"
+	assert_line "smartcp: error writing '$T/small/x': No space left on device" "$ERR"
+	assert_eq "$(stat -c '%h %s' "$T/small/x")" "2 0" "links and size of x"
+	assert_eq "$(stat -c %i "$T/small/x")" "$(stat -c %i "$T/small/h")" "x and h are one file"
+	assert_exit 1 "$SMARTCP" big "$T/small/new"
+	[ ! -e "$T/small/new" ] || fail "a new file that failed was left"
+	pass "emptied, links kept; a new file removed"
+else
+	echo "SKIP: a failed write into a hard-linked file (needs root to mount a small tmpfs)"
+fi
