@@ -613,18 +613,24 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 	if (o->preserve_mode) {
 		/* Mode and POSIX ACLs together, as cp -p does; an ACL carries
 		 * the rwx bits only, so set-id and sticky bits need a chmod. */
+		int acl_err;
+
 		r = out >= 0 && in >= 0 ?
 		    perm_copy_fd(src, in, dst, out, &quiet_ctx) :
 		    perm_copy_file(src, dst, &quiet_ctx);
+		/* libacl falls back to the mode bits by itself where the ACL
+		 * is only those; a failure here is an ACL that was lost,
+		 * even if the chmod below gets the bits right */
+		acl_err = r != 0 ? errno : 0;
 		if (r != 0 || (st->st_mode & 07000)) {
 			mode_t mode = owner_lost ? (src_mode & 0777) | kept :
 				      src_mode & 07777;
 
 			r = out >= 0 ? fchmod(out, mode) : chmod(dst, mode);
 		}
-		if (r != 0) {
-			warn(errno, _("preserving permissions for %s"),
-			     sc_quote(dst));
+		if (r != 0 || acl_err) {
+			warn(r != 0 ? errno : acl_err,
+			     _("preserving permissions for %s"), sc_quote(dst));
 			if (o->require_preserve)
 				rc = -1;
 		}
@@ -1382,17 +1388,23 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		 * clone is refused: clone over it, then cut it to size. */
 		out = open(dst, flags | (clone_only || o->attributes_only ?
 					 0 : O_TRUNC));
-		if (out < 0 && o->force && errno != ENOENT) {
+		if (out < 0 && errno == ENOENT) {
+			/* gone since it was stat'ed (another NFS client, say):
+			 * made anew below, as cp does */
+			dst_exists = have_old = false;
+		} else if (out < 0 && o->force) {
 			/* -f: a destination we cannot open goes, and a new
 			 * one is made in its place */
-			int err = errno;
+			int u = unlink(dst);
 
-			if (unlink(dst) < 0) {
-				msg(err, _("cannot create regular file %s"),
-				    sc_quote(dst));
+			if (u < 0 && errno != ENOENT) {
+				msg(errno, _("cannot remove %s"), sc_quote(dst));
 				return -1;
 			}
-			dst_exists = false;
+			if (u == 0 && o->verbose)
+				fprintf(out_stream(), _("removed %s\n"),
+					sc_quote(dst));
+			dst_exists = have_old = false;
 		} else if (out < 0) {
 			/* cp's words, for an existing file too */
 			msg(errno, _("cannot create regular file %s"),
@@ -1960,29 +1972,59 @@ attrs:
 	return rc;
 }
 
+/* The target of symlink PATH (AT_NAME in AT_FD when AT_FD >= 0), or NULL
+ * with errno.  st_size is only a hint: links in /proc and on some
+ * filesystems (ISO 9660 Rock Ridge) say 0, so the buffer grows until
+ * the target fits. */
+static char *read_link(int at_fd, const char *at_name, const char *path,
+		       off_t hint, size_t *len)
+{
+	size_t size = hint > 0 && hint < SSIZE_MAX - 1 ? (size_t)hint + 1 : 128;
+
+	for (;;) {
+		char *buf = malloc(size + 1);
+		ssize_t n;
+
+		if (!buf)
+			return NULL;
+		n = at_fd >= 0 ? readlinkat(at_fd, at_name, buf, size) :
+				 readlink(path, buf, size);
+		if (n < 0) {
+			int err = errno;
+
+			free(buf);
+			errno = err;
+			return NULL;
+		}
+		if ((size_t)n < size) {
+			buf[n] = '\0';
+			*len = (size_t)n;
+			return buf;
+		}
+		free(buf);
+		if (size > SSIZE_MAX / 2) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		size *= 2;
+	}
+}
+
 static int copy_symlink(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst, const struct stat *dst_st)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SYMLINK };
 	struct made m = { .created = true };
-	char *target = malloc((size_t)sst->st_size + 2);
-	ssize_t n;
+	char *target;
+	size_t n;
 	int e;
 
+	target = read_link(w->at_fd, w->at_name, src, sst->st_size, &n);
 	if (!target) {
-		msg(ENOMEM, "%s", sc_quote(src));
-		return -1;
-	}
-	n = w->at_fd >= 0 ?
-	    readlinkat(w->at_fd, w->at_name, target, (size_t)sst->st_size + 1) :
-	    readlink(src, target, (size_t)sst->st_size + 1);
-	if (n < 0) {
 		msg(errno, _("cannot read symbolic link %s"), sc_quote(src));
-		free(target);
 		return -1;
 	}
-	target[n] = '\0';
 	if (w->o->explain) {
 		free(target);
 		report(w, &rec);
@@ -1990,12 +2032,12 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	e = make_link(false, target, dst, false, w->o->force);
 	if (e == -EEXIST && w->o->update != SC_UPDATE_ALL && dst_st &&
-	    S_ISLNK(dst_st->st_mode) && dst_st->st_size == n) {
+	    S_ISLNK(dst_st->st_mode)) {
 		/* -u: the link is already there as it should be */
-		char *have = malloc((size_t)n + 2);
+		size_t hn;
+		char *have = read_link(-1, NULL, dst, dst_st->st_size, &hn);
 
-		if (have && readlink(dst, have, (size_t)n + 1) == n &&
-		    !memcmp(have, target, (size_t)n))
+		if (have && hn == n && !memcmp(have, target, n))
 			e = 0;
 		free(have);
 	}

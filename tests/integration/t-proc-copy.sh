@@ -39,3 +39,13 @@ say "/proc file over an existing longer destination"
 random_file long 100000
 copy_generated /proc/version long
 pass "destination truncated to the generated length"
+
+say "symlinks whose lstat size is 0: the whole target is copied"
+# /proc's links (like ISO 9660 Rock Ridge ones) say st_size 0
+mkdir "$T/here"
+(cd "$T/here" && "$SMARTCP" -P /proc/self/cwd lk)
+assert_eq "$(readlink "$T/here/lk")" "$T/here" "target of the copied /proc/self/cwd"
+mkdir "$T/tree"
+(cd "$T/tree" && "$SMARTCP" -P /proc/self/exe exe)
+assert_eq "$(readlink "$T/tree/exe")" "$(readlink -f "$SMARTCP")" "target of the copied /proc/self/exe"
+pass "targets read whole, whatever st_size says"
