@@ -572,8 +572,18 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 				}
 			}
 		}
-		r = out >= 0 ? fchown(out, st->st_uid, st->st_gid) :
-		    lchown(dst, st->st_uid, st->st_gid);
+		struct stat now;
+
+		/* A file that already has the owner and group (made by their
+		 * owner, or by root from root's files) is left alone, as cp
+		 * does: filesystems without chown (FAT through FUSE) say
+		 * ENOSYS even to a chown that changes nothing. */
+		if (out >= 0 && fstat(out, &now) == 0 &&
+		    now.st_uid == st->st_uid && now.st_gid == st->st_gid)
+			r = 0;
+		else
+			r = out >= 0 ? fchown(out, st->st_uid, st->st_gid) :
+			    lchown(dst, st->st_uid, st->st_gid);
 		if (r < 0) {
 			int err = errno;
 
@@ -1787,6 +1797,8 @@ static void job_free(struct job *j)
 	free(j);
 }
 
+static bool ensure_pool(struct walk *w);
+
 /* Hands a run of files to the pool; on failure, says so for each. */
 static int submit(struct job *j)
 {
@@ -1892,9 +1904,9 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		if (!s || !d) {
 			msg(ENOMEM, "%s", sc_quote(src));
 			rc = -1;
-		} else if (pool && dir_facts && ents[i].type == DT_REG &&
+		} else if (dir_facts && ents[i].type == DT_REG &&
 			   !o->hard_link && !o->symbolic_link &&
-			   !o->attributes_only) {
+			   !o->attributes_only && ensure_pool(w)) {
 			/* -j: new files in a new directory go to a worker in
 			 * runs; their output keeps its place in walk order */
 			if (!batch && (batch = calloc(1, sizeof(*batch))))
@@ -2839,6 +2851,27 @@ static int start_workers(struct walk *w, unsigned n)
 	return sc_pool_new(n, run_job, flush_slot, w, &pool);
 }
 
+/* -j: the workers start with the first run of files to hand them, not
+ * before: a copy of one file, or of directories holding none, costs no
+ * threads.  False when copying stays on this thread. */
+static unsigned pool_jobs;
+
+static void stop_workers(struct walk *w, unsigned n);
+
+static bool ensure_pool(struct walk *w)
+{
+	if (pool)
+		return true;
+	if (pool_jobs <= 1 || w->in_worker)
+		return false;
+	if (start_workers(w, pool_jobs) < 0) {
+		stop_workers(w, pool_jobs);
+		pool_jobs = 1;	/* no threads: copy one by one */
+		return false;
+	}
+	return true;
+}
+
 static void stop_workers(struct walk *w, unsigned n)
 {
 	sc_pool_free(pool);	/* waits for and prints everything */
@@ -2861,7 +2894,6 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
 	struct walk w = { .o = opts, .rep = rep, .at_fd = -1 };
-	unsigned jobs;
 	int rc;
 
 	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
@@ -2890,14 +2922,10 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		signal(SIGPIPE, on_fatal_signal);
 	}
 
-	jobs = jobs_for(opts);
-	if (jobs > 1 && start_workers(&w, jobs) < 0) {
-		stop_workers(&w, jobs);
-		jobs = 1;	/* no threads: copy one by one */
-	}
+	pool_jobs = jobs_for(opts);
 	rc = run_operands(&w, operands, n);
-	if (jobs > 1)
-		stop_workers(&w, jobs);
+	if (pool)
+		stop_workers(&w, pool_jobs);
 	if (n_failures)
 		rc = 1;
 	sc_report_finish(rep, n_failures ? n_failures : rc);
