@@ -3,19 +3,36 @@
 #include "system.h"
 #include "options.h"
 #include "plan.h"
-#include "quote.h"
 
+#include <ctype.h>
 #include <getopt.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#ifdef ENABLE_NLS
+/* The messages below that stand in for getopt_long's own come from the C
+ * library's catalog, as getopt_long's do, so they read the same. */
+# define libc_(s) dgettext("libc", s)
+#else
+# define libc_(s) (s)
+#endif
 
 enum {
 	OPT_ATTRIBUTES_ONLY = 256, OPT_ATOMIC, OPT_BACKUP, OPT_COPY_CONTENTS,
 	OPT_DEBUG, OPT_EXPLAIN, OPT_HELP, OPT_IF_CHANGED, OPT_JSON,
 	OPT_NO_PRESERVE, OPT_PARENTS, OPT_PRESERVE, OPT_PROGRESS, OPT_REFLINK,
 	OPT_REMOVE_DESTINATION, OPT_ROAD, OPT_SPARSE, OPT_STRIP_SLASHES,
-	OPT_SYNC, OPT_UPDATE, OPT_VERIFY, OPT_VERSION,
+	OPT_SYNC, OPT_UPDATE, OPT_VERIFY, OPT_VERSION, OPT_BAD_LONG,
 };
+
+#define SHORT_OPTIONS "abdfHij:lLnpPqrRsS:t:TuvxZ"
+/* Not an option: what expand_long_options() turns an abbreviation into
+ * when it wants a usage error said in its place (see there). */
+#define BAD_LONG_NAME "\001bad-long-option"
 
 static const struct option long_options[] = {
 	{ "archive",		no_argument,		NULL, 'a' },
@@ -39,6 +56,7 @@ static const struct option long_options[] = {
 	{ "no-target-directory", no_argument,		NULL, 'T' },
 	{ "one-file-system",	no_argument,		NULL, 'x' },
 	{ "parents",		no_argument,		NULL, OPT_PARENTS },
+	{ "path",		no_argument,		NULL, OPT_PARENTS },
 	{ "preserve",		optional_argument,	NULL, OPT_PRESERVE },
 	{ "progress",		no_argument,		NULL, OPT_PROGRESS },
 	{ "quiet",		no_argument,		NULL, 'q' },
@@ -57,8 +75,169 @@ static const struct option long_options[] = {
 	{ "verify",		no_argument,		NULL, OPT_VERIFY },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "context",		optional_argument,	NULL, 'Z' },
+	{ BAD_LONG_NAME,	required_argument,	NULL, OPT_BAD_LONG },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* GNU cp 9.1's long options, in the order of its own table, which is the
+ * order its getopt_long lists them in when an abbreviation is ambiguous.
+ * "path" is its old, undocumented name for --parents.  An abbreviation
+ * of one of these means what it means to cp, whatever smartcp adds. */
+static const char *const gnu_long_names[] = {
+	"archive", "attributes-only", "backup", "copy-contents",
+	"dereference", "force", "interactive", "link", "no-clobber",
+	"no-dereference", "no-preserve", "no-target-directory",
+	"one-file-system", "parents", "path", "preserve", "recursive",
+	"remove-destination", "sparse", "reflink", "strip-trailing-slashes",
+	"suffix", "symbolic-link", "target-directory", "update", "verbose",
+	"context", "help", "version", NULL
+};
+
+/* The entry of long_options named exactly NAME (LEN bytes), or NULL. */
+static const struct option *long_option(const char *name, size_t len)
+{
+	for (const struct option *p = long_options; p->name; p++)
+		if (p->val != OPT_BAD_LONG && strlen(p->name) == len &&
+		    !strncmp(p->name, name, len))
+			return p;
+	return NULL;
+}
+
+/* The I-th option of GNU cp's table (gnu) or of ours; NULL past the end.
+ * Every name in gnu_long_names is in long_options. */
+static const struct option *nth_option(bool gnu, size_t i)
+{
+	if (!gnu)
+		return long_options[i].name ? &long_options[i] : NULL;
+	if (!gnu_long_names[i])
+		return NULL;
+	return long_option(gnu_long_names[i], strlen(gnu_long_names[i]));
+}
+
+/* getopt_long counts two names as one option when they do the same
+ * (--parents, --path). */
+static bool same_option(const struct option *a, const struct option *b)
+{
+	return a->has_arg == b->has_arg && a->flag == b->flag &&
+	       a->val == b->val;
+}
+
+/* Abbreviation matching as getopt_long does it, over GNU cp's options
+ * (gnu) or over all of smartcp's.  Returns how many different options
+ * NAME (LEN bytes) is a prefix of, and the first one in *ret; with
+ * LIST, also prints each of them as getopt_long's "possibilities" do. */
+static int match_prefix(const char *name, size_t len, bool gnu, bool list,
+			const struct option **ret)
+{
+	const struct option *first = NULL, *p;
+	int n = 0;
+
+	for (size_t i = 0; (p = nth_option(gnu, i)); i++) {
+		if (p->val == OPT_BAD_LONG || strncmp(p->name, name, len))
+			continue;
+		if (first && same_option(first, p))
+			continue;
+		if (!first)
+			first = p;
+		if (list)
+			fprintf(stderr, " '--%s'", p->name);
+		n++;
+	}
+	*ret = first;
+	return n;
+}
+
+/* Says what is wrong with a long option expand_long_options() set aside:
+ * ARG is a kind letter ('a' ambiguous, 'u' unrecognized) followed by the
+ * argument as given, "--NAME[=VALUE]".  The words are getopt_long's. */
+static void bad_long_option(const char *prog, const char *arg)
+{
+	const char *name = arg + 3;
+	const struct option *first;
+
+	if (arg[0] == 'u') {
+		fprintf(stderr, libc_("%s: unrecognized option '%s%s'\n"),
+			prog, "--", name);
+		return;
+	}
+	fprintf(stderr, libc_("%s: option '%s%s' is ambiguous; possibilities:"),
+		prog, "--", name);
+	match_prefix(name, strcspn(name, "="), true, true, &first);
+	fputc('\n', stderr);
+}
+
+/* 1 if the cluster of short options LETTERS ("-abS" without the dash)
+ * ends with a letter that takes the next argument as its value. */
+static int short_takes_next(const char *letters)
+{
+	for (const char *p = letters; *p; p++) {
+		const char *s = *p == ':' ? NULL : strchr(SHORT_OPTIONS, *p);
+
+		if (!s)
+			return 0;	/* getopt_long stops the parse here */
+		if (s[1] == ':')
+			return !p[1];
+	}
+	return 0;
+}
+
+/* smartcp's own long options (--progress, --debug, --sync...) would make
+ * abbreviations that GNU cp takes ambiguous for getopt_long (--pr, --de,
+ * --sy).  So before getopt_long runs, each long option in ARGV, found as
+ * getopt_long will find it, is rewritten in full:
+ *  - an exact name stays as it is;
+ *  - else an abbreviation of GNU cp's options only is resolved among those
+ *    alone; if it is ambiguous there, it is set aside (BAD_LONG_NAME) so
+ *    that getopt_long hands it back in its turn and the message, with
+ *    GNU's candidates only, comes after those of earlier options;
+ *  - else it is left to getopt_long over all options, smartcp's too.
+ * The rewritten strings are never freed: the options point into them. */
+static void expand_long_options(int argc, char **argv)
+{
+	bool posix = getenv("POSIXLY_CORRECT");
+
+	for (int i = 1; i < argc; i++) {
+		char *arg = argv[i], *name, *full;
+		const struct option *o;
+		size_t len;
+		int n;
+
+		if (!strcmp(arg, "--"))
+			return;
+		if (arg[0] != '-' || !arg[1]) {
+			if (posix)	/* getopt_long stops at an operand */
+				return;
+			continue;
+		}
+		if (arg[1] != '-') {
+			i += short_takes_next(arg + 1);
+			continue;
+		}
+		name = arg + 2;
+		len = strcspn(name, "=");
+		o = long_option(name, len);
+		if (!o) {
+			n = match_prefix(name, len, true, false, &o);
+			if (n > 1 || (!n && len &&
+				      !strncmp(BAD_LONG_NAME, name, len))) {
+				/* getopt_long would list smartcp's options
+				 * too, or match the internal entry */
+				if (asprintf(&full, "--%s=%c%s",
+					     BAD_LONG_NAME, n ? 'a' : 'u',
+					     arg) >= 0)
+					argv[i] = full;
+				return;
+			}
+			if (!n && match_prefix(name, len, false, false,
+					       &o) != 1)
+				return;	/* getopt_long says what is wrong */
+			if (asprintf(&full, "--%s%s", o->name, name + len) >= 0)
+				argv[i] = full;
+		}
+		if (o->has_arg == required_argument && !name[len])
+			i++;	/* its value, whatever it looks like */
+	}
+}
 
 void sc_options_try_help(void)
 {
@@ -177,7 +356,8 @@ There is NO WARRANTY, to the extent permitted by law.\n"), stdout);
 }
 
 /* Matches ARG against a NULL-terminated list, allowing unambiguous
- * abbreviations as GNU's argmatch does.  Returns the index or -1. */
+ * abbreviations as GNU's argmatch does.  Returns the index, -1 if ARG
+ * matches nothing, -2 if it is ambiguous (the empty string always is). */
 static int argmatch(const char *arg, const char *const *list)
 {
 	size_t len = strlen(arg);
@@ -195,6 +375,92 @@ static int argmatch(const char *arg, const char *const *list)
 	return found;
 }
 
+/* A quotation mark for option arguments in messages, as cp's: the
+ * catalog's translation of MSGID ("`" opening, "'" closing; German has
+ * „ “), else ‘ ’ in a UTF-8 locale and ' ' in others. */
+static const char *quote_mark(const char *msgid)
+{
+	const char *t = _(msgid);
+	const char *charset = nl_langinfo(CODESET);
+	bool opening = *msgid == '`';
+
+	if (t != msgid)
+		return t;
+	if (!strcasecmp(charset, "UTF-8"))
+		return opening ? "\xe2\x80\x98" : "\xe2\x80\x99";
+	return "'";
+}
+
+/* Quotes an option argument, or an option name, for a usage message the
+ * way cp does there: between quote_mark()s, with C escapes (\n, \\,
+ * \ooo) for what the locale cannot print and a backslash before a
+ * closing mark inside.  File names are quoted otherwise (sc_quote).
+ * Returns one of a few buffers used in turn, so that one message can
+ * hold several; "" if out of memory. */
+static const char *arg_quote(const char *s)
+{
+	static char *ring[4];
+	static unsigned next;
+	static const char esc_in[] = "\a\b\f\n\r\t\v\\", esc_out[] = "abfnrtv\\";
+	const char *lq = quote_mark(N_("`")), *rq = quote_mark(N_("'"));
+	size_t n = strlen(s), rlen = strlen(rq);
+	mbstate_t st;
+	char *buf, *o;
+
+	/* at worst each byte becomes \ooo */
+	buf = malloc(strlen(lq) + 4 * n + rlen + 1);
+	if (!buf)
+		return "";
+	memset(&st, 0, sizeof(st));
+	o = stpcpy(buf, lq);
+	for (size_t i = 0, k; i < n; i += k) {
+		unsigned char c = s[i];
+		const char *e = strchr(esc_in, c);
+		bool printable;
+		wchar_t wc;
+
+		k = 1;
+		if (rlen && !strncmp(s + i, rq, rlen)) {
+			*o++ = '\\';
+			o = mempcpy(o, rq, rlen);
+			k = rlen;
+			continue;
+		}
+		if (e) {
+			*o++ = '\\';
+			*o++ = esc_out[e - esc_in];
+			continue;
+		}
+		if (MB_CUR_MAX == 1) {
+			printable = isprint(c);
+		} else {
+			k = mbrtowc(&wc, s + i, n - i, &st);
+			printable = k != (size_t)-1 && k != (size_t)-2 &&
+				    iswprint(wc);
+			if (k == (size_t)-1 || k == (size_t)-2) {
+				memset(&st, 0, sizeof(st));
+				k = 1;	/* the next byte starts afresh */
+			}
+		}
+		if (printable) {
+			o = mempcpy(o, s + i, k);
+			continue;
+		}
+		for (size_t j = i; j < i + k; j++) {
+			c = s[j];
+			*o++ = '\\';
+			*o++ = '0' + (c >> 6);
+			*o++ = '0' + ((c >> 3) & 7);
+			*o++ = '0' + (c & 7);
+		}
+	}
+	strcpy(o, rq);
+	free(ring[next]);
+	ring[next] = buf;
+	next = (next + 1) % ARRAY_SIZE(ring);
+	return buf;
+}
+
 static void bad_arg(const char *arg, const char *opt,
 		    const char *const *list)
 {
@@ -203,17 +469,19 @@ static void bad_arg(const char *arg, const char *opt,
 	fprintf(stderr, r == -2 ?
 		_("%s: ambiguous argument %s for %s\n") :
 		_("%s: invalid argument %s for %s\n"),
-		sc_program_name, sc_quote(arg), sc_quote(opt));
+		sc_program_name, arg_quote(arg), arg_quote(opt));
 	fputs(_("Valid arguments are:\n"), stderr);
 	for (int i = 0; list[i]; i++)
-		fprintf(stderr, "  - %s\n", sc_quote(list[i]));
+		fprintf(stderr, "  - %s\n", arg_quote(list[i]));
 }
 
 static const char *const when_args[] = { "auto", "always", "never", NULL };
 /* cp lists --sparse values in this order */
 static const char *const sparse_args[] = { "never", "auto", "always", NULL };
 
-/* --preserve / --no-preserve lists: set or clear each named attribute. */
+/* --preserve / --no-preserve lists: set or clear each named attribute.
+ * An empty item ("mode,", "") is an error, as in cp: "" abbreviates all
+ * of them. */
 static int preserve_list(struct sc_options *o, const char *arg, bool on,
 			 const char *opt)
 {
@@ -221,12 +489,15 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 		"mode", "timestamps", "ownership", "links", "context",
 		"xattr", "all", NULL
 	};
-	char *copy = strdup(arg), *save = NULL, *tok;
+	_cleanup_free_ char *copy = strdup(arg);
+	char *tok, *comma;
 
 	if (!copy)
 		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (tok = copy; tok; tok = comma ? comma + 1 : NULL) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
 		switch (argmatch(tok, attrs)) {
 		case 0:
 			o->preserve_mode = on;
@@ -247,11 +518,9 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 			break;
 		default:
 			bad_arg(tok, opt, attrs);
-			free(copy);
 			return -1;
 		}
 	}
-	free(copy);
 	return 0;
 }
 
@@ -280,7 +549,7 @@ static int parse_roads(struct sc_options *o, const char *arg)
 	free(copy);
 	if (!mask) {
 		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
-			sc_program_name, sc_quote(arg), sc_quote("--road"));
+			sc_program_name, arg_quote(arg), arg_quote("--road"));
 		return -1;
 	}
 	o->roads = mask;
@@ -288,6 +557,9 @@ static int parse_roads(struct sc_options *o, const char *arg)
 	return 0;
 }
 
+/* The backup type from --backup=ARG, or from $VERSION_CONTROL when ARG
+ * is NULL or empty (-b, -S, --backup=); (enum sc_backup)-1 after a
+ * message naming where the bad value came from. */
 static enum sc_backup backup_from(const char *arg)
 {
 	static const char *const names[] = {
@@ -299,10 +571,13 @@ static enum sc_backup backup_from(const char *arg)
 		SC_BACKUP_SIMPLE, SC_BACKUP_EXISTING, SC_BACKUP_EXISTING,
 		SC_BACKUP_NUMBERED, SC_BACKUP_NUMBERED,
 	};
+	const char *context = _("backup type");
 	int i;
 
-	if (!arg || !*arg)
+	if (!arg || !*arg) {
 		arg = getenv("VERSION_CONTROL");
+		context = "$VERSION_CONTROL";
+	}
 	if (!arg || !*arg)
 		return SC_BACKUP_EXISTING;
 	i = argmatch(arg, names);
@@ -310,14 +585,30 @@ static enum sc_backup backup_from(const char *arg)
 		fprintf(stderr, i == -2 ?
 			_("%s: ambiguous argument %s for %s\n") :
 			_("%s: invalid argument %s for %s\n"),
-			sc_program_name, sc_quote(arg), sc_quote("backup type"));
+			sc_program_name, arg_quote(arg), arg_quote(context));
 		fputs(_("Valid arguments are:\n"), stderr);
 		for (int k = 0; names[k]; k += 2)
-			fprintf(stderr, "  - %s, %s\n", sc_quote(names[k]),
-				sc_quote(names[k + 1]));
+			fprintf(stderr, "  - %s, %s\n", arg_quote(names[k]),
+				arg_quote(names[k + 1]));
 		return (enum sc_backup)-1;
 	}
 	return vals[i];
+}
+
+/* A backup suffix as cp takes it, from -S or $SIMPLE_BACKUP_SUFFIX: one
+ * that is empty or not a single file name component (a '/' with
+ * something after it, "/x", "../x") would put the backup elsewhere, so
+ * it means "~".  Trailing slashes are kept, as cp keeps them. */
+static const char *backup_suffix(const char *s)
+{
+	const char *slash;
+
+	if (!s || !*s)
+		return "~";
+	slash = strchr(s, '/');
+	if (slash && (slash == s || slash[strspn(slash, "/")]))
+		return "~";
+	return s;
 }
 
 int sc_options_parse(int argc, char **argv, struct sc_options *o)
@@ -332,14 +623,13 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 	memset(o, 0, sizeof(*o));
 	o->roads = SC_ROADMASK_ALL;
 	o->jobs = 0;	/* automatic: the CPUs for a tree, 1 otherwise */
-	o->suffix = getenv("SIMPLE_BACKUP_SUFFIX");
-	if (!o->suffix || !*o->suffix || strchr(o->suffix, '/'))
-		o->suffix = "~";
+	o->suffix = backup_suffix(getenv("SIMPLE_BACKUP_SUFFIX"));
 
 	/* getopt must not print in its own words: we want the program name
 	 * from argv[0] and translated messages, which it does anyway. */
-	while ((c = getopt_long(argc, argv, "abdfHij:lLnpPqrRsS:t:TuvxZ",
-				long_options, NULL)) != -1) {
+	expand_long_options(argc, argv);
+	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options,
+				NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->deref = SC_DEREF_NEVER;
@@ -373,7 +663,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			i = (int)strtol(optarg, &end, 10);
 			if (*end || i < 1 || i > 1024) {
 				fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
-					sc_program_name, sc_quote(optarg));
+					sc_program_name, arg_quote(optarg));
 				sc_options_try_help();
 				return -1;
 			}
@@ -408,7 +698,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			break;
 		case 'S':
 			make_backups = true;
-			o->suffix = optarg;
+			o->suffix = backup_suffix(optarg);
 			break;
 		case 't':
 			if (o->target_directory) {
@@ -530,6 +820,10 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 		case OPT_PROGRESS:
 			o->progress = true;
 			break;
+		case OPT_BAD_LONG:
+			bad_long_option(argv[0], optarg);
+			sc_options_try_help();
+			return -1;
 		case OPT_HELP:
 			usage();
 			return -2;

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,24 @@ static int parse_argv(char **argv, struct sc_options *o)
 	close(out_);						\
 	close(err_);						\
 	close(fd_null_);					\
+	ret_;							\
+})
+
+/* Runs a parse with stderr caught in BUF (an array), NUL-terminated. */
+#define STDERR_OF(buf, expr) ({					\
+	FILE *f_ = tmpfile();					\
+	int err_ = dup(2), ret_;				\
+	size_t n_;						\
+	fflush(stderr);						\
+	dup2(fileno(f_), 2);					\
+	ret_ = (expr);						\
+	fflush(stderr);						\
+	dup2(err_, 2);						\
+	close(err_);						\
+	rewind(f_);						\
+	n_ = fread((buf), 1, sizeof(buf) - 1, f_);		\
+	(buf)[n_] = '\0';					\
+	fclose(f_);						\
 	ret_;							\
 })
 
@@ -352,6 +371,198 @@ START_TEST(test_smartcp_flags)
 }
 END_TEST
 
+/* An abbreviation of one of GNU cp's long options means that option,
+ * although smartcp's own (--progress, --atomic, --debug, --sync,
+ * --if-changed, --verify) make it ambiguous among all of them. */
+START_TEST(test_gnu_abbreviations_win)
+{
+	struct sc_options o;
+
+	ck_assert_int_eq(PARSE(&o, "--pr=mode", "s", "d"), 2);
+	ck_assert(o.preserve_mode && !o.preserve_ownership && !o.progress);
+	ck_assert_int_eq(PARSE(&o, "--at", "s", "d"), 2);
+	ck_assert(o.attributes_only && !o.atomic);
+	ck_assert_int_eq(PARSE(&o, "--d", "s", "d"), 2);
+	ck_assert_int_eq(o.deref, SC_DEREF_ALWAYS);
+	ck_assert(!o.debug);
+	ck_assert_int_eq(PARSE(&o, "-R", "--de", "s", "d"), 3);
+	ck_assert_int_eq(o.deref, SC_DEREF_ALWAYS);
+	ck_assert_int_eq(PARSE(&o, "--sy", "s", "d"), 2);
+	ck_assert(o.symbolic_link && !o.sync);
+	ck_assert_int_eq(PARSE(&o, "--i", "s", "d"), 2);
+	ck_assert_int_eq(o.interactive, SC_OVERWRITE_ASK);
+	ck_assert(!o.if_changed);
+	/* --path is cp's old name for --parents */
+	ck_assert_int_eq(PARSE(&o, "--path", "s", "d"), 2);
+	ck_assert(o.parents);
+	ck_assert_int_eq(PARSE(&o, "--pa", "s", "d"), 2);
+	ck_assert(o.parents);
+	/* a required value in the next argument is not an option */
+	ck_assert_int_eq(PARSE(&o, "--su", "--pr", "s", "d"), 3);
+	ck_assert_str_eq(o.suffix, "--pr");
+	ck_assert(!o.preserve_mode);
+	ck_assert_int_eq(PARSE(&o, "-vS", "--at", "s", "d"), 3);
+	ck_assert_str_eq(o.suffix, "--at");
+	ck_assert(!o.attributes_only);
+}
+END_TEST
+
+/* Exact names always win; abbreviations of no GNU option still reach
+ * smartcp's own. */
+START_TEST(test_own_long_options)
+{
+	struct sc_options o;
+
+	ck_assert_int_eq(PARSE(&o, "--debug", "--sync", "--atomic",
+			       "--progress", "--if-changed", "s", "d"), 6);
+	ck_assert(o.debug && o.sync && o.atomic && o.progress &&
+		  o.if_changed);
+	ck_assert_int_eq(PARSE(&o, "--veri", "--prog", "--ato", "s", "d"), 4);
+	ck_assert(o.verify && o.progress && o.atomic);
+	ck_assert_int_eq(PARSE(&o, "--jo", "3", "s", "d"), 3);
+	ck_assert_uint_eq(o.jobs, 3);
+	ck_assert_int_eq(PARSE(&o, "--jobs=2", "s", "d"), 2);
+	ck_assert_uint_eq(o.jobs, 2);
+}
+END_TEST
+
+/* Ambiguous among GNU cp's options: its message, its candidates only,
+ * in its order, after the messages of earlier options. */
+START_TEST(test_ambiguous_abbreviations)
+{
+	struct sc_options o;
+	char err[1024];
+
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--p", "s", "d")), -1);
+	ck_assert_str_eq(err, "smartcp: option '--p' is ambiguous; "
+			 "possibilities: '--parents' '--preserve'\n"
+			 "Try 'smartcp --help' for more information.\n");
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--ver=1", "s", "d")), -1);
+	ck_assert_str_eq(err, "smartcp: option '--ver=1' is ambiguous; "
+			 "possibilities: '--verbose' '--version'\n"
+			 "Try 'smartcp --help' for more information.\n");
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--sparse=x", "--p", "s",
+					      "d")), -1);
+	ck_assert_ptr_nonnull(strstr(err, "invalid argument 'x' for "
+				     "'--sparse'\n"));
+	ck_assert_ptr_null(strstr(err, "--parents"));
+	/* only smartcp's options: getopt_long's own message */
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--j", "s", "d")), -1);
+	ck_assert_ptr_nonnull(strstr(err, "'--jobs' '--json'"));
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--\001b", "s", "d")), -1);
+	ck_assert_str_eq(err, "smartcp: unrecognized option '--\001b'\n"
+			 "Try 'smartcp --help' for more information.\n");
+}
+END_TEST
+
+/* cp: "" abbreviates every attribute, so an empty item is ambiguous. */
+START_TEST(test_preserve_empty_item)
+{
+	struct sc_options o;
+	char err[1024];
+
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--preserve=mode,", "s",
+					      "d")), -1);
+	ck_assert_str_eq(err, "smartcp: ambiguous argument '' for "
+			 "'--preserve'\nValid arguments are:\n"
+			 "  - 'mode'\n  - 'timestamps'\n  - 'ownership'\n"
+			 "  - 'links'\n  - 'context'\n  - 'xattr'\n"
+			 "  - 'all'\n"
+			 "Try 'smartcp --help' for more information.\n");
+	ck_assert_int_eq(QUIET(PARSE(&o, "--preserve=", "s", "d")), -1);
+	ck_assert_int_eq(QUIET(PARSE(&o, "--no-preserve=,mode", "s", "d")),
+			 -1);
+	ck_assert_int_eq(QUIET(PARSE(&o, "--preserve=mode,,links", "s",
+				     "d")), -1);
+}
+END_TEST
+
+/* Option arguments are quoted as cp quotes them: C escapes, and the
+ * locale's quotation marks. */
+START_TEST(test_argument_quoting)
+{
+	struct sc_options o;
+	char err[1024];
+
+	ck_assert_ptr_nonnull(setlocale(LC_ALL, "C"));
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--sparse=a'b\\\n\377",
+					      "s", "d")), -1);
+	ck_assert_ptr_nonnull(strstr(err, "smartcp: invalid argument "
+				     "'a\\'b\\\\\\n\\377' for '--sparse'\n"));
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		return;		/* no UTF-8 locale here */
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--reflink=a'\xc3\xa9\xe2"
+					      "\x80\x99\xc3", "s", "d")), -1);
+	ck_assert_ptr_nonnull(strstr(err, "smartcp: invalid argument "
+				     "\u2018a'\u00e9\\\u2019\\303\u2019 for "
+				     "\u2018--reflink\u2019\n"));
+	ck_assert_ptr_nonnull(strstr(err, "  - \u2018always\u2019\n"));
+	ck_assert_ptr_nonnull(setlocale(LC_ALL, "C"));
+}
+END_TEST
+
+/* A bad $VERSION_CONTROL is named as the variable, --backup=X's as the
+ * backup type. */
+START_TEST(test_version_control_message)
+{
+	struct sc_options o;
+	char err[1024];
+
+	setenv("VERSION_CONTROL", "foo", 1);
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "-b", "s", "d")), -1);
+	ck_assert_str_eq(err, "smartcp: invalid argument 'foo' for "
+			 "'$VERSION_CONTROL'\nValid arguments are:\n"
+			 "  - 'none', 'off'\n  - 'simple', 'never'\n"
+			 "  - 'existing', 'nil'\n  - 'numbered', 't'\n"
+			 "Try 'smartcp --help' for more information.\n");
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--backup=", "s", "d")),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err, "'$VERSION_CONTROL'"));
+	ck_assert_int_eq(PARSE(&o, "--backup=t", "s", "d"), 2);
+	ck_assert_int_eq(o.backup, SC_BACKUP_NUMBERED);
+	unsetenv("VERSION_CONTROL");
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--backup=n", "s", "d")),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err, "smartcp: ambiguous argument 'n' "
+				     "for 'backup type'\n"));
+}
+END_TEST
+
+/* cp's rule for a backup suffix, from -S as from the environment: empty,
+ * or a '/' with something after it, means "~". */
+START_TEST(test_backup_suffix_rule)
+{
+	struct sc_options o;
+
+	unsetenv("VERSION_CONTROL");
+	unsetenv("SIMPLE_BACKUP_SUFFIX");
+	ck_assert_int_eq(PARSE(&o, "-S", "", "s", "d"), 3);
+	ck_assert_str_eq(o.suffix, "~");
+	ck_assert_int_eq(PARSE(&o, "-S", "/x", "s", "d"), 3);
+	ck_assert_str_eq(o.suffix, "~");
+	ck_assert_int_eq(PARSE(&o, "--suffix=../x", "s", "d"), 2);
+	ck_assert_str_eq(o.suffix, "~");
+	ck_assert_int_eq(PARSE(&o, "-S", "/", "s", "d"), 3);
+	ck_assert_str_eq(o.suffix, "~");
+	ck_assert_int_eq(PARSE(&o, "-S", "x/", "s", "d"), 3);
+	ck_assert_str_eq(o.suffix, "x/");
+	ck_assert_int_eq(PARSE(&o, "-S", ".x", "-S", "", "s", "d"), 5);
+	ck_assert_str_eq(o.suffix, "~");
+	setenv("SIMPLE_BACKUP_SUFFIX", ".bak", 1);
+	ck_assert_int_eq(PARSE(&o, "-b", "s", "d"), 2);
+	ck_assert_str_eq(o.suffix, ".bak");
+	ck_assert_int_eq(PARSE(&o, "-S", "", "s", "d"), 3);
+	ck_assert_str_eq(o.suffix, "~");	/* not the environment's */
+	setenv("SIMPLE_BACKUP_SUFFIX", "a/b", 1);
+	ck_assert_int_eq(PARSE(&o, "-b", "s", "d"), 2);
+	ck_assert_str_eq(o.suffix, "~");
+	setenv("SIMPLE_BACKUP_SUFFIX", "x/", 1);
+	ck_assert_int_eq(PARSE(&o, "-b", "s", "d"), 2);
+	ck_assert_str_eq(o.suffix, "x/");
+	unsetenv("SIMPLE_BACKUP_SUFFIX");
+}
+END_TEST
+
 static void tcase(Suite *s, const char *name, const TTest *test)
 {
 	TCase *tc = tcase_create(name);
@@ -381,5 +592,12 @@ Suite *options_suite(void)
 	tcase(s, "conflicts", test_conflicts);
 	tcase(s, "first_operand_index", test_first_operand_index);
 	tcase(s, "smartcp_flags", test_smartcp_flags);
+	tcase(s, "gnu_abbreviations_win", test_gnu_abbreviations_win);
+	tcase(s, "own_long_options", test_own_long_options);
+	tcase(s, "ambiguous_abbreviations", test_ambiguous_abbreviations);
+	tcase(s, "preserve_empty_item", test_preserve_empty_item);
+	tcase(s, "argument_quoting", test_argument_quoting);
+	tcase(s, "version_control_message", test_version_control_message);
+	tcase(s, "backup_suffix_rule", test_backup_suffix_rule);
 	return s;
 }
