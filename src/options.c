@@ -191,7 +191,27 @@ static int short_takes_next(const char *letters)
  *    that getopt_long hands it back in its turn and the message, with
  *    GNU's candidates only, comes after those of earlier options;
  *  - else it is left to getopt_long over all options, smartcp's too.
- * The rewritten strings are never freed: the options point into them. */
+ * The rewritten strings live as long as the program: the options point
+ * into them.  They are kept in a list, so that they are never taken for
+ * leaks when the ARGV that held them is gone (the unit tests). */
+static char **rewritten;
+static size_t n_rewritten;
+
+/* ARGV[I] = FULL, FULL kept in the list (on ENOMEM, ARGV stays as it
+ * was: getopt_long then says what it thinks of the abbreviation). */
+static void rewrite_arg(char **argv, int i, char *full)
+{
+	char **nv = realloc(rewritten, (n_rewritten + 1) * sizeof(*nv));
+
+	if (!nv) {
+		free(full);
+		return;
+	}
+	rewritten = nv;
+	rewritten[n_rewritten++] = full;
+	argv[i] = full;
+}
+
 static void expand_long_options(int argc, char **argv)
 {
 	bool posix = getenv("POSIXLY_CORRECT");
@@ -225,14 +245,14 @@ static void expand_long_options(int argc, char **argv)
 				if (asprintf(&full, "--%s=%c%s",
 					     BAD_LONG_NAME, n ? 'a' : 'u',
 					     arg) >= 0)
-					argv[i] = full;
+					rewrite_arg(argv, i, full);
 				return;
 			}
 			if (!n && match_prefix(name, len, false, false,
 					       &o) != 1)
 				return;	/* getopt_long says what is wrong */
 			if (asprintf(&full, "--%s%s", o->name, name + len) >= 0)
-				argv[i] = full;
+				rewrite_arg(argv, i, full);
 		}
 		if (o->has_arg == required_argument && !name[len])
 			i++;	/* its value, whatever it looks like */

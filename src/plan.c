@@ -51,19 +51,54 @@ static bool server_side_type(const struct sc_fs_facts *fs)
 	return fs->class == SC_FS_NETWORK || fs->class == SC_FS_FUSE;
 }
 
-/* --sparse=always into a regular file: every run of zero blocks must
- * become a hole, even where the source has none.  copy_file_range and
- * splice move zeros as data, so only read_write, which sees the bytes,
- * can do it; cp does not use copy_file_range then either.  A clone is
- * still tried first: cp 9.1 does so too (--reflink=auto), and a shared
- * extent costs no space.  A pipe or device cannot hold holes. */
-static bool must_see_zeros(const struct sc_plan_input *in)
+/* A source on a network or FUSE filesystem: its block count is often
+ * made up (0 on many FUSE filesystems, so every file looks sparse), and
+ * copy_file_range there may be a server-side copy, worth more than the
+ * holes its zero runs would make.  Only local sources are scanned. */
+static bool remote_source(const struct sc_plan_input *in)
 {
-	return in->sparse == SC_SPARSE_ALWAYS && S_ISREG(in->dst_mode);
+	return !in->src_fs || server_side_type(in->src_fs);
 }
 
-static const char *const sparse_why =
+/* --sparse=always into a regular file: every run of zero blocks must
+ * become a hole, even where the source has none; and so with
+ * --sparse=auto when the source is sparse, as cp does (its data extents
+ * may hold zeros too).  copy_file_range and splice move zeros as data,
+ * so only read_write, which sees the bytes, can do it; cp does not use
+ * copy_file_range then either.  A clone is still tried first: cp 9.1
+ * does so too (--reflink=auto), and a shared extent costs no space.  A
+ * pipe or device cannot hold holes. */
+static bool must_see_zeros(const struct sc_plan_input *in)
+{
+	return S_ISREG(in->dst_mode) &&
+	       (in->sparse == SC_SPARSE_ALWAYS ||
+		(in->sparse == SC_SPARSE_AUTO && in->src_sparse &&
+		 !remote_source(in)));
+}
+
+static const char *const zeros_always_why =
 	N_("--sparse=always: zero runs must be seen to become holes");
+static const char *const zeros_auto_why =
+	N_("sparse source: zero runs must be seen to become holes");
+
+static const char *sparse_why(const struct sc_plan_input *in)
+{
+	return in->sparse == SC_SPARSE_ALWAYS ? zeros_always_why :
+						zeros_auto_why;
+}
+
+/* --sparse=never: a sparse source's copy must have every block written.
+ * A clone, or a copy_file_range that clones, would share its holes
+ * (cp 9.4 and later avoid both then). */
+static bool must_fill_holes(const struct sc_plan_input *in)
+{
+	return in->sparse == SC_SPARSE_NEVER && in->src_sparse;
+}
+
+static const char *const fill_why =
+	N_("--sparse=never: the holes of a sparse source must be written");
+
+static const char *const clone_never_why = N_("--reflink=never");
 
 static const char *why_not_clone(const struct sc_plan_input *in)
 {
@@ -74,9 +109,11 @@ static const char *why_not_clone(const struct sc_plan_input *in)
 	if (in->roads_forced)
 		return NULL;
 	if (in->reflink == SC_REFLINK_NEVER)
-		return N_("--reflink=never");
+		return clone_never_why;
 	if (in->reflink == SC_REFLINK_ALWAYS)
 		return NULL;	/* the user's word: try and report */
+	if (must_fill_holes(in))
+		return fill_why;
 	if (sc_plan_size_untrusted(in->src_fs))
 		return N_("generated source");
 	if (!same_fs(in))
@@ -92,6 +129,20 @@ static const char *why_not_clone(const struct sc_plan_input *in)
 	return NULL;
 }
 
+static const char *const range_never_why =
+	N_("--reflink=never: copy_file_range may share extents");
+static const char *const reflink_always_why = N_("--reflink=always");
+static const char *const road_why = N_("excluded by --road");
+
+/* Was the road left out because of an option the user gave (cp's
+ * "avoided"), rather than a fact of the files? */
+static bool option_reason(const char *why)
+{
+	return why == clone_never_why || why == range_never_why ||
+	       why == reflink_always_why ||
+	       why == road_why || why == zeros_always_why || why == fill_why;
+}
+
 static const char *why_not_range(const struct sc_plan_input *in)
 {
 	if (!S_ISREG(in->src_mode))
@@ -100,8 +151,14 @@ static const char *why_not_range(const struct sc_plan_input *in)
 		return N_("destination is not a regular file");
 	if (in->roads_forced)
 		return NULL;
+	/* copy_file_range may clone (same filesystem, or a server that
+	 * shares extents): cp avoids it too with --reflink=never */
+	if (in->reflink == SC_REFLINK_NEVER)
+		return range_never_why;
 	if (must_see_zeros(in))
-		return sparse_why;
+		return sparse_why(in);
+	if (must_fill_holes(in))
+		return fill_why;
 	if (!sc_kernel_at_least(in->kernel, 4, 5))
 		return N_("not in this kernel (added in Linux 4.5)");
 	/* 5.3 to 5.18 copied 0 bytes and reported success for files whose
@@ -127,7 +184,7 @@ static const char *why_not_splice(const struct sc_plan_input *in)
 	if (in->roads_forced)
 		return NULL;
 	if (must_see_zeros(in))
-		return sparse_why;
+		return sparse_why(in);
 	/* splice() needs a pipe on one side; smartcp puts one in between.
 	 * Generated files are read with read(): splice_read of many of them
 	 * went away in 5.10 (EINVAL) and read() is what their authors test. */
@@ -156,7 +213,7 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 	/* --reflink=always: clone or nothing, as in GNU cp. */
 	if (in->reflink == SC_REFLINK_ALWAYS && !in->roads_forced) {
 		for (int r = SC_ROAD_RANGE; r < SC_ROAD__MAX; r++)
-			why[r] = N_("--reflink=always");
+			why[r] = reflink_always_why;
 	}
 
 	/* If copy_file_range can serve and splice was only a fallback for it,
@@ -172,11 +229,12 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 		const char *w = why[r];
 
 		if (!w && !(in->roads & (1u << r)))
-			w = N_("excluded by --road");
+			w = road_why;
 		if (!w && (in->learned & (1u << r)) && !in->roads_forced &&
 		    r != SC_ROAD_RW)
 			w = learned;
 		plan->step[r].use = !w;
+		plan->step[r].by_option = w && option_reason(w);
 		plan->step[r].why = w ? w : (in->roads_forced ?
 					     N_("chosen by --road") : NULL);
 		plan->n_use += !w;

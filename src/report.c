@@ -351,7 +351,7 @@ void sc_report_progress_enable(struct sc_report *rep, bool now)
 }
 
 void sc_report_debug(FILE *out, const struct sc_copy_result *res,
-		     bool reflink)
+		     const struct sc_plan *plan, bool reflink)
 {
 	const char *offload = "unknown", *clone = reflink ? "unknown" : "no";
 	const char *sparse = "unknown";
@@ -365,12 +365,14 @@ void sc_report_debug(FILE *out, const struct sc_copy_result *res,
 			ok[res->attempt[i].road] |= !res->attempt[i].err;
 		}
 		/* cp tries a clone first and copy_file_range next; a road
-		 * smartcp knew would fail and skipped counts as refused */
+		 * smartcp knew would fail, and skipped, counts as refused */
 		if (reflink)
 			clone = ok[SC_ROAD_CLONE] ? "yes" : "unsupported";
 		if (!ok[SC_ROAD_CLONE]) {
 			offload = ok[SC_ROAD_RANGE] ? "yes" :
-				  tried[SC_ROAD_RANGE] ? "unsupported" : "avoided";
+				  !tried[SC_ROAD_RANGE] && plan &&
+				  plan->step[SC_ROAD_RANGE].by_option ?
+				  "avoided" : "unsupported";
 			sparse = res->seek_data && res->zero_scan ?
 				 "SEEK_HOLE + zeros" :
 				 res->seek_data ? "SEEK_HOLE" :

@@ -59,9 +59,12 @@ void sc_report_progress_end(struct sc_report *rep);
 
 /* cp --debug's line for a copy whose source was opened: "copy offload:
  * yes, reflink: unsupported, sparse detection: no", from RES (NULL: no
- * data moved yet), REFLINK telling whether a clone was allowed. */
+ * data moved yet) and PLAN (NULL: none made), REFLINK telling whether a
+ * clone was allowed.  As cp 9.4 and later say it: "avoided" when an
+ * option kept copy_file_range out, "unsupported" when it was refused or
+ * smartcp knew it would be. */
 void sc_report_debug(FILE *out, const struct sc_copy_result *res,
-		     bool reflink);
+		     const struct sc_plan *plan, bool reflink);
 
 /* The JSON summary object, or the terminal summary line on stderr. */
 void sc_report_finish(struct sc_report *rep, int failures);

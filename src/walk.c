@@ -1031,6 +1031,8 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 		.src_fs = rec->src_fs, .dst_fs = rec->dst_fs,
 		.src_mode = sst->st_mode, .dst_mode = dst_mode,
 		.src_size = sst->st_size, .kernel = w->kernel,
+		.src_sparse = rec->src_sparse &&
+			      !sc_plan_size_untrusted(rec->src_fs),
 		.reflink = w->o->reflink, .roads = w->o->roads,
 		.sparse = w->o->sparse,
 		.roads_forced = w->o->roads_forced,
@@ -1627,7 +1629,10 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	if (opened && w->o->debug && !w->o->attributes_only &&
 	    !w->o->json && !w->o->explain)
 		sc_report_debug(out_stream(), rec.copied ? &rec.res : NULL,
-				w->o->reflink != SC_REFLINK_NEVER);
+				rec.planned ? &rec.plan : NULL,
+				w->o->reflink != SC_REFLINK_NEVER &&
+				!(rec.planned &&
+				  rec.plan.step[SC_ROAD_CLONE].by_option));
 	return r;
 }
 

@@ -90,6 +90,7 @@ struct row {
 	mode_t src_mode, dst_mode;	/* 0: S_IFREG */
 	enum sc_reflink reflink;
 	enum sc_sparse sparse;
+	bool src_sparse;
 	unsigned roads;			/* 0: all roads */
 	bool forced;
 	unsigned learned;
@@ -106,6 +107,7 @@ static void check_row(const struct row *t)
 		.kernel = t->kernel,
 		.reflink = t->reflink,
 		.sparse = t->sparse,
+		.src_sparse = t->src_sparse,
 		.roads = t->roads ? t->roads : SC_ROADMASK_ALL,
 		.roads_forced = t->forced,
 		.learned = t->learned,
@@ -219,10 +221,15 @@ static const struct row same_rows[] = {
 	  .want = { USE, USE, "one filesystem", USE } },
 };
 
-/* --reflink=never|always, as in GNU cp. */
+/* --reflink=never|always, as in GNU cp.  never keeps copy_file_range out
+ * too (it may clone on the same filesystem, as cp knows); splice then
+ * serves the same filesystem. */
 static const struct row reflink_rows[] = {
 	{ "never, btrfs", &btrfs_a, &btrfs_a, K61, .reflink = SC_REFLINK_NEVER,
-	  .want = { "--reflink=never", USE, "one filesystem", USE } },
+	  .want = { "--reflink=never", "--reflink=never", USE, USE } },
+	{ "never, ext4 -> ext4", &ext4_a, &ext4_b, K61,
+	  .reflink = SC_REFLINK_NEVER,
+	  .want = { "--reflink=never", "--reflink=never", USE, USE } },
 	{ "always, btrfs", &btrfs_a, &btrfs_a, K61,
 	  .reflink = SC_REFLINK_ALWAYS,
 	  .want = { USE, "--reflink=always", "--reflink=always",
@@ -258,7 +265,7 @@ static const struct row sparse_rows[] = {
 	  .want = { USE, SPARSE, SPARSE, USE } },
 	{ "always, btrfs, --reflink=never", &btrfs_a, &btrfs_a, K61,
 	  .sparse = SC_SPARSE_ALWAYS, .reflink = SC_REFLINK_NEVER,
-	  .want = { "--reflink=never", SPARSE, SPARSE, USE } },
+	  .want = { "--reflink=never", "--reflink=never", SPARSE, USE } },
 	{ "always, clone learned", &btrfs_a, &btrfs_a, K61,
 	  .sparse = SC_SPARSE_ALWAYS, .learned = R(SC_ROAD_CLONE),
 	  .want = { "learned", SPARSE, SPARSE, USE } },
@@ -288,6 +295,35 @@ static const struct row sparse_rows[] = {
 	{ "never, ext4 -> ext4", &ext4_a, &ext4_b, K61,
 	  .sparse = SC_SPARSE_NEVER,
 	  .want = { "different", "5.19", USE, USE } },
+	/* a sparse source: with auto, its zero runs become holes too (cp
+	 * 9.1 reads them); with never, its holes are written (cp 9.4) */
+	{ "auto, sparse source, same ext4", &ext4_a, &ext4_a, K61,
+	  .src_sparse = true,
+	  .want = { "cannot share", "sparse source", "sparse source", USE } },
+	{ "auto, sparse source, same btrfs still clones", &btrfs_a, &btrfs_a,
+	  K61, .src_sparse = true,
+	  .want = { USE, "sparse source", "sparse source", USE } },
+	{ "auto, sparse source into a fifo", &ext4_a, &ext4_b, K61,
+	  .src_sparse = true, .dst_mode = S_IFIFO,
+	  .want = { "destination is not a regular",
+		    "destination is not a regular", USE, USE } },
+	{ "never, sparse source, same btrfs", &btrfs_a, &btrfs_a, K61,
+	  .sparse = SC_SPARSE_NEVER, .src_sparse = true,
+	  .want = { "--sparse=never", "--sparse=never", USE, USE } },
+	{ "never, sparse source, ext4 -> ext4", &ext4_a, &ext4_b, K61,
+	  .sparse = SC_SPARSE_NEVER, .src_sparse = true,
+	  .want = { "--sparse=never", "--sparse=never", USE, USE } },
+	/* remote sources keep their roads: blocks are often made up there,
+	 * and copy_file_range may be a server-side copy */
+	{ "auto, sparse source, nfs -> nfs", &nfs_a, &nfs_b, K61,
+	  .src_sparse = true,
+	  .want = { "different", USE, USE, USE } },
+	{ "auto, sparse source, fuse -> fuse", &fuse_a, &fuse_b, K61,
+	  .src_sparse = true,
+	  .want = { "different", USE, USE, USE } },
+	{ "always, sparse source", &ext4_a, &ext4_b, K61,
+	  .sparse = SC_SPARSE_ALWAYS, .src_sparse = true,
+	  .want = { "different", SPARSE, SPARSE, USE } },
 };
 
 /* --road: only the named roads, whatever the rules say. */
@@ -457,6 +493,41 @@ START_TEST(test_size_untrusted_on_generated_only)
 }
 END_TEST
 
+/* --debug tells "avoided" (an option kept copy_file_range out) from
+ * "unsupported" (a fact did): by_option says which. */
+START_TEST(test_by_option_marks_option_reasons)
+{
+	struct sc_plan_input in = {
+		.src_fs = &ext4_a, .dst_fs = &ext4_b, .src_mode = S_IFREG,
+		.dst_mode = S_IFREG, .src_size = 4096, .kernel = K61,
+		.roads = SC_ROADMASK_ALL,
+	};
+	struct sc_plan plan;
+
+	sc_plan_make(&in, &plan);	/* different filesystems: a fact */
+	ck_assert(!plan.step[SC_ROAD_RANGE].use);
+	ck_assert(!plan.step[SC_ROAD_RANGE].by_option);
+	ck_assert(!plan.step[SC_ROAD_CLONE].by_option);
+	in.reflink = SC_REFLINK_NEVER;
+	sc_plan_make(&in, &plan);
+	ck_assert(plan.step[SC_ROAD_RANGE].by_option);
+	ck_assert(plan.step[SC_ROAD_CLONE].by_option);
+	in.reflink = SC_REFLINK_AUTO;
+	in.sparse = SC_SPARSE_ALWAYS;
+	sc_plan_make(&in, &plan);
+	ck_assert(plan.step[SC_ROAD_RANGE].by_option);
+	ck_assert(!plan.step[SC_ROAD_CLONE].by_option);
+	in.sparse = SC_SPARSE_NEVER;
+	in.src_sparse = true;
+	in.dst_fs = &ext4_a;
+	sc_plan_make(&in, &plan);
+	ck_assert(plan.step[SC_ROAD_RANGE].by_option);
+	ck_assert(plan.step[SC_ROAD_CLONE].by_option);
+	ck_assert(plan.step[SC_ROAD_SPLICE].use);
+	ck_assert(!plan.step[SC_ROAD_RW].by_option);
+}
+END_TEST
+
 #define N(table) ((int)(sizeof(table) / sizeof((table)[0])))
 
 static void add(Suite *s, const char *name, const TTest *test, int n)
@@ -488,5 +559,6 @@ Suite *plan_suite(void)
 	add(s, "read_write_always", test_read_write_always_and_reasons, 1);
 	add(s, "road_names", test_road_names_round_trip, 1);
 	add(s, "size_untrusted", test_size_untrusted_on_generated_only, 1);
+	add(s, "by_option", test_by_option_marks_option_reasons, 1);
 	return s;
 }
