@@ -2,19 +2,25 @@
 #ifndef SMARTCP_QUOTE_H
 #define SMARTCP_QUOTE_H
 
-/* Returns NAME quoted for a shell, as GNU cp quotes names in its messages:
- * 'plain', "it's", or 'a'$'\n''b' for control bytes and bytes that are not
- * printable in the current locale.  The result lives in one of a few
- * rotating per-thread buffers, so up to four quotes can appear in one
- * message.
- * Never fails: a name too long for the buffer is truncated with "...". */
+/* Returns NAME quoted for a shell, as GNU cp 9.1 quotes names in its
+ * messages (quoteaf()): 'plain', "it's", or 'a'$'\n''b' for control bytes
+ * and bytes that are not printable in the current locale.  The result
+ * lives in one of four rotating per-thread buffers, so up to four quotes
+ * can appear in one message; the fifth call reuses the first buffer.
+ * A name of any length comes back whole; only when memory for a long one
+ * runs out is it truncated with "...".  Never fails, and leaves errno as
+ * it was, so msg(errno, ..., sc_quote(name)) reports the caller's errno
+ * whichever argument is evaluated first. */
 const char *sc_quote(const char *name);
 
 /* NAME as it is when it needs no quoting for a shell, else sc_quote(NAME):
- * GNU's quotef(), for messages that start with a file name. */
+ * GNU's quotef(), for messages that start with a file name.  Leaves errno
+ * as it was. */
 const char *sc_quote_plain(const char *name);
 
-/* Same, into a caller buffer of SIZE bytes; returns BUF. */
+/* Same as sc_quote, into a caller buffer of SIZE bytes, truncated with
+ * "..." when it does not fit (empty when SIZE < 8); returns BUF.  Leaves
+ * errno as it was. */
 char *sc_quote_buf(const char *name, char *buf, size_t size);
 
 #endif
