@@ -3,6 +3,7 @@
 #include "system.h"
 #include "options.h"
 #include "plan.h"
+#include "quote.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -395,91 +396,6 @@ static int argmatch(const char *arg, const char *const *list)
 	return found;
 }
 
-/* A quotation mark for option arguments in messages, as cp's: the
- * catalog's translation of MSGID ("`" opening, "'" closing; German has
- * „ “), else ‘ ’ in a UTF-8 locale and ' ' in others. */
-static const char *quote_mark(const char *msgid)
-{
-	const char *t = _(msgid);
-	const char *charset = nl_langinfo(CODESET);
-	bool opening = *msgid == '`';
-
-	if (t != msgid)
-		return t;
-	if (!strcasecmp(charset, "UTF-8"))
-		return opening ? "\xe2\x80\x98" : "\xe2\x80\x99";
-	return "'";
-}
-
-/* Quotes an option argument, or an option name, for a usage message the
- * way cp does there: between quote_mark()s, with C escapes (\n, \\,
- * \ooo) for what the locale cannot print and a backslash before a
- * closing mark inside.  File names are quoted otherwise (sc_quote).
- * Returns one of a few buffers used in turn, so that one message can
- * hold several; "" if out of memory. */
-static const char *arg_quote(const char *s)
-{
-	static char *ring[4];
-	static unsigned next;
-	static const char esc_in[] = "\a\b\f\n\r\t\v\\", esc_out[] = "abfnrtv\\";
-	const char *lq = quote_mark(N_("`")), *rq = quote_mark(N_("'"));
-	size_t n = strlen(s), rlen = strlen(rq);
-	mbstate_t st;
-	char *buf, *o;
-
-	/* at worst each byte becomes \ooo */
-	buf = malloc(strlen(lq) + 4 * n + rlen + 1);
-	if (!buf)
-		return "";
-	memset(&st, 0, sizeof(st));
-	o = stpcpy(buf, lq);
-	for (size_t i = 0, k; i < n; i += k) {
-		unsigned char c = s[i];
-		const char *e = strchr(esc_in, c);
-		bool printable;
-		wchar_t wc;
-
-		k = 1;
-		if (rlen && !strncmp(s + i, rq, rlen)) {
-			*o++ = '\\';
-			o = mempcpy(o, rq, rlen);
-			k = rlen;
-			continue;
-		}
-		if (e) {
-			*o++ = '\\';
-			*o++ = esc_out[e - esc_in];
-			continue;
-		}
-		if (MB_CUR_MAX == 1) {
-			printable = isprint(c);
-		} else {
-			k = mbrtowc(&wc, s + i, n - i, &st);
-			printable = k != (size_t)-1 && k != (size_t)-2 &&
-				    iswprint(wc);
-			if (k == (size_t)-1 || k == (size_t)-2) {
-				memset(&st, 0, sizeof(st));
-				k = 1;	/* the next byte starts afresh */
-			}
-		}
-		if (printable) {
-			o = mempcpy(o, s + i, k);
-			continue;
-		}
-		for (size_t j = i; j < i + k; j++) {
-			c = s[j];
-			*o++ = '\\';
-			*o++ = '0' + (c >> 6);
-			*o++ = '0' + ((c >> 3) & 7);
-			*o++ = '0' + (c & 7);
-		}
-	}
-	strcpy(o, rq);
-	free(ring[next]);
-	ring[next] = buf;
-	next = (next + 1) % ARRAY_SIZE(ring);
-	return buf;
-}
 
 static void bad_arg(const char *arg, const char *opt,
 		    const char *const *list)
@@ -489,10 +405,10 @@ static void bad_arg(const char *arg, const char *opt,
 	fprintf(stderr, r == -2 ?
 		_("%s: ambiguous argument %s for %s\n") :
 		_("%s: invalid argument %s for %s\n"),
-		sc_program_name, arg_quote(arg), arg_quote(opt));
+		sc_program_name, sc_quote_locale(arg), sc_quote_locale(opt));
 	fputs(_("Valid arguments are:\n"), stderr);
 	for (int i = 0; list[i]; i++)
-		fprintf(stderr, "  - %s\n", arg_quote(list[i]));
+		fprintf(stderr, "  - %s\n", sc_quote_locale(list[i]));
 }
 
 static const char *const when_args[] = { "auto", "always", "never", NULL };
@@ -569,7 +485,7 @@ static int parse_roads(struct sc_options *o, const char *arg)
 	free(copy);
 	if (!mask) {
 		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
-			sc_program_name, arg_quote(arg), arg_quote("--road"));
+			sc_program_name, sc_quote_locale(arg), sc_quote_locale("--road"));
 		return -1;
 	}
 	o->roads = mask;
@@ -605,11 +521,11 @@ static enum sc_backup backup_from(const char *arg)
 		fprintf(stderr, i == -2 ?
 			_("%s: ambiguous argument %s for %s\n") :
 			_("%s: invalid argument %s for %s\n"),
-			sc_program_name, arg_quote(arg), arg_quote(context));
+			sc_program_name, sc_quote_locale(arg), sc_quote_locale(context));
 		fputs(_("Valid arguments are:\n"), stderr);
 		for (int k = 0; names[k]; k += 2)
-			fprintf(stderr, "  - %s, %s\n", arg_quote(names[k]),
-				arg_quote(names[k + 1]));
+			fprintf(stderr, "  - %s, %s\n", sc_quote_locale(names[k]),
+				sc_quote_locale(names[k + 1]));
 		return (enum sc_backup)-1;
 	}
 	return vals[i];
@@ -683,7 +599,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 			i = (int)strtol(optarg, &end, 10);
 			if (*end || i < 1 || i > 1024) {
 				fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
-					sc_program_name, arg_quote(optarg));
+					sc_program_name, sc_quote_locale(optarg));
 				sc_options_try_help();
 				return -1;
 			}

@@ -13,9 +13,11 @@
 #include "quote.h"
 
 #include <ctype.h>
+#include <langinfo.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -258,12 +260,14 @@ static char *heap_buf(unsigned k, size_t size)
 	return h->buf[k];
 }
 
+/* The next of this thread's slots, for sc_quote and sc_quote_locale. */
+static __thread unsigned next_slot;
+
 const char *sc_quote(const char *name)
 {
 	static __thread char fixed[NSLOTS][FIXED_SIZE];
-	static __thread unsigned next;
 	int saved = errno;
-	unsigned k = next++ % NSLOTS;
+	unsigned k = next_slot++ % NSLOTS;
 	struct out o = { fixed[k], fixed[k] + FIXED_SIZE, 0, false };
 	char *h;
 
@@ -299,4 +303,87 @@ const char *sc_quote_plain(const char *name)
 		q = sc_quote(name);
 	errno = saved;
 	return q;
+}
+
+/* A quotation mark for option arguments in messages, as cp's: the
+ * catalog's translation of MSGID ("`" opening, "'" closing; German has
+ * „ “), else ‘ ’ in a UTF-8 locale and ' ' in others. */
+static const char *quote_mark(const char *msgid)
+{
+	const char *t = _(msgid);
+	const char *charset = nl_langinfo(CODESET);
+	bool opening = *msgid == '`';
+
+	if (t != msgid)
+		return t;
+	if (!strcasecmp(charset, "UTF-8"))
+		return opening ? "\xe2\x80\x98" : "\xe2\x80\x99";
+	return "'";
+}
+
+/* Quotes an option argument, or an option name, for a usage message the
+ * way cp does there: between quote_mark()s, with C escapes (\n, \\,
+ * \ooo) for what the locale cannot print and a backslash before a
+ * closing mark inside.  (See quote.h.) */
+const char *sc_quote_locale(const char *s)
+{
+	static const char esc_in[] = "\a\b\f\n\r\t\v\\", esc_out[] = "abfnrtv\\";
+	const char *lq = quote_mark(N_("`")), *rq = quote_mark(N_("'"));
+	size_t n = strlen(s), rlen = strlen(rq);
+	int saved = errno;
+	mbstate_t st;
+	char *buf, *o;
+
+	/* at worst each byte becomes \ooo */
+	buf = heap_buf(next_slot++ % NSLOTS, strlen(lq) + 4 * n + rlen + 1);
+	if (!buf) {
+		errno = saved;
+		return "";
+	}
+	memset(&st, 0, sizeof(st));
+	o = stpcpy(buf, lq);
+	for (size_t i = 0, k; i < n; i += k) {
+		unsigned char c = s[i];
+		const char *e = strchr(esc_in, c);
+		bool printable;
+		wchar_t wc;
+
+		k = 1;
+		if (rlen && !strncmp(s + i, rq, rlen)) {
+			*o++ = '\\';
+			o = mempcpy(o, rq, rlen);
+			k = rlen;
+			continue;
+		}
+		if (e) {
+			*o++ = '\\';
+			*o++ = esc_out[e - esc_in];
+			continue;
+		}
+		if (MB_CUR_MAX == 1) {
+			printable = isprint(c);
+		} else {
+			k = mbrtowc(&wc, s + i, n - i, &st);
+			printable = k != (size_t)-1 && k != (size_t)-2 &&
+				    iswprint(wc);
+			if (k == (size_t)-1 || k == (size_t)-2) {
+				memset(&st, 0, sizeof(st));
+				k = 1;	/* the next byte starts afresh */
+			}
+		}
+		if (printable) {
+			o = mempcpy(o, s + i, k);
+			continue;
+		}
+		for (size_t j = i; j < i + k; j++) {
+			c = s[j];
+			*o++ = '\\';
+			*o++ = '0' + (c >> 6);
+			*o++ = '0' + ((c >> 3) & 7);
+			*o++ = '0' + (c & 7);
+		}
+	}
+	strcpy(o, rq);
+	errno = saved;
+	return buf;
 }

@@ -23,4 +23,12 @@ const char *sc_quote_plain(const char *name);
  * errno as it was. */
 char *sc_quote_buf(const char *name, char *buf, size_t size);
 
+/* NAME quoted as GNU's quote() does, for the few messages where cp uses
+ * it (option arguments; "preserving permissions for", "setting
+ * permissions for" from its ACL code): ‘name’ in a UTF-8 locale, the
+ * catalog's marks where it has them ("`", "'"), else 'name'; C escapes
+ * (\n, \\, \ooo) for what the locale cannot print.  In this thread's
+ * rotating slots, shared with sc_quote; "" if out of memory. */
+const char *sc_quote_locale(const char *name);
+
 #endif

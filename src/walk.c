@@ -639,8 +639,10 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 			r = out >= 0 ? fchmod(out, mode) : chmod(dst, mode);
 		}
 		if (r != 0 || acl_err) {
+			/* cp's ACL code quotes this name with quote() */
 			warn(r != 0 ? errno : acl_err,
-			     _("preserving permissions for %s"), sc_quote(dst));
+			     _("preserving permissions for %s"),
+			     sc_quote_locale(dst));
 			if (o->require_preserve)
 				rc = -1;
 		}
@@ -653,8 +655,9 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 
 		r = out >= 0 ? fchmod(out, def) : chmod(dst, def);
 		if (r != 0) {
-			msg(errno, _("preserving permissions for %s"),
-			    sc_quote(dst));
+			/* cp's words here (its set_acl), quoted with quote() */
+			msg(errno, _("setting permissions for %s"),
+			    sc_quote_locale(dst));
 			rc = -1;
 		}
 		return rc;

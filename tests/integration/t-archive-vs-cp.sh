@@ -126,23 +126,24 @@ compare preserve -rp -rp
 
 # An ACL the destination cannot hold (ramfs has no xattrs) is reported
 # and fails the copy, as cp does, even though the mode bits are set; a
-# file with no ACL copies there without a word.
+# file with no ACL copies there without a word.  cp quotes this name with
+# quote(), not as a shell word: ‘x’ in a UTF-8 locale.
 do_mount "$T/ram" -t ramfs ramfs
 for opt in -a -p --preserve=mode; do
 	for tool in smartcp gnu; do
 		rc=0
 		if [ $tool = smartcp ]; then
-			"$SMARTCP" $opt src/a/acl-file "$T/ram/f$tool" 2>"$T/err.$tool" || rc=$?
+			LC_ALL=C.UTF-8 "$SMARTCP" $opt src/a/acl-file "$T/ram/f$tool" 2>"$T/err.$tool" || rc=$?
 			sed -i "s|^$SMARTCP: |cp: |" "$T/err.$tool"
 		else
-			"$GNU_CP" $opt src/a/acl-file "$T/ram/f$tool" 2>"$T/err.$tool" || rc=$?
-			sed -i "s|^$GNU_CP: |cp: |; s|[‘’]|'|g; s|fgnu|fsmartcp|" "$T/err.$tool"
+			LC_ALL=C.UTF-8 "$GNU_CP" $opt src/a/acl-file "$T/ram/f$tool" 2>"$T/err.$tool" || rc=$?
+			sed -i "s|^$GNU_CP: |cp: |; s|fgnu|fsmartcp|" "$T/err.$tool"
 		fi
 		echo "status $rc" >>"$T/err.$tool"
 	done
 	diff -u "$T/err.gnu" "$T/err.smartcp" >&2 ||
 		fail "$opt of a file with an ACL onto ramfs: smartcp differs from cp (above)"
-	assert_line "cp: preserving permissions for '$T/ram/fsmartcp': Operation not supported" "$T/err.smartcp"
+	assert_line "cp: preserving permissions for ‘$T/ram/fsmartcp’: Operation not supported" "$T/err.smartcp"
 	assert_eq "$(stat -c %a "$T/ram/fsmartcp")" "$(stat -c %a src/a/acl-file)" "mode on ramfs"
 	rm -f "$T/ram/"*
 done
