@@ -322,7 +322,8 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  than the destination file or when the\n\
                                  destination file is missing\n\
       --update[=WHEN]          like -u, or with WHEN: all (replace every\n\
-                                 destination), none (replace none), older\n\
+                                 destination), none (replace none),\n\
+                                 none-fail (replace none, and fail), older\n\
   -v, --verbose                explain what is being done, and which road\n\
                                  each file took (not when called as cp)\n\
   -x, --one-file-system        stay on this file system\n\
@@ -549,8 +550,8 @@ static const char *backup_suffix(const char *s)
 
 int sc_options_parse(int argc, char **argv, struct sc_options *o)
 {
-	static const char *const update_args[] = { "all", "none", "older",
-						   NULL };
+	static const char *const update_args[] = { "all", "none", "none-fail",
+						   "older", NULL };
 	const char *backup_arg = NULL;
 	bool make_backups = false;
 	char *end;
@@ -662,7 +663,8 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 				return -1;
 			}
 			o->update = i == 0 ? SC_UPDATE_ALL :
-				    i == 1 ? SC_UPDATE_NONE : SC_UPDATE_OLDER;
+				    i == 1 ? SC_UPDATE_NONE :
+				    i == 2 ? SC_UPDATE_NONE_FAIL : SC_UPDATE_OLDER;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -789,6 +791,16 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 		if (o->backup != SC_BACKUP_NONE &&
 		    o->interactive == SC_OVERWRITE_NEVER) {
 			fprintf(stderr, _("%s: options --backup and --no-clobber are mutually exclusive\n"),
+				sc_program_name);
+			sc_options_try_help();
+			return -1;
+		}
+		/* --update=none came with cp 9.3; from 9.5 cp refuses it
+		 * (and none-fail) with a backup, in these words */
+		if (o->backup != SC_BACKUP_NONE &&
+		    (o->update == SC_UPDATE_NONE ||
+		     o->update == SC_UPDATE_NONE_FAIL)) {
+			fprintf(stderr, _("%s: --backup is mutually exclusive with -n or --update=none-fail\n"),
 				sc_program_name);
 			sc_options_try_help();
 			return -1;

@@ -19,7 +19,10 @@ enum sc_interactive { SC_OVERWRITE_ASK_UNSET, SC_OVERWRITE_ALWAYS,
 enum sc_backup { SC_BACKUP_NONE, SC_BACKUP_SIMPLE, SC_BACKUP_NUMBERED,
 		 SC_BACKUP_EXISTING };
 /* --update[=WHEN] */
-enum sc_update { SC_UPDATE_ALL, SC_UPDATE_OLDER, SC_UPDATE_NONE };
+enum sc_update {
+	SC_UPDATE_ALL, SC_UPDATE_OLDER, SC_UPDATE_NONE,
+	SC_UPDATE_NONE_FAIL	/* none, and each file not replaced fails */
+};
 
 /* Road bits, for --road and for what a run has learned. */
 #define SC_ROADMASK_ALL 0xfu

@@ -288,6 +288,14 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* --debug: a destination left as it was (-n, --update, a "no" to -i),
+ * as cp 9.4 and later say it. */
+static void skipped(struct walk *w, const char *dst)
+{
+	if (w->o->debug && !w->o->json && !w->o->explain)
+		fprintf(out_stream(), _("skipped %s\n"), sc_quote(dst));
+}
+
 /* Opens the source entry being copied (see at_fd in struct walk). */
 static int src_open(struct walk *w, const char *src, int flags)
 {
@@ -950,7 +958,7 @@ static bool overwrite_ok(struct walk *w, const char *dst,
 static bool update_skips(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st)
 {
-	if (o->update == SC_UPDATE_NONE)
+	if (o->update == SC_UPDATE_NONE || o->update == SC_UPDATE_NONE_FAIL)
 		return true;
 	return o->update == SC_UPDATE_OLDER &&
 	       (dst_st->st_mtim.tv_sec > sst->st_mtim.tv_sec ||
@@ -2284,6 +2292,12 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		}
 		if (o->update != SC_UPDATE_ALL && !S_ISDIR(sst.st_mode) &&
 		    update_skips(o, &sst, &dst_st)) {
+			if (o->update == SC_UPDATE_NONE_FAIL) {
+				/* cp 9.6: said, counted, nothing else done */
+				msg(0, _("not replacing %s"), sc_quote(dst));
+				return -1;
+			}
+			skipped(w, dst);
 			/* Left alone, but its other names still become
 			 * links to it, as they would to a copy. */
 			if (links_tracked(o, &sst, cmdline)) {
@@ -2294,11 +2308,15 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			return 0;
 		}
 		if (!S_ISDIR(sst.st_mode)) {
-			if (o->interactive == SC_OVERWRITE_NEVER)
+			if (o->interactive == SC_OVERWRITE_NEVER) {
+				skipped(w, dst);
 				return 0;
+			}
 			if (o->interactive == SC_OVERWRITE_ASK &&
-			    !overwrite_ok(w, dst, &dst_st))
+			    !overwrite_ok(w, dst, &dst_st)) {
+				skipped(w, dst);
 				return 0;
+			}
 		}
 		if (return_now)
 			return 0;

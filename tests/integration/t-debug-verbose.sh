@@ -5,7 +5,9 @@
 # line (coreutils 9.2 and later) saying how the data went: "copy offload:
 # yes|unsupported|avoided|unknown, reflink: yes|unsupported|no|unknown,
 # sparse detection: no|SEEK_HOLE|zeros|SEEK_HOLE + zeros", checked here
-# against the system calls strace saw for the same copy.
+# against the system calls strace saw for the same copy.  --debug also
+# says "skipped 'd'" for each destination -n, -u, --update=none or a "no"
+# to -i leaves alone, and --update=none-fail (cp 9.6) fails for each.
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -102,6 +104,36 @@ assert_eq "$(sed -n 2p "$T/both")" \
 	"$CP: cannot open '$T/tmpfs/a' for reading: Permission denied" "second line"
 [ ! -e "$T/tmpfs/no" ] || fail "a destination was left for an unreadable source"
 chmod 644 "$T/tmpfs/a"
+
+say "--debug names each destination left alone (cp 9.4 and later)"
+cd "$T/tmpfs"
+echo new >s
+echo old >d
+touch -d '2000-01-01' s
+"$CP" --debug -n s d >"$T/out"
+assert_line "skipped 'd'" "$T/out"
+"$CP" --debug -u s d >"$T/out"
+assert_line "skipped 'd'" "$T/out"
+"$CP" --debug --update=none s d >"$T/out"
+assert_line "skipped 'd'" "$T/out"
+echo n | "$CP" --debug -i s d >"$T/out" 2>/dev/null
+assert_line "skipped 'd'" "$T/out"
+"$CP" -v -n s d >"$T/out"
+[ ! -s "$T/out" ] || { _show "$T/out"; fail "-v without --debug named a skipped file (cp 9.1 and 9.4+ do not)"; }
+assert_eq "$(cat d)" old "d after the skips"
+pass "skipped 'd' with -n, -u, --update=none and a no to -i"
+
+say "--update=none-fail: each existing destination is said and fails"
+"$CP" --update=none-fail s d >"$T/out" 2>"$T/err" && fail "none-fail over d exited 0"
+assert_eq "$(cat "$T/err")" "$CP: not replacing 'd'" "message"
+[ ! -s "$T/out" ] || fail "none-fail printed on stdout"
+assert_eq "$(cat d)" old "d after none-fail"
+"$CP" --update=none-fail s fresh
+assert_eq "$(cat fresh)" new "a missing destination is copied"
+assert_exit 1 "$CP" -b --update=none s d
+assert_line "$CP: --backup is mutually exclusive with -n or --update=none-fail" "$ERR"
+pass "not replacing 'd', exit 1; -b refused with it"
+cd "$T"
 
 say "under its own name, -v still names the road after the copy"
 "$SMARTCP" -v "$T/btrfs/b" "$T/btrfs/b3" >"$T/out"
