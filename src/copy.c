@@ -357,6 +357,7 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	    ftruncate(out, x->out_off) < 0) {
 		e = -errno;
 		x->side = SC_SIDE_WRITE;
+		res->extend_failed = true;
 	}
 	if (x->wrote_hole)
 		res->holes = true;

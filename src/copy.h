@@ -30,6 +30,8 @@ struct sc_copy_result {
 	bool holes;			/* destination has holes we kept */
 	bool seek_data;			/* data found with SEEK_DATA/SEEK_HOLE */
 	bool zero_scan;			/* zero blocks written as holes */
+	bool extend_failed;		/* the last ftruncate (holes at the
+					 * end, the size) failed */
 	unsigned learned;		/* roads that failed "not here" */
 	int err;			/* 0 or -errno */
 	enum sc_side side;

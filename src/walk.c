@@ -1528,6 +1528,18 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 				rec->failure = "clone";
 				msg(-e, _("failed to clone %s from %s"),
 				    sc_quote(dst), sc_quote(src));
+			} else if (rec->res.extend_failed) {
+				rec->failure = "write";
+				msg(-e, _("failed to extend %s"), sc_quote(dst));
+			} else if (o->as_cp && rec->res.n_attempts &&
+				   rec->res.attempt[rec->res.n_attempts - 1].road ==
+				   SC_ROAD_RANGE) {
+				/* cp's words for a copy_file_range that
+				 * failed; under its own name smartcp finds
+				 * the end that failed (road_range.c) */
+				rec->failure = "copy";
+				msg(-e, _("error copying %s to %s"),
+				    sc_quote(src), sc_quote(dst));
 			} else if (rec->res.side == SC_SIDE_READ) {
 				rec->failure = "read";
 				msg(-e, _("error reading %s"), sc_quote(src));
@@ -2713,10 +2725,10 @@ static int run_operands(struct walk *w, char **ops, int n)
 	}
 
 	if (!dir) {
+		/* --strip-trailing-slashes acts on operands going into a
+		 * directory only: cp leaves "f/ g" as it is (ENOTDIR) */
 		char *src = ops[0];
 
-		if (o->strip_trailing_slashes)
-			strip_slashes(src);
 		if (o->force && o->backup != SC_BACKUP_NONE &&
 		    !strcmp(src, ops[1]) && stat(src, &st) == 0 &&
 		    S_ISREG(st.st_mode)) {

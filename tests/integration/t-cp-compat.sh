@@ -158,6 +158,11 @@ c socket-copy-contents	"$sock; \"\$CP\" -R --copy-contents sk x"
 c socket-R		"$sock; \"\$CP\" -R sk x"
 c socket-via-link	"$sock; ln -s sk lsk; \"\$CP\" lsk x"
 
+# --- --strip-trailing-slashes strips only operands going into a directory
+c strip-file-two-ops	'"$CP" --strip-trailing-slashes a/ x'
+c strip-file-into-dir	'"$CP" --strip-trailing-slashes a/ e'
+c strip-dir-two-ops	'"$CP" -r --strip-trailing-slashes d/ x'
+
 # --- doubled slashes: one slash between a directory and its entries
 c slashes-src		'"$CP" -rv d// x'
 c slashes-dst		'"$CP" -rv d x//'

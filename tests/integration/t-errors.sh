@@ -104,6 +104,17 @@ if [ "$(id -u)" -eq 0 ]; then
 	assert_exit 1 "$SMARTCP" big "$T/small/new"
 	[ ! -e "$T/small/new" ] || fail "a new file that failed was left"
 	pass "emptied, links kept; a new file removed"
+	# a copy_file_range that fails: cp says "error copying"; under its
+	# own name smartcp names the end that failed
+	rm -f "$T/small/"*
+	head -c 600K /dev/urandom >"$T/small/src"
+	head -c 300K /dev/urandom >"$T/small/fill"
+	assert_exit 1 env PATH="$T/cpbin:$PATH" cp "$T/small/src" "$T/small/c"
+	assert_line "cp: error copying '$T/small/src' to '$T/small/c': No space left on device" "$ERR"
+	assert_exit 1 "$SMARTCP" "$T/small/src" "$T/small/s"
+	assert_line "smartcp: error writing '$T/small/s': No space left on device" "$ERR"
+	[ ! -e "$T/small/c" ] && [ ! -e "$T/small/s" ] || fail "a partial copy was left"
+	pass "copy_file_range's ENOSPC: cp's words as cp, the failing end as smartcp"
 else
 	echo "SKIP: a failed write into a hard-linked file (needs root to mount a small tmpfs)"
 fi
