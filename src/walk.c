@@ -640,6 +640,12 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 		 * is only those; a failure here is an ACL that was lost,
 		 * even if the chmod below gets the bits right */
 		acl_err = r != 0 ? errno : 0;
+		/* ... but a destination without ACLs (ramfs, FAT) loses
+		 * nothing when the source has none: libacl still fails
+		 * removing a directory's default ACL there, cp does not */
+		if ((acl_err == EOPNOTSUPP || acl_err == ENOSYS) &&
+		    (in >= 0 ? acl_extended_fd(in) : acl_extended_file(src)) == 0)
+			acl_err = 0;
 		if (r != 0 || (st->st_mode & 07000)) {
 			mode_t mode = owner_lost ? (src_mode & 0777) | kept :
 				      src_mode & 07777;
@@ -2173,7 +2179,9 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
 	r = copy_regular(w, src, dst, NULL, NULL, false, in, &ist);
-	if (r == 0 && tracked)
+	/* a copy that failed in part is not linked to: cp forgets it, and
+	 * copies the file's other names each on its own */
+	if (r == 0 && !entry_failed && tracked)
 		hardlink_remember(w, &ist, dst);
 	return r;
 }
@@ -2465,7 +2473,7 @@ backed_up:
 	else
 		r = copy_special(w, src, dst, &sst);
 
-	if (r == 0 && tracked)
+	if (r == 0 && !entry_failed && tracked)
 		hardlink_remember(w, &sst, dst);
 made:
 	if (r == 0 && cmdline && w->multi && !o->explain) {

@@ -149,6 +149,27 @@ for opt in -a -p --preserve=mode; do
 done
 assert_exit 0 "$SMARTCP" -a src/a/file "$T/ram/plain"
 [ ! -s "$ERR" ] || { _show "$ERR"; fail "messages for a file without an ACL"; }
+# A tree: its directory has no ACL (nothing to say about it), and two
+# names of a file whose copy failed in part are copied each on its own,
+# as cp does, not linked to the failed copy.
+mkdir -p "$T/hl/d"
+echo x >"$T/hl/d/a"
+setfacl -m u:nobody:rw "$T/hl/d/a"
+ln "$T/hl/d/a" "$T/hl/d/b"
+for tool in smartcp gnu; do
+	rc=0
+	if [ $tool = smartcp ]; then
+		"$SMARTCP" -a "$T/hl/d" "$T/ram/t$tool" 2>"$T/err.$tool" || rc=$?
+		sed -i "s|^$SMARTCP: |cp: |" "$T/err.$tool"
+	else
+		"$GNU_CP" -a "$T/hl/d" "$T/ram/t$tool" 2>"$T/err.$tool" || rc=$?
+		sed -i "s|^$GNU_CP: |cp: |; s|tgnu|tsmartcp|" "$T/err.$tool"
+	fi
+	sort -o "$T/err.$tool" "$T/err.$tool"
+	echo "status $rc, links $(stat -c %h "$T/ram/t$tool/a") $(stat -c %h "$T/ram/t$tool/b")" >>"$T/err.$tool"
+done
+diff -u "$T/err.gnu" "$T/err.smartcp" >&2 ||
+	fail "-a of a tree with a hard-linked ACL file onto ramfs: smartcp differs from cp (above)"
 pass "a lost ACL is reported, as cp reports it"
 
 if [ -s "$T/failed" ]; then
