@@ -87,16 +87,17 @@ static const char *sparse_why(const struct sc_plan_input *in)
 						zeros_auto_why;
 }
 
-/* --sparse=never: a sparse source's copy must have every block written.
- * A clone, or a copy_file_range that clones, would share its holes
- * (cp 9.4 and later avoid both then). */
+/* --sparse=never: the copy must have every block written.  A clone, or
+ * a copy_file_range that clones, would share the source's extents, and
+ * its holes if it has some: cp 9.4 and later avoid both then, for every
+ * file (st_blocks is not always a reliable sign of holes). */
 static bool must_fill_holes(const struct sc_plan_input *in)
 {
-	return in->sparse == SC_SPARSE_NEVER && in->src_sparse;
+	return in->sparse == SC_SPARSE_NEVER;
 }
 
 static const char *const fill_why =
-	N_("--sparse=never: the holes of a sparse source must be written");
+	N_("--sparse=never: every block must be written");
 
 static const char *const clone_never_why = N_("--reflink=never");
 

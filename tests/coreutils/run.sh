@@ -4,19 +4,27 @@
 # Opt-in: not part of "make check" nor tests/run-all.sh (it needs root and
 # the network and takes minutes; see tests/coreutils/README).
 #
-#   bash tests/coreutils/run.sh [--smartcp PATH] [--dir DIR] [--user NAME]
-#                               [--tests LIST] [--jobs N]
+#   bash tests/coreutils/run.sh [--smartcp PATH | --genuine] [--dir DIR]
+#                               [--user NAME] [--tests LIST] [--jobs N]
+#                               [--verbose]
 #
 #   --smartcp PATH  the smartcp to test (default: $abs_top_builddir/src/smartcp,
 #                   ./src/smartcp, then _build/src/smartcp of this checkout)
+#   --genuine       run the same tests with the tree's own cp instead, as a
+#                   baseline (smartcp is neither needed nor installed)
 #   --dir DIR       a coreutils source tree to use, built or not (default:
-#                   /var/tmp/smartcp-coreutils/coreutils-*, fetched if absent)
+#                   /var/tmp/smartcp-coreutils/coreutils-*, fetched if absent);
+#                   9.1 (Debian 12) and later layouts (9.4+ keep most tests
+#                   in one folder per program) both work
 #   --user NAME     the unprivileged user of the second pass; the tree is
 #                   chowned to it (default: smartcp-cu, created if missing)
 #   --tests LIST    tests to run, comma or space separated, as
-#                   tests/cp/abuse.sh or cp/abuse (default: all tests/cp/*.sh
-#                   and the other tests that call cp, listed below)
+#                   tests/cp/abuse.sh or cp/abuse (default: every
+#                   tests/cp/*.sh of the tree and the other tests that call
+#                   cp, listed below, where the tree has them)
 #   --jobs N        tests run in parallel (default: nproc)
+#   --verbose       keep each test's shell trace (set -x) in its log, for
+#                   finding out why it failed (also: CU_VERBOSE=yes)
 #
 # Needs root.  Steps:
 #   1. a coreutils source tree: --dir DIR, or the one already fetched into
@@ -32,12 +40,16 @@
 #      tree: some tests only run as root, others only as non-root;
 #   5. the genuine src/cp is put back, also on failure or Ctrl-C.
 #
+# With --genuine, step 3 and 5 leave src/cp alone (a genuine cp that an
+# interrupted run left in src/cp.gnu is put back first).
+#
 # One line per test: the verdict, the test, then what each pass said, e.g.
 #   PASS tests/cp/abuse.sh  root=PASS user=PASS
 # A test passes when no pass failed and at least one passed, fails when a
 # pass said FAIL, ERROR or XPASS, and is skipped when both passes skipped.
-# Last line: "coreutils-cp: N passed, N failed, N skipped".  Exit 1 when a
-# test failed or the setup did, else 0.
+# Then the listed tests this tree does not have, if any.  Last line:
+# "coreutils-cp: N passed, N failed, N skipped".  Exit 1 when a test failed
+# or the setup did, else 0.
 
 set -u
 export LC_ALL=C
@@ -47,17 +59,43 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 fetch_base=/var/tmp/smartcp-coreutils
 default_user="smartcp-cu"
-# Tests outside tests/cp that call cp; the ones missing from a coreutils
-# version are left out.
-other_tests="tests/du/basic.sh tests/install/basic-1.sh tests/ln/misc.sh
- tests/misc/close-stdout.sh tests/misc/csplit.sh tests/misc/head-c.sh
- tests/misc/help-version.sh tests/misc/help-version-getopt.sh
- tests/misc/invalid-opt.pl tests/misc/od-j.sh tests/misc/selinux.sh
- tests/misc/tac-2-nonseekable.sh tests/misc/wc-proc.sh tests/misc/xattr.sh
- tests/mv/acl.sh tests/mv/childproof.sh tests/mv/dup-source.sh
- tests/mv/hard-2.sh tests/mv/hard-3.sh tests/mv/i-2.sh
- tests/mv/part-symlink.sh tests/mv/trailing-slash.sh tests/mv/update.sh
- tests/tail-2/tail-c.sh"
+# Tests outside tests/cp that call cp (or run every program), one a line,
+# under tests/.  Where coreutils moved a test (around 9.4, from misc/ and
+# tail-2/ to one folder per program), the line names each place it has
+# been, oldest first; the first one the tree has is used.  Tests the tree
+# has under none of them are left out, and named after the results.
+other_tests="
+du/basic.sh
+install/basic-1.sh
+ln/misc.sh
+misc/close-stdout.sh
+misc/csplit.sh csplit/csplit.sh
+misc/head-c.sh head/head-c.sh
+misc/help-version.sh help/help-version.sh
+misc/help-version-getopt.sh help/help-version-getopt.sh
+misc/invalid-opt.pl
+misc/od-j.sh od/od-j.sh
+misc/selinux.sh
+misc/tac-2-nonseekable.sh tac/tac-2-nonseekable.sh
+misc/wc-proc.sh wc/wc-proc.sh
+misc/xattr.sh
+mv/acl.sh
+mv/backup-dir.sh
+mv/childproof.sh
+mv/dup-source.sh
+mv/hard-2.sh
+mv/hard-3.sh
+mv/i-2.sh
+mv/part-symlink.sh
+mv/trailing-slash.sh
+mv/update.sh
+tail-2/tail-c.sh tail/tail-c.sh
+csplit/csplit-io-err.sh
+dd/fail-ftruncate-fstat.sh
+nproc/nproc-quota.sh
+split/split-io-err.sh
+tail/tail-sysfs.sh
+"
 
 usage() {
 	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
@@ -65,11 +103,14 @@ usage() {
 
 die() {
 	echo "coreutils-cp: $*" >&2
+	# an empty log directory is of no use
+	[ -n "${logdir:-}" ] && rmdir "$logdir" 2>/dev/null
 	echo "coreutils-cp: 0 passed, 1 failed, 0 skipped"
 	exit 1
 }
 
-smartcp='' dir='' user='' test_list='' jobs=$(nproc 2>/dev/null || echo 1)
+genuine=no smartcp='' dir='' user='' test_list='' jobs=$(nproc 2>/dev/null || echo 1)
+verbose=${CU_VERBOSE:-no}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smartcp|--dir|--user|--tests|--jobs)
@@ -88,6 +129,8 @@ while [ $# -gt 0 ]; do
 	--user=*) user=${1#*=}; shift ;;
 	--tests=*) test_list=${1#*=}; shift ;;
 	--jobs=*) jobs=${1#*=}; shift ;;
+	--genuine) genuine=yes; shift ;;
+	--verbose) verbose=yes; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument: $1 (see --help)" ;;
 	esac
@@ -95,23 +138,27 @@ done
 case $jobs in
 ''|*[!0-9]*|0) die "--jobs needs a positive number" ;;
 esac
+[ $genuine = no ] || [ -z "$smartcp" ] || die "--genuine and --smartcp exclude each other"
+[ "$verbose" = yes ] || verbose=no
 
 [ "$(id -u)" = 0 ] ||
 	die "run as root (build dependencies, a test user, the root pass)"
 
 # ---- smartcp: --smartcp, else the build directory's src/smartcp
-if [ -z "$smartcp" ]; then
-	for c in ${abs_top_builddir:+"$abs_top_builddir/src/smartcp"} \
-		 "$PWD/src/smartcp" "$top/_build/src/smartcp"; do
-		if [ -x "$c" ]; then
-			smartcp=$c
-			break
-		fi
-	done
+if [ $genuine = no ]; then
+	if [ -z "$smartcp" ]; then
+		for c in ${abs_top_builddir:+"$abs_top_builddir/src/smartcp"} \
+			 "$PWD/src/smartcp" "$top/_build/src/smartcp"; do
+			if [ -x "$c" ]; then
+				smartcp=$c
+				break
+			fi
+		done
+	fi
+	{ [ -n "$smartcp" ] && [ -x "$smartcp" ] && [ -f "$smartcp" ]; } ||
+		die "smartcp not found (build it, or pass --smartcp PATH)"
+	smartcp=$(cd "$(dirname "$smartcp")" && pwd)/$(basename "$smartcp")
 fi
-{ [ -n "$smartcp" ] && [ -x "$smartcp" ] && [ -f "$smartcp" ]; } ||
-	die "smartcp not found (build it, or pass --smartcp PATH)"
-smartcp=$(cd "$(dirname "$smartcp")" && pwd)/$(basename "$smartcp")
 
 # ---- apt helpers (Debian)
 
@@ -219,31 +266,48 @@ group=$(id -gn "$user")
 
 # ---- the tests: --tests (comma or space separated), else tests/cp/*.sh
 # and the other tests that call cp
+
+# find_test NAME: print the tree's path (tests/...) of NAME, given as
+# tests/d/t.sh, d/t.sh or d/t, or as any of the places other_tests lists
+# for it; fail when the tree has it nowhere.
+find_test() {
+	local t=${1#./} line name place ext
+	t=${t#tests/}
+	for ext in '' .sh .pl; do
+		[ -f "$dir/tests/$t$ext" ] && { echo "tests/$t$ext"; return 0; }
+	done
+	# not there: try the other places other_tests lists for it
+	while read -r line; do
+		for name in $line; do
+			case $name in "$t"|"$t".sh|"$t".pl) ;; *) continue ;; esac
+			for place in $line; do
+				[ -f "$dir/tests/$place" ] && { echo "tests/$place"; return 0; }
+			done
+			return 1
+		done
+	done <<<"$other_tests"
+	return 1
+}
+
 tests=()
 missing=()
 if [ -n "$test_list" ]; then
 	for t in ${test_list//,/ }; do
-		t=${t#./}
-		case $t in tests/*) ;; *) t=tests/$t ;; esac
-		if [ ! -f "$dir/$t" ]; then
-			for ext in .sh .pl; do
-				[ -f "$dir/$t$ext" ] && { t=$t$ext; break; }
-			done
-		fi
-		[ -f "$dir/$t" ] || die "no test $t in $dir"
-		tests+=("$t")
+		p=$(find_test "$t") || die "no test $t in $dir"
+		tests+=("$p")
 	done
 else
 	for t in "$dir"/tests/cp/*.sh; do
 		[ -f "$t" ] && tests+=("tests/cp/${t##*/}")
 	done
-	for t in $other_tests; do
-		if [ -f "$dir/$t" ]; then
-			tests+=("$t")
+	while read -r line; do
+		[ -n "$line" ] || continue
+		if p=$(find_test "${line%% *}"); then
+			tests+=("$p")
 		else
-			missing+=("$t")
+			missing+=("${line// / or }")
 		fi
-	done
+	done <<<"$other_tests"
 fi
 [ ${#tests[@]} -gt 0 ] || die "no tests selected"
 
@@ -274,7 +338,15 @@ trap restore EXIT
 trap 'echo "coreutils-cp: interrupted; logs: $logdir" >&2; exit 130' INT
 trap 'echo "coreutils-cp: terminated; logs: $logdir" >&2; exit 143' TERM HUP
 
-if is_gnu_cp "$cp_bin"; then
+if [ $genuine = yes ]; then
+	if ! is_gnu_cp "$cp_bin" && [ -f "$saved" ] && is_gnu_cp "$saved"; then
+		# an earlier run was killed before it could restore
+		mv -f "$saved" "$cp_bin" || die "cannot restore $cp_bin from $saved"
+		echo "== genuine cp restored: $cp_bin"
+	fi
+	is_gnu_cp "$cp_bin" ||
+		die "$cp_bin is not GNU cp and there is no $saved; rebuild it (rm $cp_bin; make -C $dir src/cp)"
+elif is_gnu_cp "$cp_bin"; then
 	mv -f "$cp_bin" "$saved" || die "cannot move $cp_bin aside"
 elif [ -f "$saved" ] && is_gnu_cp "$saved"; then
 	# an earlier run was killed before it could restore: keep its copy
@@ -282,18 +354,19 @@ elif [ -f "$saved" ] && is_gnu_cp "$saved"; then
 else
 	die "$cp_bin is not GNU cp and there is no $saved; rebuild it (rm $cp_bin; make -C $dir src/cp)"
 fi
-installed=yes
-# a fresh copy (never a link: the tree is chowned to the test user), and
-# newer than cp's objects so that nothing relinks it
-{ cp -f "$smartcp" "$cp_bin.new" && chmod 755 "$cp_bin.new" &&
-	mv -f "$cp_bin.new" "$cp_bin" && touch "$cp_bin"; } ||
-	die "cannot install $smartcp as $cp_bin"
-"$cp_bin" --version 2>/dev/null | head -n 1 | grep -q '(smartcp)' ||
-	die "$cp_bin does not run as smartcp"
-
-echo "== coreutils ${version:-?} in $dir; cp is $smartcp"
-[ ${#missing[@]} -eq 0 ] ||
-	echo "== not in this coreutils, left out: ${missing[*]}"
+if [ $genuine = no ]; then
+	installed=yes
+	# a fresh copy (never a link: the tree is chowned to the test user),
+	# and newer than cp's objects so that nothing relinks it
+	{ cp -f "$smartcp" "$cp_bin.new" && chmod 755 "$cp_bin.new" &&
+		mv -f "$cp_bin.new" "$cp_bin" && touch "$cp_bin"; } ||
+		die "cannot install $smartcp as $cp_bin"
+	"$cp_bin" --version 2>/dev/null | head -n 1 | grep -q '(smartcp)' ||
+		die "$cp_bin does not run as smartcp"
+	echo "== coreutils ${version:-?} in $dir; cp is $smartcp"
+else
+	echo "== coreutils ${version:-?} in $dir; cp is its own (--genuine)"
+fi
 
 # ---- 4. the two passes
 
@@ -307,7 +380,7 @@ run_pass() {
 		rm -f "$dir/$b.log" "$dir/$b.trs"
 	done
 	"$@" make -C "$dir" -j"$jobs" check-TESTS TESTS="${tests[*]}" \
-		VERBOSE=no RUN_EXPENSIVE_TESTS=yes RUN_VERY_EXPENSIVE_TESTS=yes \
+		VERBOSE="$verbose" RUN_EXPENSIVE_TESTS=yes RUN_VERY_EXPENSIVE_TESTS=yes \
 		NON_ROOT_USERNAME=nobody </dev/null >"$logdir/$name.make.log" 2>&1
 	for t in "${tests[@]}"; do
 		b=${t%.*}
@@ -368,6 +441,10 @@ for t in "${tests[@]}"; do
 done
 
 echo "== $(( $(date +%s) - start )) s for both passes"
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "== not in this coreutils, left out (${#missing[@]}):"
+	printf '   %s\n' "${missing[@]}"
+fi
 if [ "$nfail" -eq 0 ]; then
 	rm -rf "$logdir"
 else

@@ -164,9 +164,10 @@ c strip-file-into-dir	'"$CP" --strip-trailing-slashes a/ e'
 c strip-dir-two-ops	'"$CP" -r --strip-trailing-slashes d/ x'
 
 # --- doubled slashes: one slash between a directory and its entries
-c slashes-src		'"$CP" -rv d// x'
-c slashes-dst		'"$CP" -rv d x//'
-c slashes-target	'mkdir x; "$CP" -rv d// x//; "$CP" -v a x//'
+# (sorted, as v-r: entries come in inode order, which differs between trees)
+c slashes-src		'{ "$CP" -rv d// x; echo "status $?"; } | sort'
+c slashes-dst		'{ "$CP" -rv d x//; echo "status $?"; } | sort'
+c slashes-target	'mkdir x; { "$CP" -rv d// x//; "$CP" -v a x//; echo "status $?"; } | sort'
 
 # --- --reflink=always where nothing can be cloned: every file says so.
 # (cp 9.1 leaves the empty files it made; smartcp removes them, as later
