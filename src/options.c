@@ -192,25 +192,43 @@ static int short_takes_next(const char *letters)
  *    that getopt_long hands it back in its turn and the message, with
  *    GNU's candidates only, comes after those of earlier options;
  *  - else it is left to getopt_long over all options, smartcp's too.
- * The rewritten strings live as long as the program: the options point
- * into them.  They are kept in a list, so that they are never taken for
- * leaks when the ARGV that held them is gone (the unit tests). */
-static char **rewritten;
+ * The rewritten strings live as long as the program: option values
+ * (--suff=X) point into them.  They are kept in a list with the strings
+ * they replaced, which go back into ARGV once getopt_long is done (see
+ * restore_args()): the caller's ARGV holds its own strings again, only
+ * in getopt_long's order. */
+static struct rewrite {
+	char *full, *orig;
+} *rewritten;
 static size_t n_rewritten;
 
 /* ARGV[I] = FULL, FULL kept in the list (on ENOMEM, ARGV stays as it
  * was: getopt_long then says what it thinks of the abbreviation). */
 static void rewrite_arg(char **argv, int i, char *full)
 {
-	char **nv = realloc(rewritten, (n_rewritten + 1) * sizeof(*nv));
+	struct rewrite *nv = realloc(rewritten,
+				     (n_rewritten + 1) * sizeof(*nv));
 
 	if (!nv) {
 		free(full);
 		return;
 	}
 	rewritten = nv;
-	rewritten[n_rewritten++] = full;
+	rewritten[n_rewritten++] = (struct rewrite){ full, argv[i] };
 	argv[i] = full;
+}
+
+/* Puts the caller's strings back where expand_long_options() put its
+ * own (those from the FIRST-th rewrite on), wherever getopt_long moved
+ * them. */
+static void restore_args(int argc, char **argv, size_t first)
+{
+	for (int i = 0; i < argc; i++)
+		for (size_t k = first; k < n_rewritten; k++)
+			if (argv[i] == rewritten[k].full) {
+				argv[i] = rewritten[k].orig;
+				break;
+			}
 }
 
 static void expand_long_options(int argc, char **argv)
@@ -548,7 +566,20 @@ static const char *backup_suffix(const char *s)
 	return s;
 }
 
+static int parse(int argc, char **argv, struct sc_options *o);
+
 int sc_options_parse(int argc, char **argv, struct sc_options *o)
+{
+	size_t before = n_rewritten;
+	int r;
+
+	r = parse(argc, argv, o);
+	if (n_rewritten != before)
+		restore_args(argc, argv, before);
+	return r;
+}
+
+static int parse(int argc, char **argv, struct sc_options *o)
 {
 	static const char *const update_args[] = { "all", "none", "none-fail",
 						   "older", NULL };
