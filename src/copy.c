@@ -333,9 +333,7 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	if (out_seekable && (ctx->sparse == SC_SPARSE_ALWAYS ||
 			     (ctx->sparse == SC_SPARSE_AUTO && src_sparse)))
 		hole_size = out_hole_size(out, ctx->bufsize);
-	/* zero runs become holes: always, or in a sparse source (cp) */
-	if (ctx->sparse == SC_SPARSE_ALWAYS ||
-	    (ctx->sparse == SC_SPARSE_AUTO && src_sparse))
+	if (ctx->sparse == SC_SPARSE_ALWAYS)
 		x->hole_size = hole_size;
 
 	e = 1;

@@ -51,41 +51,24 @@ static bool server_side_type(const struct sc_fs_facts *fs)
 	return fs->class == SC_FS_NETWORK || fs->class == SC_FS_FUSE;
 }
 
-/* A source on a network or FUSE filesystem: its block count is often
- * made up (0 on many FUSE filesystems, so every file looks sparse), and
- * copy_file_range there may be a server-side copy, worth more than the
- * holes its zero runs would make.  Only local sources are scanned. */
-static bool remote_source(const struct sc_plan_input *in)
-{
-	return !in->src_fs || server_side_type(in->src_fs);
-}
 
 /* --sparse=always into a regular file: every run of zero blocks must
- * become a hole, even where the source has none; and so with
- * --sparse=auto when the source is sparse, as cp does (its data extents
- * may hold zeros too).  copy_file_range and splice move zeros as data,
- * so only read_write, which sees the bytes, can do it; cp does not use
- * copy_file_range then either.  A clone is still tried first: cp 9.1
- * does so too (--reflink=auto), and a shared extent costs no space.  A
- * pipe or device cannot hold holes. */
+ * become a hole, even where the source has none.  copy_file_range and
+ * splice move zeros as data, so only read_write, which sees the bytes,
+ * can do it; cp does not use copy_file_range then either.  A clone is
+ * still tried first: cp 9.1 does so too (--reflink=auto), and a shared
+ * extent costs no space.  A pipe or device cannot hold holes.
+ * (--sparse=auto keeps the holes a sparse source reports, and copies its
+ * data extents by the fastest road, as cp 9.4 and later do; cp 9.1 also
+ * made holes of zero runs inside them, at the price of read/write.) */
 static bool must_see_zeros(const struct sc_plan_input *in)
 {
-	return S_ISREG(in->dst_mode) &&
-	       (in->sparse == SC_SPARSE_ALWAYS ||
-		(in->sparse == SC_SPARSE_AUTO && in->src_sparse &&
-		 !remote_source(in)));
+	return S_ISREG(in->dst_mode) && in->sparse == SC_SPARSE_ALWAYS;
 }
 
 static const char *const zeros_always_why =
 	N_("--sparse=always: zero runs must be seen to become holes");
-static const char *const zeros_auto_why =
-	N_("sparse source: zero runs must be seen to become holes");
 
-static const char *sparse_why(const struct sc_plan_input *in)
-{
-	return in->sparse == SC_SPARSE_ALWAYS ? zeros_always_why :
-						zeros_auto_why;
-}
 
 /* --sparse=never: the copy must have every block written.  A clone, or
  * a copy_file_range that clones, would share the source's extents, and
@@ -157,7 +140,7 @@ static const char *why_not_range(const struct sc_plan_input *in)
 	if (in->reflink == SC_REFLINK_NEVER)
 		return range_never_why;
 	if (must_see_zeros(in))
-		return sparse_why(in);
+		return zeros_always_why;
 	if (must_fill_holes(in))
 		return fill_why;
 	if (!sc_kernel_at_least(in->kernel, 4, 5))
@@ -185,7 +168,7 @@ static const char *why_not_splice(const struct sc_plan_input *in)
 	if (in->roads_forced)
 		return NULL;
 	if (must_see_zeros(in))
-		return sparse_why(in);
+		return zeros_always_why;
 	/* splice() needs a pipe on one side; smartcp puts one in between.
 	 * Generated files are read with read(): splice_read of many of them
 	 * went away in 5.10 (EINVAL) and read() is what their authors test. */

@@ -28,7 +28,6 @@ struct sc_plan_input {
 	const struct sc_fs_facts *src_fs, *dst_fs;
 	mode_t src_mode, dst_mode;	/* only the S_IFMT bits matter */
 	off_t src_size;
-	bool src_sparse;	/* fewer blocks than its size (cp's test) */
 	struct sc_kernel kernel;
 	enum sc_reflink reflink;
 	enum sc_sparse sparse;

@@ -1048,8 +1048,6 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 		.src_fs = rec->src_fs, .dst_fs = rec->dst_fs,
 		.src_mode = sst->st_mode, .dst_mode = dst_mode,
 		.src_size = sst->st_size, .kernel = w->kernel,
-		.src_sparse = rec->src_sparse &&
-			      !sc_plan_size_untrusted(rec->src_fs),
 		.reflink = w->o->reflink, .roads = w->o->roads,
 		.sparse = w->o->sparse,
 		.roads_forced = w->o->roads_forced,

@@ -90,7 +90,6 @@ struct row {
 	mode_t src_mode, dst_mode;	/* 0: S_IFREG */
 	enum sc_reflink reflink;
 	enum sc_sparse sparse;
-	bool src_sparse;
 	unsigned roads;			/* 0: all roads */
 	bool forced;
 	unsigned learned;
@@ -107,7 +106,6 @@ static void check_row(const struct row *t)
 		.kernel = t->kernel,
 		.reflink = t->reflink,
 		.sparse = t->sparse,
-		.src_sparse = t->src_sparse,
 		.roads = t->roads ? t->roads : SC_ROADMASK_ALL,
 		.roads_forced = t->forced,
 		.learned = t->learned,
@@ -300,35 +298,6 @@ static const struct row sparse_rows[] = {
 	{ "never, same btrfs", &btrfs_a, &btrfs_a, K61,
 	  .sparse = SC_SPARSE_NEVER,
 	  .want = { "--sparse=never", "--sparse=never", USE, USE } },
-	/* a sparse source: with auto, its zero runs become holes too (cp
-	 * 9.1 reads them); with never, its holes are written (cp 9.4) */
-	{ "auto, sparse source, same ext4", &ext4_a, &ext4_a, K61,
-	  .src_sparse = true,
-	  .want = { "cannot share", "sparse source", "sparse source", USE } },
-	{ "auto, sparse source, same btrfs still clones", &btrfs_a, &btrfs_a,
-	  K61, .src_sparse = true,
-	  .want = { USE, "sparse source", "sparse source", USE } },
-	{ "auto, sparse source into a fifo", &ext4_a, &ext4_b, K61,
-	  .src_sparse = true, .dst_mode = S_IFIFO,
-	  .want = { "destination is not a regular",
-		    "destination is not a regular", USE, USE } },
-	{ "never, sparse source, same btrfs", &btrfs_a, &btrfs_a, K61,
-	  .sparse = SC_SPARSE_NEVER, .src_sparse = true,
-	  .want = { "--sparse=never", "--sparse=never", USE, USE } },
-	{ "never, sparse source, ext4 -> ext4", &ext4_a, &ext4_b, K61,
-	  .sparse = SC_SPARSE_NEVER, .src_sparse = true,
-	  .want = { "--sparse=never", "--sparse=never", USE, USE } },
-	/* remote sources keep their roads: blocks are often made up there,
-	 * and copy_file_range may be a server-side copy */
-	{ "auto, sparse source, nfs -> nfs", &nfs_a, &nfs_b, K61,
-	  .src_sparse = true,
-	  .want = { "different", USE, USE, USE } },
-	{ "auto, sparse source, fuse -> fuse", &fuse_a, &fuse_b, K61,
-	  .src_sparse = true,
-	  .want = { "different", USE, USE, USE } },
-	{ "always, sparse source", &ext4_a, &ext4_b, K61,
-	  .sparse = SC_SPARSE_ALWAYS, .src_sparse = true,
-	  .want = { "different", SPARSE, SPARSE, USE } },
 };
 
 /* --road: only the named roads, whatever the rules say. */
@@ -523,7 +492,6 @@ START_TEST(test_by_option_marks_option_reasons)
 	ck_assert(plan.step[SC_ROAD_RANGE].by_option);
 	ck_assert(!plan.step[SC_ROAD_CLONE].by_option);
 	in.sparse = SC_SPARSE_NEVER;
-	in.src_sparse = true;
 	in.dst_fs = &ext4_a;
 	sc_plan_make(&in, &plan);
 	ck_assert(plan.step[SC_ROAD_RANGE].by_option);
