@@ -192,11 +192,11 @@ static int short_takes_next(const char *letters)
  *    that getopt_long hands it back in its turn and the message, with
  *    GNU's candidates only, comes after those of earlier options;
  *  - else it is left to getopt_long over all options, smartcp's too.
- * The rewritten strings live as long as the program: option values
- * (--suff=X) point into them.  They are kept in a list with the strings
- * they replaced, which go back into ARGV once getopt_long is done (see
- * restore_args()): the caller's ARGV holds its own strings again, only
- * in getopt_long's order. */
+ * The rewritten strings are kept in a list with the strings they
+ * replaced, which go back into ARGV once getopt_long is done, and option
+ * values kept from them (--suff=X) are pointed at the same bytes of the
+ * caller's string (see restore_args()): ARGV then holds the caller's own
+ * strings again, only in getopt_long's order, and ours are freed. */
 static struct rewrite {
 	char *full, *orig;
 } *rewritten;
@@ -218,17 +218,40 @@ static void rewrite_arg(char **argv, int i, char *full)
 	argv[i] = full;
 }
 
+/* *VALUE, if it points into one of our strings (the FIRST-th rewrite
+ * on), points at the same value in the caller's string: both end in the
+ * "=VALUE" the caller wrote. */
+static void value_to_orig(const char **value, size_t first)
+{
+	for (size_t k = first; *value && k < n_rewritten; k++) {
+		const char *full = rewritten[k].full, *orig = rewritten[k].orig;
+		size_t fl = strlen(full), ol = strlen(orig), vl;
+
+		if (*value < full || *value > full + fl)
+			continue;
+		vl = strlen(*value);
+		if (vl <= ol)
+			*value = orig + (ol - vl);
+		return;
+	}
+}
+
 /* Puts the caller's strings back where expand_long_options() put its
  * own (those from the FIRST-th rewrite on), wherever getopt_long moved
- * them. */
-static void restore_args(int argc, char **argv, size_t first)
+ * them, and frees ours. */
+static void restore_args(int argc, char **argv, struct sc_options *o,
+			 size_t first)
 {
+	value_to_orig(&o->suffix, first);
+	value_to_orig(&o->target_directory, first);
 	for (int i = 0; i < argc; i++)
 		for (size_t k = first; k < n_rewritten; k++)
 			if (argv[i] == rewritten[k].full) {
 				argv[i] = rewritten[k].orig;
 				break;
 			}
+	while (n_rewritten > first)
+		free(rewritten[--n_rewritten].full);
 }
 
 static void expand_long_options(int argc, char **argv)
@@ -575,7 +598,7 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 
 	r = parse(argc, argv, o);
 	if (n_rewritten != before)
-		restore_args(argc, argv, before);
+		restore_args(argc, argv, o, before);
 	return r;
 }
 
