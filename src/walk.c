@@ -1648,7 +1648,6 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	bool opened = false;
 	int r;
 
-	announce(w, src, dst);
 	r = copy_regular_1(w, src, dst, sst, dst_st, follow, pre_in, pre_ist,
 			   &rec, &opened);
 	/* --debug: how the data went, once the source was open, as cp
@@ -2169,9 +2168,10 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 		close(in);
 		return 1;
 	}
+	/* from here on this path copies it (cp's -v line goes first) */
+	announce(w, src, dst);
 	if (tracked && (prev = hardlink_find(w, &ist))) {
 		close(in);
-		announce(w, src, dst);
 		return link_to_earlier(w, prev, src, dst);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
