@@ -1,13 +1,22 @@
 /* Verification reads the destination back from storage, not from the page
- * cache the copy just filled: fdatasync, then POSIX_FADV_DONTNEED, then
- * read.  A reflink or offload that claims success proves nothing: OpenZFS
- * 2.2 block cloning and several copy_file_range offloads returned success
- * with wrong data. */
+ * cache the copy just filled: the dirty pages are written out and waited
+ * for, dropped with POSIX_FADV_DONTNEED, and only then read.  A reflink or
+ * offload that claims success proves nothing: OpenZFS 2.2 block cloning
+ * and several copy_file_range offloads returned success with wrong data.
+ *
+ * Writing out is sync_file_range, not fdatasync: reading back needs the
+ * pages on the device, not a journal commit and a cache flush per file
+ * (-r --verify of 20,000 small files on xfs: 21 s with fdatasync).
+ * Durability is --sync's job, and with --sync fdatasync is used, since it
+ * is paid anyway.  Where pages stay in the cache after that (NFS keeps
+ * unstable writes until a COMMIT, someone else maps the file), mincore
+ * sees them and fdatasync is done after all. */
 #include "system.h"
 #include "verify.h"
 
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <xxhash.h>
 
@@ -112,8 +121,56 @@ static int first_diff(int in, int out, off_t off, size_t len, char *buf,
 	return 1;
 }
 
-static int drop_cache(int out)
+/* True when no page of OUT's first SIZE bytes is in the page cache, as
+ * far as mincore can tell; false when it cannot tell. */
+static bool out_of_cache(int out, off_t size, unsigned char *vec,
+			 size_t veclen)
 {
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t len;
+	void *map;
+	bool gone = true;
+
+	if (psz <= 0 || (uint64_t)size > SIZE_MAX)
+		return false;
+	len = (size_t)size;
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, out, 0);
+	if (map == MAP_FAILED)
+		return false;
+	for (size_t at = 0; at < len && gone;) {
+		size_t pages = MIN(veclen, (len - at + (size_t)psz - 1) /
+					   (size_t)psz);
+		size_t bytes = MIN(pages * (size_t)psz, len - at);
+
+		if (mincore((char *)map + at, bytes, vec) < 0) {
+			gone = false;
+			break;
+		}
+		for (size_t i = 0; i < pages && gone; i++)
+			gone = !(vec[i] & 1);
+		at += bytes;
+	}
+	munmap(map, len);
+	return gone;
+}
+
+/* Puts OUT's bytes on the device and drops them from the page cache.
+ * VEC (VECLEN bytes) is scratch space. */
+static int drop_cache(int out, off_t size, bool durable, unsigned char *vec,
+		      size_t veclen)
+{
+	if (!durable && size > 0) {
+		if (sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
+				    SYNC_FILE_RANGE_WRITE |
+				    SYNC_FILE_RANGE_WAIT_AFTER) == 0) {
+			posix_fadvise(out, 0, 0, POSIX_FADV_DONTNEED);
+			if (out_of_cache(out, size, vec, veclen))
+				return 0;
+		} else if (errno == EIO || errno == ENOSPC ||
+			   errno == EDQUOT) {
+			return -errno;	/* the write-back failed */
+		}
+	}
 	/* fdatasync fails with EINVAL on files that cannot sync (pipes,
 	 * some special files); there is no page cache to drop there. */
 	if (fdatasync(out) < 0 && errno != EINVAL && errno != EROFS)
@@ -123,16 +180,18 @@ static int drop_cache(int out)
 }
 
 int sc_verify(int in, int out, off_t size, bool use_digests,
-	      bool rereadable, const struct sc_digests *d, char *buf,
-	      size_t bufsize, off_t *ret_bad, bool *ret_side_read)
+	      bool rereadable, bool durable, const struct sc_digests *d,
+	      char *buf, size_t bufsize, off_t *ret_bad,
+	      enum sc_verify_side *ret_side)
 {
 	struct stat st;
 	int e;
 
-	*ret_side_read = false;
-	e = drop_cache(out);
+	*ret_side = SC_VSIDE_WRITE;
+	e = drop_cache(out, size, durable, (unsigned char *)buf, bufsize);
 	if (e < 0)
 		return e;
+	*ret_side = SC_VSIDE_BACK;
 	if (fstat(out, &st) < 0)
 		return -errno;
 	if (st.st_size != size) {
@@ -165,7 +224,7 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
 	e = first_diff(in, out, 0, (size_t)size, buf, bufsize, ret_bad);
 	if (e == -1) {
-		*ret_side_read = true;
+		*ret_side = SC_VSIDE_SOURCE;
 		return -errno;
 	}
 	return e < 0 ? -errno : e;

@@ -1234,7 +1234,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 {
 	struct sc_plan rw = { .n_use = 1 };
 	struct sc_copy_result again;
-	bool side_read;
+	enum sc_verify_side side = SC_VSIDE_BACK;
 	off_t bad = 0;
 	int v, e;
 
@@ -1252,14 +1252,20 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 			v = sc_verify(in, out, rec->res.size, digests,
 				      S_ISREG(ist->st_mode) &&
 				      !sc_plan_size_untrusted(rec->src_fs),
-				      &w->ctx.dg, w->ctx.buf, w->ctx.bufsize,
-				      &bad, &side_read);
+				      w->o->sync, &w->ctx.dg, w->ctx.buf,
+				      w->ctx.bufsize,
+				      &bad, &side);
 		}
 		if (v < 0) {
-			msg(-v, side_read ? _("error reading %s") :
+			msg(-v, side == SC_VSIDE_SOURCE ?
+				_("error reading %s") :
+				side == SC_VSIDE_WRITE ? _("error writing %s") :
 				_("error reading back %s"),
-			    sc_quote(side_read ? rec->src : rec->dst));
-			rec->failure = side_read ? "read" : "verify";
+			    sc_quote(side == SC_VSIDE_SOURCE ? rec->src :
+				     rec->dst));
+			rec->failure = side == SC_VSIDE_SOURCE ? "read" :
+				       side == SC_VSIDE_WRITE ? "write" :
+				       "verify";
 			return v;
 		}
 		if (v == 1) {

@@ -47,6 +47,9 @@
  *                   a directory (NULL, errno untouched): the whole
  *                   directory has been listed.  Its file is the
  *                   directory (dirfd); other readdir calls pass through
+ *     sync          sync_file_range, fdatasync, fsync (its file is the
+ *                   side written)
+ *     mincore       mincore (no file: only without SMARTCP_FAULT_MATCH*)
  *   ACTION
  *     eNAME         fail with that errno and do nothing: enosys exdev
  *                   eopnotsupp einval eio enospc eintr ebadf eperm ...
@@ -144,6 +147,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,7 +164,7 @@ int __fxstat64(int ver, int fd, struct stat64 *buf);
 
 enum call {
 	C_CFR, C_CLONE, C_SPLICE, C_SPLICE_READ, C_SPLICE_WRITE,
-	C_READ, C_WRITE, C_STAT, C_DIREND, C_MAX
+	C_READ, C_WRITE, C_STAT, C_DIREND, C_SYNC, C_MINCORE, C_MAX
 };
 
 static const struct {
@@ -172,7 +176,7 @@ static const struct {
 	{ "splice", C_SPLICE },
 	{ "splice_read", C_SPLICE_READ }, { "splice_write", C_SPLICE_WRITE },
 	{ "read", C_READ }, { "write", C_WRITE }, { "stat", C_STAT },
-	{ "dirend", C_DIREND },
+	{ "dirend", C_DIREND }, { "sync", C_SYNC }, { "mincore", C_MINCORE },
 };
 
 enum action {
@@ -721,6 +725,11 @@ static int describe(const struct io *io, char *buf, size_t size)
 	case C_DIREND:
 		return snprintf(buf, size, "%s(%d<%s>)", io->fn, io->in,
 				io->in_path);
+	case C_SYNC:
+		return snprintf(buf, size, "%s(%d<%s>)", io->fn, io->out,
+				io->out_path);
+	case C_MINCORE:
+		return snprintf(buf, size, "%s() len=%zu", io->fn, io->len);
 	case C_STAT:
 		if (io->name && *io->name)
 			return snprintf(buf, size, "%s(\"%s\" = %s)", io->fn,
@@ -1302,6 +1311,47 @@ int statx(int dirfd, const char *restrict path, int flags,
 	}
 	run_hook(&io, &v);
 	return ret;
+}
+
+/* --- writing out, syncing, page cache residency ------------------------- */
+
+#define SYNC_HOOK(fn, params, args)					\
+int fn params								\
+{									\
+	__typeof__(&fn) f = NEXT(fn);					\
+	struct io io = IO(#fn, C_SYNC);					\
+	struct verdict v;						\
+									\
+	if (!f)								\
+		return nosys();						\
+	io.out = fd;							\
+	if (!intercept(&io, &v))					\
+		return f args;						\
+	if (v.err)							\
+		return (int)inject(&io, &v);				\
+	return (int)finish(&io, &v, f args);				\
+}
+
+SYNC_HOOK(sync_file_range,
+	  (int fd, off64_t off, off64_t nbytes, unsigned int flags),
+	  (fd, off, nbytes, flags))
+SYNC_HOOK(fdatasync, (int fd), (fd))
+SYNC_HOOK(fsync, (int fd), (fd))
+
+int mincore(void *addr, size_t len, unsigned char *vec)
+{
+	__typeof__(&mincore) f = NEXT(mincore);
+	struct io io = IO("mincore", C_MINCORE);
+	struct verdict v;
+
+	if (!f)
+		return nosys();
+	io.len = len;
+	if (!intercept(&io, &v))
+		return f(addr, len, vec);
+	if (v.err)
+		return (int)inject(&io, &v);
+	return (int)finish(&io, &v, f(addr, len, vec));
 }
 
 /* --- readdir: the end of a directory ------------------------------------- */

@@ -1,0 +1,108 @@
+#!/bin/bash
+# --verify reads the destination back from the device, not from the page
+# cache the copy filled: its dirty pages are written out and waited for
+# (sync_file_range), dropped (POSIX_FADV_DONTNEED), and only then read.
+# No fdatasync per file unless --sync asks for durability (then fdatasync
+# does both jobs), or the pages are still cached after the drop (mincore
+# tells; here the fault shim makes mincore fail, which counts the same).
+# A write-out that fails is an error writing the destination.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd strace
+
+SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
+[ -f "$SHIM" ] || fail "no fault shim at '$SHIM'"
+
+E=$T/ext4
+mount_ext4 "$E"
+size=$((3 * 1024 * 1024 + 5))
+random_file "$E/src" "$size"
+
+# first_line LOG ERE: number of the first line of LOG matching ERE, or 0.
+first_line() { grep -En -- "$2" "$1" | head -n 1 | cut -d: -f1 || true; }
+first_line0() { local n; n=$(first_line "$@"); echo "${n:-0}"; }
+
+strace_verify() { # LOG ARGS...
+	local log=$1
+	shift
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -qq -y -o "$log" \
+		-e trace=sync_file_range,fdatasync,fsync,fadvise64,mincore,pread64 \
+		"$SMARTCP" "$@"
+}
+
+for road in copy_file_range read_write; do
+	say "--verify --road=$road: written out, dropped, then read back"
+	rm -f "$E/dst"
+	strace_verify "$T/log" --verify --road="$road" "$E/src" "$E/dst" ||
+		fail "smartcp exited $?"
+	assert_same "$E/src" "$E/dst"
+	sfr=$(first_line0 "$T/log" "sync_file_range\\([0-9]+<$E/dst>.*WAIT_AFTER")
+	drop=$(first_line0 "$T/log" "fadvise64\\([0-9]+<$E/dst>.*POSIX_FADV_DONTNEED")
+	back=$(first_line0 "$T/log" "pread64\\([0-9]+<$E/dst>")
+	[ "$sfr" -gt 0 ] && [ "$drop" -gt "$sfr" ] && [ "$back" -gt "$drop" ] || {
+		_show "$T/log"
+		fail "expected sync_file_range ($sfr) < DONTNEED ($drop) < read back ($back)"
+	}
+	assert_no_grep "fdatasync\\(|fsync\\(" "$T/log"
+	pass "sync_file_range line $sfr, DONTNEED $drop, read back $back; no fdatasync"
+done
+
+say "--sync --verify: fdatasync before the read back, no sync_file_range"
+rm -f "$E/dst"
+strace_verify "$T/log" --sync --verify "$E/src" "$E/dst" ||
+	fail "smartcp exited $?"
+assert_same "$E/src" "$E/dst"
+sync1=$(first_line0 "$T/log" "fdatasync\\([0-9]+<$E/dst>\\) = 0")
+back=$(first_line0 "$T/log" "pread64\\([0-9]+<$E/dst>")
+[ "$sync1" -gt 0 ] && [ "$back" -gt "$sync1" ] || {
+	_show "$T/log"
+	fail "expected fdatasync ($sync1) before the read back ($back)"
+}
+assert_no_grep "sync_file_range\\(" "$T/log"
+pass "fdatasync line $sync1, read back $back"
+
+# The shim without match filters: mincore has no file to match.
+shim() { # STATUS FAULTS ARGS...
+	local want=$1 faults=$2
+	shift 2
+	rm -f "$E/dst"
+	: >"$T/shim.log"
+	assert_exit "$want" env LD_PRELOAD="$SHIM" SMARTCP_FAULT="$faults" \
+		SMARTCP_FAULT_LOG="$T/shim.log" "$SMARTCP" "$@"
+}
+
+say "pages still cached after the drop (mincore cannot tell): fdatasync after all"
+shim 0 mincore=enomem,sync=trace --verify "$E/src" "$E/dst"
+assert_same "$E/src" "$E/dst"
+assert_grep "^mincore\\(.*ENOMEM \\(injected" "$T/shim.log"
+a=$(first_line0 "$T/shim.log" "^sync_file_range\\(.*<$E/dst>")
+b=$(first_line0 "$T/shim.log" "^fdatasync\\(.*<$E/dst>\\) -> 0")
+[ "$a" -gt 0 ] && [ "$b" -gt "$a" ] || {
+	_show "$T/shim.log"
+	fail "expected sync_file_range ($a), then fdatasync ($b)"
+}
+pass "sync_file_range, mincore failed, fdatasync"
+
+say "the write-out fails (EIO): error writing the destination, exit 1"
+shim 1 sync=eio --verify "$E/src" "$E/dst"
+assert_grep "^sync_file_range\\(.*<$E/dst>\\) -> EIO \\(injected" "$T/shim.log"
+assert_grep "error writing '$E/dst': Input/output error" "$ERR"
+! cmp -s "$E/src" "$E/dst" 2>/dev/null ||
+	fail "'$E/dst' looks complete although its write-out failed"
+pass "$(head -n 1 "$ERR")"
+
+say "a tree: no fdatasync for any file"
+mkdir -p "$E/tree/a" "$E/tree/b"
+for i in 1 2 3 4 5 6; do
+	random_file "$E/tree/a/f$i" $((i * 7001))
+	random_file "$E/tree/b/g$i" $((i * 3001))
+done
+strace_verify "$T/log" -r --verify "$E/tree" "$E/tree-out" ||
+	fail "smartcp exited $?"
+diff -r "$E/tree" "$E/tree-out" >/dev/null || fail "trees differ"
+assert_no_grep "fdatasync\\(|fsync\\(" "$T/log"
+n=$(grep -Ec "sync_file_range\\([0-9]+<$E/tree-out/" "$T/log" || true)
+assert_eq "$n" 12 "files written out"
+pass "12 files written out with sync_file_range, none fdatasync'ed"
