@@ -1230,7 +1230,8 @@ static void merge_result(struct sc_copy_result *into,
  * Returns 0 when the destination holds the source's bytes, else -errno
  * (-EBADMSG: still differs) with the message printed. */
 static int verify_copy(struct walk *w, struct sc_record *rec, int in,
-		       int out, const struct stat *ist, bool out_seekable)
+		       int out, mode_t out_mode, const struct stat *ist,
+		       bool out_seekable)
 {
 	struct sc_plan rw = { .n_use = 1 };
 	struct sc_copy_result again;
@@ -1282,8 +1283,9 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 			return -EBADMSG;
 		}
 		/* The road lied: copy again through read/write, where every
-		 * byte passes through smartcp and is hashed on the way. */
-		if (ftruncate(out, 0) < 0) {
+		 * byte passes through smartcp and is hashed on the way.  A
+		 * block device is simply written over again. */
+		if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
 			msg(errno, _("error writing %s"), sc_quote(rec->dst));
 			return -errno;
 		}
@@ -1336,7 +1338,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	bool dst_exists = dst_st != NULL;
 	const struct sc_options *o = w->o;
 	struct timespec t0;
-	struct stat ist, ost, old;
+	struct stat ist, ost, old = { 0 };
 	_cleanup_close_ int in = -1;
 	int out = -1, e = 0, flags;
 	bool created = false, named_tmp = false, atomic = o->atomic;
@@ -1490,6 +1492,16 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	if (removable)
 		partial_begin(dst, shared);
 	make_plan(w, rec, &ist, ost.st_mode);
+	if (o->verify && !o->attributes_only && !out_seekable) {
+		/* /dev/null, a FIFO or a terminal keeps nothing that could
+		 * be read back: such a copy could never be proven, so
+		 * nothing is written. */
+		msg(0, _("cannot verify %s: only a regular file or a block device can be read back"),
+		    sc_quote(dst));
+		rec->failure = "verify";
+		e = EOPNOTSUPP;
+		goto fail;
+	}
 	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
 		 * smartcp to be checked. */
@@ -1561,7 +1573,8 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 			goto fail;
 		}
 		if (o->verify) {
-			e = verify_copy(w, rec, in, out, &ist, out_seekable);
+			e = verify_copy(w, rec, in, out, ost.st_mode, &ist,
+					out_seekable);
 			if (e < 0) {
 				rec->err = e;
 				e = -e;

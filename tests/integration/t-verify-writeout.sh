@@ -106,3 +106,34 @@ assert_no_grep "fdatasync\\(|fsync\\(" "$T/log"
 n=$(grep -Ec "sync_file_range\\([0-9]+<$E/tree-out/" "$T/log" || true)
 assert_eq "$n" 12 "files written out"
 pass "12 files written out with sync_file_range, none fdatasync'ed"
+
+say "a block device is read back like a file (its st_size is 0)"
+truncate -s 8M "$T/dev.img"
+loop=$(losetup -f --show "$T/dev.img") || fail "losetup failed"
+_register loop "$loop"
+assert_exit 0 "$SMARTCP" -v --verify "$E/src" "$loop"
+assert_grep "\\[[a-z_, ]*, verified\\]" "$OUT"
+cmp -n "$size" "$E/src" "$loop" || fail "$loop does not hold the source"
+pass "$(cat "$OUT")"
+
+say "a block device whose first write goes wrong is written over again"
+dd if=/dev/zero of="$loop" bs=1M count=8 status=none
+: >"$T/shim.log"
+assert_exit 0 env LD_PRELOAD="$SHIM" SMARTCP_FAULT="write=flip:5000@call:1" \
+	SMARTCP_FAULT_LOG="$T/shim.log" SMARTCP_FAULT_MATCH_DST="$loop" \
+	"$SMARTCP" -v --verify --road=read_write "$E/src" "$loop"
+assert_grep "byte 5000 flipped \\(injected" "$T/shim.log"
+assert_grep "verify: differed at byte 5000, repaired" "$OUT"
+cmp -n "$size" "$E/src" "$loop" || fail "$loop does not hold the source"
+pass "$(cat "$OUT")"
+
+say "/dev/null and a FIFO keep nothing to read back: refused, nothing written"
+assert_exit 1 "$SMARTCP" --verify "$E/src" /dev/null
+assert_grep "cannot verify '/dev/null': only a regular file or a block device can be read back" "$ERR"
+mkfifo "$T/fifo"
+assert_exit 1 env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -qq -y -o "$T/log" -e trace=write,pwrite64,splice,copy_file_range \
+	"$SMARTCP" --verify "$E/src" "$T/fifo"
+assert_grep "cannot verify '$T/fifo'" "$ERR"
+assert_no_grep "<$T/fifo>" "$T/log"
+pass "both refused with exit 1; no write, splice or copy_file_range into the FIFO"
