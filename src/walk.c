@@ -1100,6 +1100,23 @@ static void on_fatal_signal(int sig)
 	raise(sig);
 }
 
+/* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
+ * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
+ * reported as cp reports it). */
+static void catch_fatal_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+		struct sigaction old;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		signal(sigs[i], on_fatal_signal);
+	}
+}
+
 /* Opens an unnamed temporary in DST's directory (or a named one where
  * O_TMPFILE is not supported).  Returns the fd or -errno; *ret_named
  * tells whether atomic_tmp holds its name. */
@@ -2978,12 +2995,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		w.ctx.progress = on_progress;
 		w.ctx.progress_arg = &w;
 	}
-	if (!opts->explain) {
-		signal(SIGINT, on_fatal_signal);
-		signal(SIGTERM, on_fatal_signal);
-		signal(SIGHUP, on_fatal_signal);
-		signal(SIGPIPE, on_fatal_signal);
-	}
+	if (!opts->explain)
+		catch_fatal_signals();
 
 	pool_jobs = jobs_for(opts);
 	rc = run_operands(&w, operands, n);

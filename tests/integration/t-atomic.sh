@@ -72,7 +72,8 @@ kill_midway() {
 	cp -p "$E/dst" old.ref
 	ino=$(stat -c %i "$E/dst")
 	start_writer fifo
-	"$SMARTCP" --atomic fifo "$E/dst" 2>err.$sig &
+	# (a script's background job starts with SIGINT ignored)
+	env --default-signal=INT "$SMARTCP" --atomic fifo "$E/dst" 2>err.$sig &
 	pid=$!
 	sleep 1
 	# still copying: the temporary has no name in the directory

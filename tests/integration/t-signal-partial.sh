@@ -2,7 +2,9 @@
 # Interrupted in the middle of a copy (SIGINT, SIGTERM, SIGHUP), smartcp
 # removes the destination it was writing, so no file looks complete when
 # it is not; the source is untouched.  SIGKILL cannot be caught: there
-# only --atomic protects (t-atomic.sh).
+# only --atomic protects (t-atomic.sh).  A signal the caller ignores
+# (nohup's SIGHUP; SIGINT for a script's background job) stays ignored,
+# as it does for cp: the copy goes on and finishes whole.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +24,9 @@ for sig in INT TERM HUP; do
 	mkfifo "$T/fifo"
 	slow_writer "$T/fifo" "$T/ref" &
 	wpid=$!
-	"$SMARTCP" "$T/fifo" "$T/dst" 2>"$T/err" &
+	# A script's background job starts with SIGINT ignored; --default-
+	# signal gives the job what a shell's foreground job would have.
+	env --default-signal="$sig" "$SMARTCP" "$T/fifo" "$T/dst" 2>"$T/err" &
 	pid=$!
 	sleep 1
 	[ -e "$T/dst" ] || fail "the copy had not started"
@@ -46,8 +50,8 @@ rm -f "$T/ref"
 slow_writer "$T/tree/b/zz-fifo" "$T/ref" &
 wpid=$!
 mkdir "$T/out"
-"$SMARTCP" -r --copy-contents "$T/tree/a" "$T/tree/b/zz-fifo" "$T/out/" \
-	2>"$T/err" &
+env --default-signal=INT "$SMARTCP" -r --copy-contents "$T/tree/a" \
+	"$T/tree/b/zz-fifo" "$T/out/" 2>"$T/err" &
 pid=$!
 sleep 1
 kill -INT "$pid"
@@ -61,3 +65,23 @@ for i in $(seq 40); do
 	assert_same "$T/tree/a/f$i" "$T/out/a/f$i"
 done
 pass "finished files kept, the interrupted one removed"
+
+for sig in HUP INT; do
+	say "SIG$sig ignored by the caller (nohup, a background job): the copy finishes"
+	rm -f "$T/fifo" "$T/ref" "$T/dst"
+	mkfifo "$T/fifo"
+	slow_writer "$T/fifo" "$T/ref" &
+	wpid=$!
+	bash -c 'trap "" "$1"; shift; exec "$@"' bash "$sig" \
+		"$SMARTCP" "$T/fifo" "$T/dst" 2>"$T/err" &
+	pid=$!
+	sleep 1
+	[ -e "$T/dst" ] || fail "the copy had not started"
+	kill -"$sig" "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	wait "$wpid" 2>/dev/null || true
+	[ "$rc" -eq 0 ] || fail "exit $rc after an ignored SIG$sig, expected 0"
+	assert_same "$T/ref" "$T/dst"
+	pass "SIG$sig ignored: exit 0, $(stat -c %s "$T/dst") bytes, all of them"
+done
