@@ -45,9 +45,12 @@ bool sc_copy_not_here(enum sc_road road, int err, bool road_moved_bytes)
 	case SC_ROAD_RANGE:
 		return err == ENOSYS || err == EOPNOTSUPP || err == EXDEV ||
 		       err == EINVAL || err == EBADF || err == EPERM ||
-		       err == ETXTBSY || err == EACCES;
+		       err == ETXTBSY || err == EACCES || err == ESPIPE;
 	case SC_ROAD_SPLICE:
-		return !road_moved_bytes && (err == EINVAL || err == ENOSYS);
+		/* ESPIPE: a regular file opened as a stream takes no
+		 * offset; read_write carries on without one. */
+		return !road_moved_bytes && (err == EINVAL || err == ENOSYS ||
+					     err == ESPIPE);
 	default:
 		return false;
 	}
@@ -103,13 +106,9 @@ static int check_eof(struct run *r, size_t want)
 	ssize_t n;
 	int e;
 
-	do
-		n = pread(x->in, x->buf, MIN(want, x->bufsize), x->in_off);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		x->side = SC_SIDE_READ;
-		return -errno;
-	}
+	n = sc_read_in(x, x->buf, MIN(want, x->bufsize));
+	if (n < 0)
+		return (int)n;
 	if (n == 0)
 		return 1;
 	if (r->road != SC_ROAD_RW)
@@ -214,7 +213,7 @@ static int copy_extents(struct run *r)
 				r->res->seek_data = true;
 				break;		/* no data past OFF */
 			}
-			if (off == 0 && errno == EINVAL)
+			if (off == 0 && (errno == EINVAL || errno == ESPIPE))
 				return 1;	/* no SEEK_DATA here */
 			x->side = SC_SIDE_READ;
 			return -errno;

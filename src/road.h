@@ -38,11 +38,21 @@ ssize_t sc_road_range(struct sc_xfer *x, size_t len);
 ssize_t sc_road_splice(struct sc_xfer *x, size_t len);
 ssize_t sc_road_rw(struct sc_xfer *x, size_t len);
 
+/* Reads up to LEN bytes at x->in_off (or the stream position) into BUF,
+ * retrying EINTR, without moving x->in_off.  A regular file opened as a
+ * stream (FUSE FOPEN_NONSEEKABLE, some /proc and debugfs files) refuses
+ * pread with ESPIPE; before its first byte the stream position is where
+ * the copy starts, so read() takes over there (in_seekable becomes
+ * false).  The count, 0 at the end, or -errno (side = read). */
+ssize_t sc_read_in(struct sc_xfer *x, void *buf, size_t len);
+
 /* Writes all LEN bytes of BUF at x->out_off (or the stream position),
  * retrying short writes and EINTR; with hole_size, skips zero blocks, and
  * a shorter run of zeros that ends BUF, leaving the file's end to the
- * copy engine's ftruncate.  Advances x->out_off.  0 or -errno (side =
- * write). */
+ * copy engine's ftruncate.  Advances x->out_off.  A destination that
+ * refuses pwrite with ESPIPE before its first byte is written with
+ * write() (out_seekable becomes false), as for sc_read_in.  0 or -errno
+ * (side = write). */
 int sc_write_all(struct sc_xfer *x, const char *buf, size_t len);
 
 /* Closes the run's pipe (after a failed splice left bytes in it). */

@@ -24,6 +24,11 @@ static int write_some(struct sc_xfer *x, const char *buf, size_t len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == ESPIPE && x->out_seekable &&
+			    x->out_off == 0) {
+				x->out_seekable = false;
+				continue;
+			}
 			x->side = SC_SIDE_WRITE;
 			return -errno;
 		}
@@ -90,6 +95,25 @@ int sc_write_all(struct sc_xfer *x, const char *buf, size_t len)
 	return 0;
 }
 
+ssize_t sc_read_in(struct sc_xfer *x, void *buf, size_t len)
+{
+	for (;;) {
+		ssize_t n = x->in_seekable ? pread(x->in, buf, len, x->in_off) :
+					     read(x->in, buf, len);
+
+		if (n >= 0)
+			return n;
+		if (errno == EINTR)
+			continue;
+		if (errno == ESPIPE && x->in_seekable && x->in_off == 0) {
+			x->in_seekable = false;
+			continue;
+		}
+		x->side = SC_SIDE_READ;
+		return -errno;
+	}
+}
+
 ssize_t sc_road_rw(struct sc_xfer *x, size_t len)
 {
 	off_t out_start = x->out_off;
@@ -98,16 +122,9 @@ ssize_t sc_road_rw(struct sc_xfer *x, size_t len)
 
 	if (len > x->bufsize)
 		len = x->bufsize;
-	do
-		n = x->in_seekable ? pread(x->in, x->buf, len, x->in_off) :
-				     read(x->in, x->buf, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		x->side = SC_SIDE_READ;
-		return -errno;
-	}
-	if (n == 0)
-		return 0;
+	n = sc_read_in(x, x->buf, len);
+	if (n <= 0)
+		return n;
 	r = sc_write_all(x, x->buf, (size_t)n);
 	if (r == 0 && x->dg)
 		sc_digests_add(x->dg, out_start, x->buf, (size_t)n);

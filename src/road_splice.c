@@ -52,7 +52,7 @@ static int give_back(struct sc_xfer *x, size_t stuck, int err)
 		sc_road_splice_reset(x);
 		return -err;
 	}
-	if (err != EINVAL && err != ENOSYS) {
+	if (err != EINVAL && err != ENOSYS && err != ESPIPE) {
 		sc_road_splice_reset(x);
 		return -err;
 	}

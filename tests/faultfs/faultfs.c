@@ -31,6 +31,10 @@
  *			the byte at OFF (an offset of this file, whether
  *			it is the source or the destination) writes it
  *			inverted and still reports success
+ *	stream		the file is opened as a stream (FOPEN_NONSEEKABLE):
+ *			a regular file on which pread, pwrite, lseek and
+ *			splice or copy_file_range at an offset fail with
+ *			ESPIPE, as on some /proc and debugfs files
  *
  * An empty value or "none" clears the rules, as does removing the
  * attribute.  Rules set on a directory are inherited by every file and
@@ -89,6 +93,7 @@ struct rules {
 	off_t eio_write;	/* eio_write@OFF */
 	off_t enospc;		/* enospc@N */
 	off_t flip;		/* flip@OFF */
+	off_t stream;		/* stream: not NO_OFF */
 };
 
 struct xattr {
@@ -151,7 +156,8 @@ static void say(const char *fmt, ...)
 
 static void rules_clear(struct rules *r)
 {
-	r->size = r->eio_read = r->eio_write = r->enospc = r->flip = NO_OFF;
+	r->size = r->eio_read = r->eio_write = r->enospc = r->flip =
+		r->stream = NO_OFF;
 }
 
 static int parse_off(const char *s, off_t *ret)
@@ -196,6 +202,10 @@ static int rules_parse(const char *text, size_t size, struct rules *ret)
 
 		if (!strcmp(tok, "none"))
 			continue;
+		if (!strcmp(tok, "stream")) {
+			r.stream = 0;
+			continue;
+		}
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			size_t n = strlen(keys[i].key);
 
@@ -789,6 +799,7 @@ static int opened(struct node *n, struct fuse_file_info *fi)
 	 * and reads are not cut at the (maybe lying) size. */
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
+	fi->nonseekable = n->rules.stream != NO_OFF;
 	return 0;
 }
 
