@@ -1509,11 +1509,14 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	if (removable)
 		partial_begin(dst, shared);
 	make_plan(w, rec, &ist, ost.st_mode);
-	if (o->verify && !o->attributes_only && !out_seekable) {
-		/* /dev/null, a FIFO or a terminal keeps nothing that could
+	if (o->verify && !o->attributes_only &&
+	    (!out_seekable ||
+	     (lseek(out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
+		/* /dev/null, a FIFO, a terminal or a file opened as a
+		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
 		 * be read back: such a copy could never be proven, so
 		 * nothing is written. */
-		msg(0, _("cannot verify %s: only a regular file or a block device can be read back"),
+		msg(0, _("cannot verify %s: nothing written there can be read back"),
 		    sc_quote(dst));
 		rec->failure = "verify";
 		e = EOPNOTSUPP;

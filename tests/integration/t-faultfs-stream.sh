@@ -8,6 +8,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-faultfs.sh"
+need_cmd strace
 
 ff_setup
 S=$T/ff/in/src
@@ -57,6 +58,20 @@ assert_grep "verified\\]\$" "$OUT"
 assert_same "$T/ref" "$T/local/dst"
 pass "$(cat "$OUT")"
 clear_fault "$S"
+
+say "--verify into a stream destination: refused before writing a byte"
+# (opening it truncated it, as any failed overwrite without --atomic
+# does; the truncated file is removed, so nothing looks complete)
+random_file "$T/ff/out/dst" 1000
+set_fault "$T/ff/out/dst" stream
+: >"$T/ff.log"
+assert_exit 1 env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -y -o "$T/ff.log" -e trace=write,pwrite64,splice,copy_file_range \
+	"$SMARTCP" --verify "$T/ref" "$T/ff/out/dst"
+assert_grep "cannot verify '$T/ff/out/dst': nothing written there can be read back" "$ERR"
+assert_no_grep "<$T/ff/out/dst>" "$T/ff.log"
+[ ! -e "$T/ff/out/dst" ] || ! cmp -s "$T/ref" "$T/ff/out/dst" ||
+	fail "the destination looks complete"
+pass "$(cat "$ERR")"
 
 say "writing into /proc/version fails with cp's error, not 'Illegal seek'"
 echo data >"$T/a"
