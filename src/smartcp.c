@@ -61,5 +61,18 @@ int main(int argc, char **argv)
 			strerror(errno));
 		status = 1;
 	}
+	/* An answer to -i that could not be read (stdin closed, an I/O
+	 * error) was taken as "no"; as cp, say so at the end and fail. */
+	if (ferror(stdin)) {
+		int e = fclose(stdin) ? errno : 0;
+
+		if (e)
+			fprintf(stderr, "%s: %s: %s\n", sc_program_name,
+				_("error closing file"), strerror(e));
+		else
+			fprintf(stderr, "%s: %s\n", sc_program_name,
+				_("error closing file"));
+		status = 1;
+	}
 	return status;
 }

@@ -67,6 +67,7 @@ c n-absent		'"$CP" -n a new'
 c i-yes			'"$CP" -i a b' y
 c i-no			'"$CP" -i a b' n
 c i-absent		'"$CP" -i a new' n
+c i-stdin-closed	'"$CP" -i a b <&-'
 c u-dest-older		'touch -d 2000-01-01 b; "$CP" -u a b'
 c u-dest-newer		'touch -d 2030-01-01 b; "$CP" -u a b'
 c u-dest-same		'touch -r a b; "$CP" -u a b'
