@@ -18,15 +18,17 @@ slow_writer() {
 		done >"$1"' bash "$1" "$2" </dev/null >/dev/null 2>&1
 }
 
-for sig in INT TERM HUP; do
-	say "SIG$sig in the middle of a copy from a slow source"
+# copy_then_signal SIG CMD...: run CMD "$T/fifo" "$T/dst" in the
+# background while slow_writer feeds the FIFO (all it wrote also goes to
+# $T/ref), send SIG after 1 s, wait; CMD's exit status in $rc.
+copy_then_signal() {
+	local sig=$1 wpid pid
+	shift
 	rm -f "$T/fifo" "$T/ref" "$T/dst"
 	mkfifo "$T/fifo"
 	slow_writer "$T/fifo" "$T/ref" &
 	wpid=$!
-	# A script's background job starts with SIGINT ignored; --default-
-	# signal gives the job what a shell's foreground job would have.
-	env --default-signal="$sig" "$SMARTCP" "$T/fifo" "$T/dst" 2>"$T/err" &
+	"$@" "$T/fifo" "$T/dst" 2>"$T/err" &
 	pid=$!
 	sleep 1
 	[ -e "$T/dst" ] || fail "the copy had not started"
@@ -35,6 +37,13 @@ for sig in INT TERM HUP; do
 	wait "$pid" || rc=$?
 	kill "$wpid" 2>/dev/null || true
 	wait "$wpid" 2>/dev/null || true
+}
+
+for sig in INT TERM HUP; do
+	say "SIG$sig in the middle of a copy from a slow source"
+	# A script's background job starts with SIGINT ignored; --default-
+	# signal gives the job what a shell's foreground job would have.
+	copy_then_signal "$sig" env --default-signal="$sig" "$SMARTCP"
 	[ "$rc" -gt 128 ] || fail "exit $rc, expected death by SIG$sig"
 	[ ! -e "$T/dst" ] || fail "a partial destination was left: $(stat -c %s "$T/dst") bytes"
 	pass "SIG$sig: exit $rc, no partial destination"
@@ -68,19 +77,8 @@ pass "finished files kept, the interrupted one removed"
 
 for sig in HUP INT; do
 	say "SIG$sig ignored by the caller (nohup, a background job): the copy finishes"
-	rm -f "$T/fifo" "$T/ref" "$T/dst"
-	mkfifo "$T/fifo"
-	slow_writer "$T/fifo" "$T/ref" &
-	wpid=$!
-	bash -c 'trap "" "$1"; shift; exec "$@"' bash "$sig" \
-		"$SMARTCP" "$T/fifo" "$T/dst" 2>"$T/err" &
-	pid=$!
-	sleep 1
-	[ -e "$T/dst" ] || fail "the copy had not started"
-	kill -"$sig" "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	wait "$wpid" 2>/dev/null || true
+	copy_then_signal "$sig" bash -c 'trap "" "$1"; shift; exec "$@"' bash \
+		"$sig" "$SMARTCP"
 	[ "$rc" -eq 0 ] || fail "exit $rc after an ignored SIG$sig, expected 0"
 	assert_same "$T/ref" "$T/dst"
 	pass "SIG$sig ignored: exit 0, $(stat -c %s "$T/dst") bytes, all of them"
