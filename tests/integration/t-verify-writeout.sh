@@ -19,9 +19,23 @@ mount_ext4 "$E"
 size=$((3 * 1024 * 1024 + 5))
 random_file "$E/src" "$size"
 
-# first_line LOG ERE: number of the first line of LOG matching ERE, or 0.
-first_line() { grep -En -- "$2" "$1" | head -n 1 | cut -d: -f1 || true; }
-first_line0() { local n; n=$(first_line "$@"); echo "${n:-0}"; }
+# assert_order LOG ERE...: each ERE matches a line of LOG, and the first
+# match of each comes after the first match of the one before; sets
+# $lines to those line numbers ("4 5 9").
+assert_order() {
+	local log=$1 ere n prev=0
+	shift
+	lines=
+	for ere; do
+		n=$(grep -En -- "$ere" "$log" | head -n 1 | cut -d: -f1 || true)
+		[ -n "$n" ] && [ "$n" -gt "$prev" ] || {
+			_show "$log"
+			fail "expected, in this order: $* (found: ${lines:-nothing} then ${n:-none} for /$ere/)"
+		}
+		lines="${lines:+$lines }$n"
+		prev=$n
+	done
+}
 
 strace_verify() { # LOG ARGS...
 	local log=$1
@@ -38,15 +52,11 @@ for road in copy_file_range read_write; do
 	strace_verify "$T/log" --verify --road="$road" "$E/src" "$E/dst" ||
 		fail "smartcp exited $?"
 	assert_same "$E/src" "$E/dst"
-	sfr=$(first_line0 "$T/log" "sync_file_range\\([0-9]+<$E/dst>.*WAIT_AFTER")
-	drop=$(first_line0 "$T/log" "fadvise64\\([0-9]+<$E/dst>.*POSIX_FADV_DONTNEED")
-	back=$(first_line0 "$T/log" "pread64\\([0-9]+<$E/dst>")
-	[ "$sfr" -gt 0 ] && [ "$drop" -gt "$sfr" ] && [ "$back" -gt "$drop" ] || {
-		_show "$T/log"
-		fail "expected sync_file_range ($sfr) < DONTNEED ($drop) < read back ($back)"
-	}
+	assert_order "$T/log" "sync_file_range\\([0-9]+<$E/dst>.*WAIT_AFTER" \
+		"fadvise64\\([0-9]+<$E/dst>.*POSIX_FADV_DONTNEED" \
+		"pread64\\([0-9]+<$E/dst>"
 	assert_no_grep "fdatasync\\(|fsync\\(" "$T/log"
-	pass "sync_file_range line $sfr, DONTNEED $drop, read back $back; no fdatasync"
+	pass "sync_file_range, DONTNEED, read back at lines $lines; no fdatasync"
 done
 
 say "--sync --verify: fdatasync before the read back, no sync_file_range"
@@ -54,14 +64,9 @@ rm -f "$E/dst"
 strace_verify "$T/log" --sync --verify "$E/src" "$E/dst" ||
 	fail "smartcp exited $?"
 assert_same "$E/src" "$E/dst"
-sync1=$(first_line0 "$T/log" "fdatasync\\([0-9]+<$E/dst>\\) = 0")
-back=$(first_line0 "$T/log" "pread64\\([0-9]+<$E/dst>")
-[ "$sync1" -gt 0 ] && [ "$back" -gt "$sync1" ] || {
-	_show "$T/log"
-	fail "expected fdatasync ($sync1) before the read back ($back)"
-}
+assert_order "$T/log" "fdatasync\\([0-9]+<$E/dst>\\) = 0" "pread64\\([0-9]+<$E/dst>"
 assert_no_grep "sync_file_range\\(" "$T/log"
-pass "fdatasync line $sync1, read back $back"
+pass "fdatasync, read back at lines $lines"
 
 # The shim without match filters: mincore has no file to match.
 shim() { # STATUS FAULTS ARGS...
@@ -77,12 +82,7 @@ say "pages still cached after the drop (mincore cannot tell): fdatasync after al
 shim 0 mincore=enomem,sync=trace --verify "$E/src" "$E/dst"
 assert_same "$E/src" "$E/dst"
 assert_grep "^mincore\\(.*ENOMEM \\(injected" "$T/shim.log"
-a=$(first_line0 "$T/shim.log" "^sync_file_range\\(.*<$E/dst>")
-b=$(first_line0 "$T/shim.log" "^fdatasync\\(.*<$E/dst>\\) -> 0")
-[ "$a" -gt 0 ] && [ "$b" -gt "$a" ] || {
-	_show "$T/shim.log"
-	fail "expected sync_file_range ($a), then fdatasync ($b)"
-}
+assert_order "$T/shim.log" "^sync_file_range\\(.*<$E/dst>" "^fdatasync\\(.*<$E/dst>\\) -> 0"
 pass "sync_file_range, mincore failed, fdatasync"
 
 say "the write-out fails (EIO): error writing the destination, exit 1"
