@@ -53,11 +53,14 @@ fi
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/smartcp-integration.XXXXXX") || exit 1
 
 # leftovers NAME: mounts or loop devices still pointing into the scratch
-# directories of test NAME (lib.sh names them smartcp-NAME.XXXXXX).
+# directories of test NAME (lib.sh names them $TMPDIR/smartcp-NAME.XXXXXX).
+# Only this run's TMPDIR counts: two suites run side by side with their
+# own TMPDIR do not see each other's mounts as leftovers.
+scratch=$(cd "${TMPDIR:-/tmp}" && pwd -P)
 leftovers() {
 	{
-		grep -F "/smartcp-$1." /proc/self/mounts
-		losetup -a 2>/dev/null | grep -F "/smartcp-$1."
+		grep -F "$scratch/smartcp-$1." /proc/self/mounts
+		losetup -a 2>/dev/null | grep -F "$scratch/smartcp-$1."
 	} | sed 's/^/    left behind: /'
 }
 
