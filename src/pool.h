@@ -1,6 +1,11 @@
 /* An ordered worker pool for -j: jobs run on worker threads, but what they
  * print comes out in the order they were submitted, interleaved correctly
- * with what the submitting thread prints itself. */
+ * with what the submitting thread prints itself.
+ *
+ * Workers may only call thread-safe code: doc/threads.md lists every
+ * library call a worker makes and what makes it safe; a library's lazy
+ * first-use setup (libattr's xattr.conf, libmount's table) runs before the
+ * workers start or under walk.c's shared_lock. */
 #ifndef SMARTCP_POOL_H
 #define SMARTCP_POOL_H
 

@@ -390,6 +390,7 @@ void sc_report_progress(struct sc_report *rep, const char *file,
 {
 	double t, rate;
 	char total[32], speed[32], eta[32] = "";
+	uint64_t before;
 
 	if (!rep->progress)
 		return;
@@ -398,8 +399,12 @@ void sc_report_progress(struct sc_report *rep, const char *file,
 	if ((!rep->progress_now && t < 2.0) || t - rep->last_progress < 0.2)
 		return;
 	rep->last_progress = t;
-	rate = t > 0 ? (double)(rep->done_before + done) / t : 0;
-	human_size(total, sizeof(total), (double)(rep->done_before + done));
+	/* -j workers add to it under the lock (sc_report_record) */
+	pthread_mutex_lock(&rep->lock);
+	before = rep->done_before;
+	pthread_mutex_unlock(&rep->lock);
+	rate = t > 0 ? (double)(before + done) / t : 0;
+	human_size(total, sizeof(total), (double)(before + done));
 	human_size(speed, sizeof(speed), rate);
 	if (size > 0 && (uint64_t)size > done && rate > 0)
 		snprintf(eta, sizeof(eta), _(", ETA %.0f s"),

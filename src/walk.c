@@ -8,6 +8,7 @@
 #include "plan.h"
 #include "pool.h"
 #include "quote.h"
+#include "xattr_rules.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include <attr/libattr.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <time.h>
 
 struct learned {
@@ -97,6 +99,8 @@ struct walk {
 	off_t current_size;
 	struct sc_report *rep;
 	struct sc_fsinfo *fsi;
+	/* --preserve=xattr: xattr.conf, read before any worker starts */
+	const struct sc_xattr_rules *xattr_rules;
 	struct sc_copy_ctx ctx;
 	struct sc_kernel kernel;
 	mode_t umask;
@@ -172,8 +176,12 @@ static void vmsg(bool fail, int err, const char *fmt, va_list ap)
 		fflush(stdout);
 	fprintf(f, "%s: ", sc_program_name);
 	vfprintf(f, fmt, ap);
-	if (err)
-		fprintf(f, ": %s", strerror(err));
+	if (err) {
+		/* strerror_r: no static buffer shared by -j workers */
+		char buf[128];
+
+		fprintf(f, ": %s", strerror_r(err, buf, sizeof(buf)));
+	}
 	fputc('\n', f);
 }
 
@@ -538,6 +546,33 @@ static struct error_context quiet_ctx = {
 	ctx_error_none, ctx_quote, ctx_quote_free
 };
 
+/* What attr_copy_fd() is handed: an error context that also carries the
+ * run's xattr.conf rules, for the check it calls on every name (libattr
+ * passes the context on to the check, and has no other argument for it). */
+struct attr_ctx {
+	struct error_context ec;	/* first: the check casts back */
+	const struct sc_xattr_rules *rules;
+};
+
+/* libattr's attr_copy_check_permissions() with rules read once: copy
+ * what no rule names.  A file that could not be read or parsed is
+ * reported for every attribute, and every attribute is copied, as
+ * libattr does (and so cp). */
+static int xattr_wanted(const char *name, struct error_context *ctx)
+{
+	const struct attr_ctx *a = (const struct attr_ctx *)ctx;
+	int err = sc_xattr_rules_error(a->rules);
+
+	if (err) {
+		const char *q = a->ec.quote(ctx, sc_xattr_rules_path(a->rules));
+
+		errno = err;
+		a->ec.error(ctx, "%s", q);
+		a->ec.quote_free(ctx, q);
+	}
+	return sc_xattr_rules_action(a->rules, name) == SC_XATTR_COPY;
+}
+
 /* Applies --preserve (and cp's own mode rules) to DST, through OUT when
  * it is open (then IN is the open source), else by name.  The order is
  * cp's: times, owner (chown clears set-id bits and capabilities), xattrs,
@@ -612,16 +647,18 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 	}
 	if (o->preserve_xattr) {
 		bool all = o->attributes_only || o->require_preserve_xattr;
-		struct error_context *ctx = all ? &ctx_all :
-			o->reduce_diagnostics ? &quiet_ctx : &ctx_some;
+		struct attr_ctx actx = {
+			.ec = all ? ctx_all :
+			      o->reduce_diagnostics ? quiet_ctx : ctx_some,
+			.rules = w->xattr_rules,
+		};
 
 		/* /etc/xattr.conf decides: ACLs and other "permissions"
 		 * attributes are left to perm_copy below, SELinux and NFSv4
 		 * bookkeeping are skipped. */
 		r = out >= 0 && in >= 0 ?
-		    attr_copy_fd(src, in, dst, out, attr_copy_check_permissions,
-				 ctx) :
-		    attr_copy_file(src, dst, attr_copy_check_permissions, ctx);
+		    attr_copy_fd(src, in, dst, out, xattr_wanted, &actx.ec) :
+		    attr_copy_file(src, dst, xattr_wanted, &actx.ec);
 		if (r != 0 && o->require_preserve_xattr)
 			rc = -1;
 	}
@@ -1061,7 +1098,7 @@ static void make_plan(struct walk *w, struct sc_record *rec,
  * O_TMPFILE temporary has no name until it is committed, so SIGKILL
  * leaves nothing either; the named fallback is removed here. */
 static char atomic_tmp[PATH_MAX + 64];
-static volatile sig_atomic_t atomic_tmp_set;
+static volatile sig_atomic_t atomic_tmp_set;	/* --atomic: -j1 only */
 
 /* A destination being written in place (no --atomic): a signal removes
  * it, so an interrupted copy leaves no file that looks complete.  One
@@ -1069,7 +1106,11 @@ static volatile sig_atomic_t atomic_tmp_set;
  * be caught: only --atomic protects against it. */
 #define MAX_THREADS 65
 static char partial[MAX_THREADS][PATH_MAX];
-static volatile sig_atomic_t partial_set[MAX_THREADS];
+/* Set by the worker that owns the slot, read by the signal handler on
+ * whichever thread the signal lands: an atomic (lock-free, so safe in a
+ * handler) whose release store publishes the name written before it.
+ * volatile sig_atomic_t only orders a handler against its own thread. */
+static atomic_int partial_set[MAX_THREADS];
 static __thread unsigned tl_index;
 
 /* KEEP_NAME: the file has other names (hard links), which a removal
@@ -1078,26 +1119,36 @@ static void partial_begin(const char *dst, bool keep_name)
 {
 	if (strlen(dst) < PATH_MAX) {
 		strcpy(partial[tl_index], dst);
-		partial_set[tl_index] = keep_name ? 2 : 1;
+		atomic_store_explicit(&partial_set[tl_index],
+				      keep_name ? 2 : 1, memory_order_release);
 	}
 }
 
 static void partial_end(void)
 {
-	partial_set[tl_index] = 0;
+	atomic_store_explicit(&partial_set[tl_index], 0, memory_order_release);
 }
 
 static void on_fatal_signal(int sig)
 {
-	for (unsigned i = 0; i < MAX_THREADS; i++)
-		if (partial_set[i] == 1)
+	int saved = errno;
+
+	for (unsigned i = 0; i < MAX_THREADS; i++) {
+		int set = atomic_load_explicit(&partial_set[i],
+					       memory_order_acquire);
+
+		if (set == 1)
 			unlink(partial[i]);
-		else if (partial_set[i] == 2)
+		else if (set == 2)
 			(void)!truncate(partial[i], 0);
+	}
 	if (atomic_tmp_set)
 		unlink(atomic_tmp);
 	signal(sig, SIG_DFL);
+	/* delivered when this handler returns (the signal is blocked in
+	 * it): the interrupted code never sees errno changed */
 	raise(sig);
+	errno = saved;
 }
 
 /* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
@@ -2977,6 +3028,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
 	struct walk w = { .o = opts, .rep = rep, .at_fd = -1 };
+	struct sc_xattr_rules *rules = NULL;
 	int rc;
 
 	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
@@ -2986,6 +3038,16 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		return 1;
 	}
 	sc_fsinfo_want_uuid(w.fsi, opts->explain || opts->json);
+	/* Read here, on this thread, before any -j worker exists: workers
+	 * only read the rules (see xattr_rules.h). */
+	if (opts->preserve_xattr && !opts->explain &&
+	    sc_xattr_rules_load(NULL, &rules) < 0) {
+		msg(ENOMEM, "%s", sc_program_name);
+		sc_copy_ctx_done(&w.ctx);
+		sc_fsinfo_free(w.fsi);
+		return 1;
+	}
+	w.xattr_rules = rules;
 	w.kernel = sc_kernel_running();
 	w.umask = umask(0);
 	umask(w.umask);
@@ -3012,6 +3074,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 
 	sc_copy_ctx_done(&w.ctx);
 	sc_fsinfo_free(w.fsi);
+	sc_xattr_rules_free(rules);
 	free(w.backup);
 	for (size_t i = 0; i < w.cap_links; i++)
 		free(w.links[i].dst);
