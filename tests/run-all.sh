@@ -4,15 +4,22 @@
 #   2. builds with -Wall -Wextra -Werror and runs unit + integration tests,
 #   3. builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
 #      runs the whole suite under them,
-#   4. runs the main paths under valgrind (no leaks),
-#   5. fuzzes argument and mountinfo handling for a bounded time,
-#   6. make distcheck.
+#   4. builds again with ThreadSanitizer and runs the unit tests and the
+#      tests that copy trees on -j workers, the -j stress test 20 times
+#      over; any ThreadSanitizer report fails it,
+#   5. runs the main paths under valgrind (no leaks),
+#   6. fuzzes argument and mountinfo handling for a bounded time,
+#   7. make distcheck.
 # Prints Check's and the integration runner's summaries at the end.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/deps.sh"
 smartcp_install_deps "$SMARTCP_TEST_DEPS" || exit 1
 export LC_ALL=C
+# Timeouts catch hangs, not slowness: sanitizers and a busy machine make
+# tests slower, and a timeout must not make the suite fail at random.
+export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-10}
+export INTEGRATION_TIMEOUT=${INTEGRATION_TIMEOUT:-600}
 jobs=$(nproc)
 failed=()
 summaries=()
@@ -28,26 +35,14 @@ build() {
 		make -s -j"$jobs" >/dev/null
 }
 
-# check NAME: run make check in the current build dir, keep summaries.
-check() {
-	local name=$1 rc
-	make -s -j"$jobs" check >/dev/null 2>&1
-	rc=$?
-	for log in tests/unit/check_smartcp.log tests/integration.sh.log; do
-		[ -f "$log" ] || continue
-		if [ $rc -ne 0 ]; then
-			echo "---- $name: $log"
-			cat "$log"
-		fi
-	done
-	local u i n
-	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log 2>/dev/null | tail -n1)
-	i=$(grep -h '^integration: ' tests/integration.sh.log 2>/dev/null | tail -n1)
+# tally NAME UNIT-SUMMARY INTEGRATION-SUMMARY: keep the summaries, add
+# Check's "Checks: N, Failures: F, Errors: E" and the runner's "N passed,
+# N failed, N skipped" to the totals of the closing line.
+tally() {
+	local name=$1 u=$2 i=$3 n
 	summaries+=("== $name" "${u:-unit: no summary}" "${i:-integration: no summary}")
 	echo "${u:-unit: no summary}"
 	echo "${i:-integration: no summary}"
-	# totals for the closing line: Check's "Checks: N, Failures: F,
-	# Errors: E" and the runner's "N passed, N failed, N skipped"
 	if [[ $u =~ Checks:\ ([0-9]+),\ Failures:\ ([0-9]+),\ Errors:\ ([0-9]+) ]]; then
 		n=$((BASH_REMATCH[2] + BASH_REMATCH[3]))
 		t_pass=$((t_pass + BASH_REMATCH[1] - n))
@@ -62,7 +57,61 @@ check() {
 	else
 		t_fail=$((t_fail + 1))
 	fi
+}
+
+# check NAME: run make check in the current build dir, keep summaries.
+check() {
+	local name=$1 rc
+	make -s -j"$jobs" check >/dev/null 2>&1
+	rc=$?
+	for log in tests/unit/check_smartcp.log tests/integration.sh.log; do
+		[ -f "$log" ] || continue
+		if [ $rc -ne 0 ]; then
+			echo "---- $name: $log"
+			cat "$log"
+		fi
+	done
+	local u i
+	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log 2>/dev/null | tail -n1)
+	i=$(grep -h '^integration: ' tests/integration.sh.log 2>/dev/null | tail -n1)
+	tally "$name" "$u" "$i"
 	[ $rc -eq 0 ] || failed+=("$name")
+}
+
+# The tests whose copies run on -j workers (trees), for ThreadSanitizer.
+TSAN_TESTS="t-archive-vs-cp t-tree-mutation t-xattr-rules t-jobs-stress
+ t-json-hostile-names t-signal-partial t-perm-race t-errors t-verify-writeout
+ t-ext4-same-fs t-cross-fs t-install-hooks"
+
+# tsan_check: in the ThreadSanitizer build dir, the unit tests and
+# $TSAN_TESTS; every report goes to a file of its own, and any report
+# fails the stage, whatever the tests said.
+tsan_check() {
+	local dir=$PWD reports=$PWD/tsan-reports rc=0 u i
+	rm -rf "$reports" && mkdir -p "$reports"
+	# builds the unit tests and the preload shims without running them
+	make -s -j"$jobs" check TESTS= >/dev/null 2>&1 || return 1
+	export TSAN_OPTIONS="log_path=$reports/report exitcode=66 history_size=4"
+	tests/unit/check_smartcp >tests/unit/check_smartcp.log 2>&1 || rc=1
+	SMARTCP=$dir/src/smartcp SHIM=$dir/tests/shim/faultshim.so \
+	FAULTFS=$dir/tests/faultfs/faultfs TESTDATA=$top/tests/data \
+	STRESS_RUNS=20 bash "$top/tests/integration/run.sh" $TSAN_TESTS \
+		>tests/integration.sh.log 2>&1 || rc=1
+	unset TSAN_OPTIONS
+	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log | tail -n1)
+	i=$(grep -h '^integration: ' tests/integration.sh.log | tail -n1)
+	if [ -n "$(ls -A "$reports")" ]; then
+		echo "---- ThreadSanitizer reports:"
+		cat "$reports"/*
+		i="$i (ThreadSanitizer: $(ls "$reports" | wc -l) reports)"
+		t_fail=$((t_fail + 1))
+		rc=1
+	fi
+	if [ $rc -ne 0 ]; then
+		cat tests/unit/check_smartcp.log tests/integration.sh.log
+	fi
+	tally thread-sanitizer "$u" "$i"
+	[ $rc -eq 0 ] || failed+=("thread-sanitizer")
 }
 
 echo "== build (-Wall -Wextra -Werror) and test"
@@ -80,6 +129,14 @@ else
 	failed+=("sanitizer build")
 fi
 unset ASAN_OPTIONS UBSAN_OPTIONS
+
+echo "== ThreadSanitizer: unit tests, tree tests, -j stress test"
+tsan="-fsanitize=thread -fno-omit-frame-pointer"
+if build _build-tsan CFLAGS="-O1 -g $tsan" LDFLAGS="$tsan"; then
+	tsan_check
+else
+	failed+=("thread-sanitizer build")
+fi
 
 echo "== valgrind on the main paths"
 if SMARTCP="$top/_build/src/smartcp" bash "$top/tests/valgrind.sh"; then
