@@ -11,6 +11,8 @@
 #   6. fuzzes argument and mountinfo handling for a bounded time,
 #   7. make distcheck.
 # Prints Check's and the integration runner's summaries at the end.
+# SANITIZER_REPEAT=N runs only the sanitizer stages (3 and 4), N times in a
+# row, and says how many runs passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/deps.sh"
@@ -114,29 +116,57 @@ tsan_check() {
 	[ $rc -eq 0 ] || failed+=("thread-sanitizer")
 }
 
+
+# sanitizer_stages: the whole suite under ASan + UBSan, then the unit and
+# tree tests under ThreadSanitizer.  Builds only what changed.
+sanitizer_stages() {
+	local san tsan
+	echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
+	san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+	# The fault shim is preloaded into sanitized binaries: ASan must not
+	# insist on coming first in the library list.
+	export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	if build _build-san CFLAGS="-O1 -g $san" LDFLAGS="$san"; then
+		check sanitizers
+	else
+		failed+=("sanitizer build")
+	fi
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+
+	echo "== ThreadSanitizer: unit tests, tree tests, -j stress test"
+	tsan="-fsanitize=thread -fno-omit-frame-pointer"
+	if build _build-tsan CFLAGS="-O1 -g $tsan" LDFLAGS="$tsan"; then
+		tsan_check
+	else
+		failed+=("thread-sanitizer build")
+	fi
+}
+
+# SANITIZER_REPEAT=N: only the sanitizer stages, N times in a row, to show
+# the suite is deterministic; says how many of the N runs passed.
+if [ -n "${SANITIZER_REPEAT:-}" ]; then
+	ok=0
+	for run in $(seq 1 "$SANITIZER_REPEAT"); do
+		failed=()
+		echo "== sanitizer run $run of $SANITIZER_REPEAT ($(date -u +%T))"
+		sanitizer_stages
+		if [ ${#failed[@]} -eq 0 ]; then
+			ok=$((ok + 1))
+		else
+			echo "run $run FAILED: ${failed[*]}"
+		fi
+	done
+	echo "sanitizer stages: $ok of $SANITIZER_REPEAT runs passed"
+	echo "total: $t_pass passed, $t_fail failed, $t_skip skipped"
+	[ "$ok" -eq "$SANITIZER_REPEAT" ]
+	exit
+fi
+
 echo "== build (-Wall -Wextra -Werror) and test"
 if build _build; then check plain; else failed+=("plain build"); fi
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
-san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-# The fault shim is preloaded into sanitized binaries: ASan must not insist
-# on coming first in the library list.
-export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-if build _build-san CFLAGS="-O1 -g $san" LDFLAGS="$san"; then
-	check sanitizers
-else
-	failed+=("sanitizer build")
-fi
-unset ASAN_OPTIONS UBSAN_OPTIONS
-
-echo "== ThreadSanitizer: unit tests, tree tests, -j stress test"
-tsan="-fsanitize=thread -fno-omit-frame-pointer"
-if build _build-tsan CFLAGS="-O1 -g $tsan" LDFLAGS="$tsan"; then
-	tsan_check
-else
-	failed+=("thread-sanitizer build")
-fi
+sanitizer_stages
 
 echo "== valgrind on the main paths"
 if SMARTCP="$top/_build/src/smartcp" bash "$top/tests/valgrind.sh"; then
