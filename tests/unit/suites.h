@@ -6,4 +6,5 @@ Suite *plan_suite(void);
 Suite *fsinfo_suite(void);
 Suite *report_suite(void);
 Suite *quote_suite(void);
+Suite *change_suite(void);
 #endif
