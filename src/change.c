@@ -27,7 +27,7 @@ enum sc_change_how sc_change_compare(const struct stat *before,
 	if (after->st_size < before->st_size)
 		return SC_CHANGE_SHRANK;
 	if (!same_time(&before->st_mtim, &after->st_mtim))
-		return SC_CHANGE_MODIFIED;
+		return SC_CHANGE_REWRITTEN;
 	if (!same_time(&before->st_ctim, &after->st_ctim))
 		return SC_CHANGE_STATUS;
 	return SC_CHANGE_NONE;
@@ -50,7 +50,7 @@ const char *sc_change_name(enum sc_change_how how)
 {
 	static const char *const names[] = {
 		[SC_CHANGE_NONE] = "none", [SC_CHANGE_STATUS] = "status",
-		[SC_CHANGE_MODIFIED] = "modified",
+		[SC_CHANGE_REWRITTEN] = "rewritten",
 		[SC_CHANGE_SHRANK] = "shrank", [SC_CHANGE_GREW] = "grew",
 		[SC_CHANGE_REMOVED] = "removed",
 		[SC_CHANGE_REPLACED] = "replaced",

@@ -15,7 +15,7 @@ enum sc_change_how {
 	SC_CHANGE_NONE,
 	SC_CHANGE_STATUS,	/* only ctime: data written with the mtime
 				 * put back (touch -d, rsync -t), a chmod */
-	SC_CHANGE_MODIFIED,	/* same size, another mtime */
+	SC_CHANGE_REWRITTEN,	/* same size, another mtime */
 	SC_CHANGE_SHRANK,
 	SC_CHANGE_GREW,
 	SC_CHANGE_REMOVED,	/* the name leads nowhere now */
@@ -48,7 +48,7 @@ enum sc_change_how sc_change_identity(const struct stat *before,
 				      const struct stat *now, int name_err,
 				      bool generated);
 
-/* "grew", "shrank", "modified", "status", "removed", "replaced"; "none". */
+/* "grew", "shrank", "rewritten", "status", "removed", "replaced"; "none". */
 const char *sc_change_name(enum sc_change_how how);
 
 #endif

@@ -183,7 +183,7 @@ const char *sc_report_change_text(char *buf, size_t size,
 		snprintf(buf, size, TR(N_("shrank from %lld to %lld bytes")), a,
 			 b);
 		break;
-	case SC_CHANGE_MODIFIED:
+	case SC_CHANGE_REWRITTEN:
 		snprintf(buf, size, "%s", TR(N_("rewritten, same size")));
 		break;
 	case SC_CHANGE_STATUS:

@@ -72,7 +72,7 @@ for road in read_write copy_file_range,read_write splice,read_write; do
 	quiet
 	# splice carries the rewritten page by reference: then the first
 	# comparison finds it equal already
-	assert_grep '"source_changed":\{"how":"modified",.*"verify":"(recopied|current)",.*"status":"ok"' "$OUT"
+	assert_grep '"source_changed":\{"how":"rewritten",.*"verify":"(recopied|current)",.*"status":"ok"' "$OUT"
 	assert_same "$SRC" "$DST"
 	pass "$road: $(grep -Eo '"verify":"[a-z]+"' "$OUT")"
 done

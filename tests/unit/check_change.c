@@ -57,7 +57,7 @@ START_TEST(overwritten_in_place_one_nanosecond_later)
 	struct stat a = file(100, 5, 5), b = file(100, 6, 6);
 
 	ck_assert_int_eq(sc_change_compare(&a, &b, false),
-			 SC_CHANGE_MODIFIED);
+			 SC_CHANGE_REWRITTEN);
 }
 END_TEST
 
@@ -116,7 +116,7 @@ START_TEST(names_are_an_interface)
 {
 	ck_assert_str_eq(sc_change_name(SC_CHANGE_GREW), "grew");
 	ck_assert_str_eq(sc_change_name(SC_CHANGE_SHRANK), "shrank");
-	ck_assert_str_eq(sc_change_name(SC_CHANGE_MODIFIED), "modified");
+	ck_assert_str_eq(sc_change_name(SC_CHANGE_REWRITTEN), "rewritten");
 	ck_assert_str_eq(sc_change_name(SC_CHANGE_STATUS), "status");
 	ck_assert_str_eq(sc_change_name(SC_CHANGE_REMOVED), "removed");
 	ck_assert_str_eq(sc_change_name(SC_CHANGE_REPLACED), "replaced");
