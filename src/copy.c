@@ -64,6 +64,9 @@ struct run {
 	int road;		/* current road, -1 when none is left */
 	bool moved;		/* current road moved bytes in this file */
 	off_t size_hint;	/* st_size, where the kernel roads stop */
+	off_t grown_from;	/* a size to trust: past it, watch for a file
+				 * that grows as fast as it is read; -1 not */
+	off_t cap;		/* where such a file's copy ends, or -1 */
 };
 
 static void note(struct run *r, int road, int err, uint64_t bytes)
@@ -142,6 +145,30 @@ static int copy_range(struct run *r, off_t end)
 		ssize_t n;
 		int e;
 
+		if (to_eof && r->cap < 0 && r->grown_from >= 0 &&
+		    x->in_off > r->grown_from) {
+			struct stat now;
+
+			/* Past the size the file had (data was found there;
+			 * a file that ends where it said costs no fstat): if it
+			 * honestly grew
+			 * (its size says so), it is followed to the size it
+			 * has now and no further, or a file appended to as
+			 * fast as it is read (a busy log, a FUSE file) would
+			 * never end.  A size that stays behind what reads
+			 * find is a lie (FUSE claiming 0): read to EOF. */
+			if (fstat(x->in, &now) == 0 &&
+			    now.st_size > r->grown_from) {
+				r->cap = now.st_size;
+				if (r->size_hint < r->cap)
+					r->size_hint = r->cap;
+			}
+		}
+		if (to_eof && r->cap >= 0) {
+			if (x->in_off >= r->cap)
+				return 0;
+			left = MIN(left, (uint64_t)(r->cap - x->in_off));
+		}
 		if (!left)
 			return 0;
 		if (r->road < 0)
@@ -277,6 +304,9 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	struct run r = {
 		.ctx = ctx, .plan = plan, .res = res, .road = -1,
 		.size_hint = size_trusted ? st->st_size : 0,
+		.grown_from = size_trusted && S_ISREG(st->st_mode) ?
+			      st->st_size : -1,
+		.cap = -1,
 	};
 	struct sc_xfer *x = &r.x;
 	bool src_sparse = size_trusted && S_ISREG(st->st_mode) &&

@@ -23,7 +23,7 @@
 #endif
 
 enum {
-	OPT_ATTRIBUTES_ONLY = 256, OPT_ATOMIC, OPT_BACKUP, OPT_COPY_CONTENTS,
+	OPT_ATTRIBUTES_ONLY = 256, OPT_ALLOW_CHANGING_SOURCE, OPT_ATOMIC, OPT_BACKUP, OPT_COPY_CONTENTS,
 	OPT_DEBUG, OPT_EXPLAIN, OPT_HELP, OPT_IF_CHANGED, OPT_JSON,
 	OPT_NO_PRESERVE, OPT_PARENTS, OPT_PRESERVE, OPT_PROGRESS, OPT_REFLINK,
 	OPT_REMOVE_DESTINATION, OPT_ROAD, OPT_SPARSE, OPT_STRIP_SLASHES,
@@ -36,6 +36,7 @@ enum {
 #define BAD_LONG_NAME "\001bad-long-option"
 
 static const struct option long_options[] = {
+	{ "allow-changing-source", no_argument,	NULL, OPT_ALLOW_CHANGING_SOURCE },
 	{ "archive",		no_argument,		NULL, 'a' },
 	{ "atomic",		no_argument,		NULL, OPT_ATOMIC },
 	{ "attributes-only",	no_argument,		NULL, OPT_ATTRIBUTES_ONLY },
@@ -388,6 +389,9 @@ smartcp options:\n\
                                  to storage\n\
       --if-changed             leave destinations that already hold the same\n\
                                  data untouched\n\
+      --allow-changing-source  a source that changes while it is copied (a\n\
+                                 log being written) is no failure; -v and\n\
+                                 --json still say so\n\
       --progress               show progress on standard error\n\
   -q, --quiet                  no summary line on a terminal\n\
   -j, --jobs=N                 copy up to N files of a tree at once (default:\n\
@@ -402,7 +406,10 @@ The roads, fastest first: clone (FICLONE, shares extents), copy_file_range\n\
 Generated files (/proc, /sys, tracefs, debugfs) are always read until read()\n\
 returns 0, whatever their size claims.\n\
 \n\
-Exit status is 0 if every file was copied, 1 otherwise.\n"), stdout);
+Exit status is 0 if every file was copied, 1 otherwise.  A regular file that\n\
+changed while it was copied (it grew, shrank, was rewritten or replaced) is\n\
+said on standard error and counts as a failure, unless --allow-changing-source\n\
+is given or smartcp runs as cp.\n"), stdout);
 }
 
 static void version(void)
@@ -808,6 +815,9 @@ static int parse(int argc, char **argv, struct sc_options *o)
 			break;
 		case OPT_IF_CHANGED:
 			o->if_changed = true;
+			break;
+		case OPT_ALLOW_CHANGING_SOURCE:
+			o->allow_changing_source = true;
 			break;
 		case OPT_PROGRESS:
 			o->progress = true;

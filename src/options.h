@@ -52,6 +52,9 @@ struct sc_options {
 	bool verbose, quiet, debug;
 	bool explain, json, verify, progress;
 	bool atomic, sync, if_changed;
+	bool allow_changing_source;	/* a source that changes while it is
+					 * copied is said (-v, --json), but
+					 * does not fail the run */
 	unsigned roads;		/* --road: bit (1 << enum sc_road) per road */
 	bool roads_forced;	/* --road given: only these, in plan order */
 	unsigned jobs;

@@ -12,6 +12,8 @@ struct sc_report {
 	bool verbose, json, explain, summary;
 	bool plain;		/* -v lines exactly as cp's: no road */
 	uint64_t files, bytes;
+	unsigned changed, vanished;	/* sources that changed, entries
+					 * gone before their turn */
 	uint64_t road_bytes[SC_ROAD__MAX];
 	unsigned road_files[SC_ROAD__MAX];
 	struct timespec start;
@@ -161,7 +163,53 @@ static const char *kind_name(enum sc_kind k)
 static const char *verify_name(int v)
 {
 	return v == SC_VERIFY_OK ? "ok" : v == SC_VERIFY_REPAIRED ?
-	       "repaired" : v == SC_VERIFY_FAILED ? "failed" : "none";
+	       "repaired" : v == SC_VERIFY_FAILED ? "failed" :
+	       v == SC_VERIFY_CURRENT ? "current" :
+	       v == SC_VERIFY_RECOPIED ? "recopied" : "none";
+}
+
+const char *sc_report_change_text(char *buf, size_t size,
+				  const struct sc_change *ch, bool translate)
+{
+#define TR(s) (translate ? _(s) : (s))
+	long long a = (long long)ch->size_before;
+	long long b = (long long)ch->size_after;
+
+	switch (ch->how) {
+	case SC_CHANGE_GREW:
+		snprintf(buf, size, TR(N_("grew from %lld to %lld bytes")), a, b);
+		break;
+	case SC_CHANGE_SHRANK:
+		snprintf(buf, size, TR(N_("shrank from %lld to %lld bytes")), a,
+			 b);
+		break;
+	case SC_CHANGE_REWRITTEN:
+		snprintf(buf, size, "%s", TR(N_("rewritten, same size")));
+		break;
+	case SC_CHANGE_STATUS:
+		snprintf(buf, size, "%s",
+			 TR(N_("status changed (ctime): its data may have been rewritten")));
+		break;
+	case SC_CHANGE_REMOVED:
+		snprintf(buf, size, "%s", TR(N_("removed")));
+		break;
+	case SC_CHANGE_REPLACED:
+		snprintf(buf, size, "%s", TR(N_("replaced by another file")));
+		break;
+	default:
+		snprintf(buf, size, "%s", TR(N_("unchanged")));
+		break;
+	}
+#undef TR
+	return buf;
+}
+
+static void json_change(FILE *f, const struct sc_change *ch)
+{
+	fprintf(f, ",\"source_changed\":{\"how\":\"%s\",\"size_before\":%lld,"
+		"\"size_after\":%lld,\"again\":%s}", sc_change_name(ch->how),
+		(long long)ch->size_before, (long long)ch->size_after,
+		ch->again ? "true" : "false");
 }
 
 static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs)
@@ -265,18 +313,24 @@ static void json_record(const struct sc_record *rec, FILE *f)
 		fputs(",\"backup\":", f);
 		sc_json_string(f, rec->backup);
 	}
+	if (rec->change.how != SC_CHANGE_NONE)
+		json_change(f, &rec->change);
 	if (rec->verify != SC_VERIFY_NONE)
 		fprintf(f, ",\"verify\":\"%s\"", verify_name(rec->verify));
+	/* a verification cut short by a change has no mismatch to tell */
 	if (rec->verify == SC_VERIFY_REPAIRED ||
-	    rec->verify == SC_VERIFY_FAILED)
+	    (rec->verify == SC_VERIFY_FAILED &&
+	     !(rec->failure && !strcmp(rec->failure, "changed"))))
 		fprintf(f, ",\"verify_mismatch_at\":%lld",
 			(long long)rec->verify_bad);
 	fprintf(f, ",\"seconds\":%.6f,\"status\":\"%s\"", rec->seconds,
-		rec->err ? "failed" : "ok");
+		rec->err || rec->change_failed ? "failed" : "ok");
 	if (rec->err) {
 		fprintf(f, ",\"error\":\"%s\"", err_name(rec->err));
 		if (rec->failure)
 			fprintf(f, ",\"failed\":\"%s\"", rec->failure);
+	} else if (rec->change_failed) {
+		fputs(",\"failed\":\"changed\"", f);
 	}
 	fputs("}\n", f);
 }
@@ -432,6 +486,8 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 	pthread_mutex_lock(&rep->lock);
 	if (rec->copied)
 		rep->done_before += rec->res.bytes;
+	if (rec->change.how != SC_CHANGE_NONE)
+		rep->changed++;
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err) {
 		rep->files++;
 		rep->bytes += rec->res.bytes;
@@ -464,6 +520,17 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 	} else if (rec->kind == SC_KIND_FILE && rec->copied) {
 		fputs(" [", out);
 		sc_report_chain(out, &rec->res);
+		if (rec->change.how != SC_CHANGE_NONE) {
+			char what[128];
+
+			fprintf(out, ", source changed: %s",
+				sc_report_change_text(what, sizeof(what),
+						      &rec->change, false));
+		}
+		if (rec->verify == SC_VERIFY_CURRENT)
+			fputs("; the copy equals it as it now is", out);
+		else if (rec->verify == SC_VERIFY_RECOPIED)
+			fputs("; copied again, equals it as it now is", out);
 		if (rec->verify == SC_VERIFY_OK)
 			fputs(", verified", out);
 		else if (rec->verify == SC_VERIFY_REPAIRED)
@@ -472,6 +539,13 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		fputs("]", out);
 	}
 	fputc('\n', out);
+}
+
+void sc_report_vanished(struct sc_report *rep)
+{
+	pthread_mutex_lock(&rep->lock);
+	rep->vanished++;
+	pthread_mutex_unlock(&rep->lock);
 }
 
 static void human_size(char *buf, size_t size, double b)
@@ -507,7 +581,13 @@ void sc_report_finish(struct sc_report *rep, int failures)
 			       (unsigned long long)rep->road_bytes[r]);
 			sep = ",";
 		}
-		printf("},\"seconds\":%.6f}}\n", secs);
+		printf("}");
+		/* only when there were any: runs without keep their bytes */
+		if (rep->changed)
+			printf(",\"changed\":%u", rep->changed);
+		if (rep->vanished)
+			printf(",\"vanished\":%u", rep->vanished);
+		printf(",\"seconds\":%.6f}}\n", secs);
 		return;
 	}
 	sc_report_progress_end(rep);
@@ -529,5 +609,13 @@ void sc_report_finish(struct sc_report *rep, int failures)
 	if (failures)
 		fprintf(stderr, ngettext("; %d failed", "; %d failed",
 					 (unsigned long)failures), failures);
+	if (rep->changed)
+		fprintf(stderr, ngettext("; %u changed while copied",
+					 "; %u changed while copied",
+					 rep->changed), rep->changed);
+	if (rep->vanished)
+		fprintf(stderr, ngettext("; %u vanished before its turn",
+					 "; %u vanished before their turn",
+					 rep->vanished), rep->vanished);
 	fputc('\n', stderr);
 }

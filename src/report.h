@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "change.h"
 #include "copy.h"
 #include "fsinfo.h"
 #include "plan.h"
@@ -28,9 +29,14 @@ struct sc_record {
 	bool unchanged;			/* --if-changed found it equal */
 	const char *backup;		/* backup made of the old destination */
 	bool announced;			/* its cp-style -v line is out already */
+	/* CURRENT: the source changed while it was copied, and the copy
+	 * equals it as it now is; RECOPIED: ... once copied again */
 	enum { SC_VERIFY_NONE, SC_VERIFY_OK, SC_VERIFY_REPAIRED,
-	       SC_VERIFY_FAILED } verify;
+	       SC_VERIFY_FAILED, SC_VERIFY_CURRENT,
+	       SC_VERIFY_RECOPIED } verify;
 	off_t verify_bad;		/* first differing offset seen */
+	struct sc_change change;	/* the source changed while copied */
+	bool change_failed;		/* ... and that fails the file */
 	int err;			/* 0, or -errno of the failure */
 	const char *failure;		/* what failed, untranslated */
 };
@@ -65,6 +71,16 @@ void sc_report_progress_end(struct sc_report *rep);
  * smartcp knew it would be. */
 void sc_report_debug(FILE *out, const struct sc_copy_result *res,
 		     const struct sc_plan *plan, bool reflink);
+
+/* An entry of a directory that was gone when its turn came (listed,
+ * then removed before it was copied): counted for the summary. */
+void sc_report_vanished(struct sc_report *rep);
+
+/* What changed in a source while it was copied, in words ("grew from 1
+ * to 2 bytes"), translated when TRANSLATE (messages), else in English
+ * (the -v line, like its other words).  Returns BUF. */
+const char *sc_report_change_text(char *buf, size_t size,
+				  const struct sc_change *ch, bool translate);
 
 /* The JSON summary object, or the terminal summary line on stderr. */
 void sc_report_finish(struct sc_report *rep, int failures);

@@ -31,6 +31,11 @@
  *			the byte at OFF (an offset of this file, whether
  *			it is the source or the destination) writes it
  *			inverted and still reports success
+ *	grow@N		every read of the file, once served, appends N
+ *			bytes to it (each the low byte of its offset), and
+ *			its mtime and ctime move: a log written as fast as
+ *			it is read, so a reader that goes on to the EOF a
+ *			read finds never gets there
  *	stream		the file is opened as a stream (FOPEN_NONSEEKABLE):
  *			a regular file on which pread, pwrite, lseek and
  *			splice or copy_file_range at an offset fail with
@@ -93,6 +98,7 @@ struct rules {
 	off_t eio_write;	/* eio_write@OFF */
 	off_t enospc;		/* enospc@N */
 	off_t flip;		/* flip@OFF */
+	off_t grow;		/* grow@N */
 	off_t stream;		/* stream: not NO_OFF */
 };
 
@@ -157,7 +163,7 @@ static void say(const char *fmt, ...)
 static void rules_clear(struct rules *r)
 {
 	r->size = r->eio_read = r->eio_write = r->enospc = r->flip =
-		r->stream = NO_OFF;
+		r->grow = r->stream = NO_OFF;
 }
 
 static int parse_off(const char *s, off_t *ret)
@@ -187,6 +193,7 @@ static int rules_parse(const char *text, size_t size, struct rules *ret)
 		{ "eio_write@", offsetof(struct rules, eio_write) },
 		{ "enospc@", offsetof(struct rules, enospc) },
 		{ "flip@", offsetof(struct rules, flip) },
+		{ "grow@", offsetof(struct rules, grow) },
 	};
 	struct rules r;
 	char *copy, *tok, *save = NULL;
@@ -849,6 +856,19 @@ static int ff_read(const char *path, char *buf, size_t size, off_t off,
 	len = read_limit(n, off, size, "read");
 	if (len > 0)
 		memcpy(buf, n->data + off, (size_t)len);
+	if (len >= 0 && n->rules.grow != NO_OFF && n->rules.grow > 0) {
+		size_t at = n->len, add = (size_t)n->rules.grow;
+
+		/* after the bytes are in BUF: the next read finds more */
+		if (resize(n, at + add) == 0) {
+			for (size_t i = 0; i < add; i++)
+				n->data[at + i] = (char)(at + i);
+			now(&n->mtime);
+			n->ctime = n->mtime;
+			say("read %s off=%lld -> grew by %zu to %zu", where(n),
+			    (long long)off, add, n->len);
+		}
+	}
 	return (int)len;
 }
 

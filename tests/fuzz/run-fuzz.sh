@@ -107,9 +107,10 @@ libs=$(pkg-config --libs mount blkid) || die "pkg-config: libmount/libblkid miss
 pcflags=$(pkg-config --cflags mount blkid)
 cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 -I$top/src -I$builddir $pcflags"
-# what the fuzzed code pulls in: options -> plan, quote; report -> quote;
-# plan -> fsinfo (kernel version helpers)
-srcs="quote options plan report fsinfo"
+# what the fuzzed code pulls in: options -> plan, quote; report -> quote,
+# change (the words for a changed source); plan -> fsinfo (kernel version
+# helpers)
+srcs="quote options plan report fsinfo change"
 
 mkdir -p "$work/obj" "$work/bin"
 for s in $srcs; do

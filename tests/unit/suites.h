@@ -7,4 +7,5 @@ Suite *fsinfo_suite(void);
 Suite *report_suite(void);
 Suite *quote_suite(void);
 Suite *xattr_rules_suite(void);
+Suite *change_suite(void);
 #endif
