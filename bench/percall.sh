@@ -22,6 +22,9 @@ Usage: bench/percall.sh [OPTION]...
                    each; 0 is the machine's own mounts, without a namespace
                    (default 0,2000,8000; env BENCH_MOUNTS)
   --size BYTES     size of the file copied (default 6)
+  --no-floor       skip the "startup only" rows: the same series of
+                   `smartcp --version` and `cp --version` (machine's mounts),
+                   what loading the programs and their libraries costs
   --tsv FILE       also write the results as TSV to FILE (env BENCH_TSV)
   --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
                    to this script, else smartcp on PATH)
@@ -35,6 +38,7 @@ RUNS=${BENCH_RUNS:-7}
 CALLS=${BENCH_CALLS:-200}
 MOUNTS=${BENCH_MOUNTS:-0,2000,8000}
 SIZE=6
+FLOOR=1
 TSV=${BENCH_TSV:-}
 SMARTCP=${SMARTCP:-}
 CP=
@@ -87,6 +91,16 @@ series() { # TOOL-PATH SRC DSTDIR: CALLS sequential calls; prints microseconds
 	rm -rf -- "$d"
 }
 
+version_series() { # TOOL-PATH: CALLS calls of TOOL --version; microseconds
+	local tool=$1 i t0 t1
+	t0=$EPOCHREALTIME
+	for ((i = 0; i < CALLS; i++)); do
+		"$tool" --version >/dev/null
+	done
+	t1=$EPOCHREALTIME
+	echo $((10#${t1/./} - 10#${t0/./}))
+}
+
 inner() {
 	local n=$1 r
 	make_mounts "$n" "$PC_SCRATCH/mnt"
@@ -102,6 +116,16 @@ inner() {
 		else
 			echo "cp $(series "$PC_CP" "$PC_SRC" "$PC_SCRATCH/out")"
 			echo "smartcp $(series "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/out")"
+		fi
+	done
+	((n == 0 && PC_FLOOR)) || return 0
+	for ((r = 0; r < PC_RUNS; r++)); do
+		if ((r % 2 == 0)); then
+			echo "smartcp-version $(version_series "$PC_SMARTCP")"
+			echo "cp-version $(version_series "$PC_CP")"
+		else
+			echo "cp-version $(version_series "$PC_CP")"
+			echo "smartcp-version $(version_series "$PC_SMARTCP")"
 		fi
 	done
 }
@@ -123,6 +147,7 @@ while (($#)); do
 	--mounts=*) MOUNTS=${1#*=} ;;
 	--size) SIZE=$2; shift ;;
 	--size=*) SIZE=${1#*=} ;;
+	--no-floor) FLOOR=0 ;;
 	--tsv) TSV=$2; shift ;;
 	--tsv=*) TSV=${1#*=} ;;
 	--smartcp) SMARTCP=$2; shift ;;
@@ -174,7 +199,7 @@ trap 'exit 143' TERM
 cp -- "$SMARTCP" "$SCRATCH/smartcp"
 head -c "$SIZE" /dev/urandom >"$SCRATCH/src"
 export PC_SMARTCP=$SCRATCH/smartcp PC_CP=$CP PC_SRC=$SCRATCH/src
-export PC_SCRATCH=$SCRATCH PC_RUNS=$RUNS PC_CALLS=$CALLS
+export PC_SCRATCH=$SCRATCH PC_RUNS=$RUNS PC_CALLS=$CALLS PC_FLOOR=$FLOOR
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
 
 stats() { # numbers... -> median min max
@@ -193,7 +218,7 @@ say "cp:      $CP ($("$CP" --version | head -n 1))"
 echo "per call: $CALLS sequential calls per series, one ${SIZE}-byte file to a new name each call;"
 echo "          $RUNS series per tool, alternating (A B B A ...); ms per call; ratio smartcp / cp"
 echo "          load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
-printf '%-28s %8s %-8s %9s %9s %9s %7s %7s\n' setup mounts tool 'median' 'min' 'max' 'r(med)' 'r(min)'
+printf '%-28s %8s %-16s %9s %9s %9s %7s %7s\n' setup mounts tool 'median' 'min' 'max' 'r(med)' 'r(min)'
 
 IFS=, read -r -a setups <<<"$MOUNTS"
 for n in "${setups[@]}"; do
@@ -207,21 +232,30 @@ for n in "${setups[@]}"; do
 		name="unshare -m, +$n tmpfs"
 	fi
 	lines=$(awk '$1 == "mounts" { print $2 }' <<<"$out")
+	rows=(smartcp cp)
+	if grep -q '^smartcp-version ' <<<"$out"; then rows+=(smartcp-version cp-version); fi
 	declare -A MED=() MIN=() MAX=() ALL=()
-	for tool in smartcp cp; do
+	for tool in "${rows[@]}"; do
 		# shellcheck disable=SC2207 # one number per word
 		t=($(awk -v t="$tool" '$1 == t { print $2 }' <<<"$out"))
 		((${#t[@]})) || die "no timings for $tool in setup $n"
 		read -r MED[$tool] MIN[$tool] MAX[$tool] <<<"$(stats "${t[@]}")"
 		ALL[$tool]=$(for x in "${t[@]}"; do ms "$x"; printf ' '; done | sed 's/ $//; s/ /,/g')
 	done
-	rmed=$(ratio "${MED[smartcp]}" "${MED[cp]}")
-	rmin=$(ratio "${MIN[smartcp]}" "${MIN[cp]}")
-	for tool in smartcp cp; do
-		if [[ $tool == smartcp ]]; then a=$rmed b=$rmin; else a=- b=-; fi
-		printf '%-28s %8s %-8s %9s %9s %9s %7s %7s\n' "$name" "$lines" "$tool" \
+	for tool in "${rows[@]}"; do
+		label=$name
+		case $tool in
+		smartcp | smartcp-version) peer=${tool/smartcp/cp}
+			a=$(ratio "${MED[$tool]}" "${MED[$peer]}")
+			b=$(ratio "${MIN[$tool]}" "${MIN[$peer]}") ;;
+		*) a=- b=- ;;
+		esac
+		case $tool in
+		*-version) label="startup only (--version)" ;;
+		esac
+		printf '%-28s %8s %-16s %9s %9s %9s %7s %7s\n' "$label" "$lines" "$tool" \
 			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$lines" "$tool" "$RUNS" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$lines" "$tool" "$RUNS" \
 			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \
 			"${ALL[$tool]}" >>"$TSVTMP"
 	done
