@@ -49,7 +49,7 @@ say() { echo "$*" >&2; }
 
 # --- inner: one setup, run inside the namespace ----------------------------
 # percall.sh --inner N: make N tmpfs mounts, then print one line per series,
-# "TOOL MICROSECONDS", for the settings the outer run exported.
+# "TOOL WALL-US CPU-US", for the settings the outer run exported.
 make_mounts() { # N DIR
 	local n=$1 dir=$2 nr=
 	((n)) || return 0
@@ -78,27 +78,47 @@ make_mounts() { # N DIR
 	fi
 }
 
-series() { # TOOL-PATH SRC DSTDIR: CALLS sequential calls; prints microseconds
+# The times builtin, run in this shell (in a pipeline it would run in a
+# subshell, which has no children yet), says how much user and system time
+# the shell's finished children used ("0m1.234s 0m0.567s" on line 2).
+# cpu_us BEFORE AFTER: the microseconds between two such outputs.
+cpu_us() {
+	awk 'FNR == 2 {
+		for (i = 1; i <= 2; i++) {
+			split($i, p, "m"); sub("s", "", p[2])
+			t[FILENAME] += p[1] * 60 + p[2]
+		} }
+		END { printf "%d\n", (t[ARGV[2]] - t[ARGV[1]]) * 1000000 }' "$1" "$2"
+}
+
+# series TOOL-PATH SRC DSTDIR: CALLS sequential calls; prints the wall and
+# the CPU (user + system of the calls) microseconds they took.
+series() {
 	local tool=$1 src=$2 d=$3 i t0 t1
 	rm -rf -- "$d"
 	mkdir -p "$d"
+	times >"$d.c0"
 	t0=$EPOCHREALTIME
 	for ((i = 0; i < CALLS; i++)); do
 		"$tool" "$src" "$d/f$i"
 	done
 	t1=$EPOCHREALTIME
-	echo $((10#${t1/./} - 10#${t0/./}))
-	rm -rf -- "$d"
+	times >"$d.c1"
+	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$d.c0" "$d.c1")"
+	rm -rf -- "$d" "$d.c0" "$d.c1"
 }
 
-version_series() { # TOOL-PATH: CALLS calls of TOOL --version; microseconds
-	local tool=$1 i t0 t1
+version_series() { # TOOL-PATH SCRATCH: the same with TOOL --version
+	local tool=$1 d=$2 i t0 t1
+	times >"$d.c0"
 	t0=$EPOCHREALTIME
 	for ((i = 0; i < CALLS; i++)); do
 		"$tool" --version >/dev/null
 	done
 	t1=$EPOCHREALTIME
-	echo $((10#${t1/./} - 10#${t0/./}))
+	times >"$d.c1"
+	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$d.c0" "$d.c1")"
+	rm -f -- "$d.c0" "$d.c1"
 }
 
 inner() {
@@ -121,11 +141,11 @@ inner() {
 	((n == 0 && PC_FLOOR)) || return 0
 	for ((r = 0; r < PC_RUNS; r++)); do
 		if ((r % 2 == 0)); then
-			echo "smartcp-version $(version_series "$PC_SMARTCP")"
-			echo "cp-version $(version_series "$PC_CP")"
+			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
+			echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")"
 		else
-			echo "cp-version $(version_series "$PC_CP")"
-			echo "smartcp-version $(version_series "$PC_SMARTCP")"
+			echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")"
+			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
 		fi
 	done
 }
@@ -212,13 +232,14 @@ ms() { awk -v us="$1" -v n="$CALLS" 'BEGIN { printf "%.2f", us / n / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 
 TSVTMP=$SCRATCH/results.tsv
-printf 'setup\tmountinfo_lines\ttool\tseries\tmedian_ms\tmin_ms\tmax_ms\tr_med\tr_min\tms_per_call_each_series\n' >"$TSVTMP"
+printf 'setup\tmountinfo_lines\ttool\tseries\tmedian_ms\tmin_ms\tmax_ms\tr_med\tr_min\tcpu_median_ms\tr_cpu\tms_per_call_each_series\n' >"$TSVTMP"
 say "smartcp: $SMARTCP ($("$SMARTCP" --version | head -n 1))"
 say "cp:      $CP ($("$CP" --version | head -n 1))"
 echo "per call: $CALLS sequential calls per series, one ${SIZE}-byte file to a new name each call;"
-echo "          $RUNS series per tool, alternating (A B B A ...); ms per call; ratio smartcp / cp"
+echo "          $RUNS series per tool, alternating (A B B A ...); wall ms per call (median, min, max)"
+echo "          and CPU ms per call (user + system of the calls, median); ratios smartcp / cp"
 echo "          load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
-printf '%-28s %8s %-16s %9s %9s %9s %7s %7s\n' setup mounts tool 'median' 'min' 'max' 'r(med)' 'r(min)'
+printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' setup mounts tool 'median' 'min' 'max' 'r(med)' 'r(min)' 'cpu med' 'r(cpu)'
 
 IFS=, read -r -a setups <<<"$MOUNTS"
 for n in "${setups[@]}"; do
@@ -234,12 +255,15 @@ for n in "${setups[@]}"; do
 	lines=$(awk '$1 == "mounts" { print $2 }' <<<"$out")
 	rows=(smartcp cp)
 	if grep -q '^smartcp-version ' <<<"$out"; then rows+=(smartcp-version cp-version); fi
-	declare -A MED=() MIN=() MAX=() ALL=()
+	declare -A MED=() MIN=() MAX=() ALL=() CPU=()
 	for tool in "${rows[@]}"; do
 		# shellcheck disable=SC2207 # one number per word
 		t=($(awk -v t="$tool" '$1 == t { print $2 }' <<<"$out"))
+		# shellcheck disable=SC2207
+		c=($(awk -v t="$tool" '$1 == t { print $3 }' <<<"$out"))
 		((${#t[@]})) || die "no timings for $tool in setup $n"
 		read -r MED[$tool] MIN[$tool] MAX[$tool] <<<"$(stats "${t[@]}")"
+		read -r CPU[$tool] _ _ <<<"$(stats "${c[@]}")"
 		ALL[$tool]=$(for x in "${t[@]}"; do ms "$x"; printf ' '; done | sed 's/ $//; s/ /,/g')
 	done
 	for tool in "${rows[@]}"; do
@@ -247,19 +271,21 @@ for n in "${setups[@]}"; do
 		case $tool in
 		smartcp | smartcp-version) peer=${tool/smartcp/cp}
 			a=$(ratio "${MED[$tool]}" "${MED[$peer]}")
-			b=$(ratio "${MIN[$tool]}" "${MIN[$peer]}") ;;
-		*) a=- b=- ;;
+			b=$(ratio "${MIN[$tool]}" "${MIN[$peer]}")
+			cr=$(ratio "${CPU[$tool]}" "${CPU[$peer]}") ;;
+		*) a=- b=- cr=- ;;
 		esac
 		case $tool in
 		*-version) label="startup only (--version)" ;;
 		esac
-		printf '%-28s %8s %-16s %9s %9s %9s %7s %7s\n' "$label" "$lines" "$tool" \
-			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$lines" "$tool" "$RUNS" \
+		printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' "$label" "$lines" "$tool" \
 			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \
-			"${ALL[$tool]}" >>"$TSVTMP"
+			"$(ms "${CPU[$tool]}")" "$cr"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$lines" "$tool" "$RUNS" \
+			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \
+			"$(ms "${CPU[$tool]}")" "$cr" "${ALL[$tool]}" >>"$TSVTMP"
 	done
-	unset MED MIN MAX ALL
+	unset MED MIN MAX ALL CPU
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "Differences under ~10% are noise on a shared VM (see shared/benchmarking.md)."
