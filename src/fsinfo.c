@@ -462,7 +462,8 @@ static const char *sm_str(const struct sm_reply *r, uint32_t flag,
  * -errno: -ENOSYS, -EPERM (a seccomp filter), -EINVAL... when the kernel
  * cannot answer (and will not later), -ENOENT when the mount is not in
  * this namespace (any more), -ENODATA when a field mountinfo would show
- * is missing (a mount point outside our root: mountinfo skips those). */
+ * is missing (a mount point outside our root: mountinfo skips those),
+ * -EOVERFLOW when its strings need more than 1 MiB. */
 static int statmount_line(uint64_t id, char **ret_line)
 {
 	struct sm_reply *r = NULL;
@@ -639,7 +640,11 @@ static const struct sc_fs_facts *build_statmount(struct sc_fsinfo *fsi,
 	int e = statmount_line(id, &line);
 
 	if (e < 0) {
-		if (e != -ENOENT && e != -ENODATA && e != -ENOMEM)
+		/* Only this mount: gone, not shown in mountinfo either, or
+		 * too big to describe.  Anything else is the kernel's (or a
+		 * seccomp filter's) answer for every mount. */
+		if (e != -ENOENT && e != -ENODATA && e != -ENOMEM &&
+		    e != -EOVERFLOW)
 			fsi->no_statmount = true;
 		return NULL;
 	}
