@@ -2,10 +2,16 @@
  *
  * st_dev alone does not find a file's mount: btrfs subvolumes, overlay and
  * bind mounts give st_dev values that mountinfo does not list, or lists
- * twice.  So the lookup goes: statx(STATX_MNT_ID) -> the exact mountinfo
- * entry; else the st_dev -> entry; else /proc/self/fd/N -> the mount point
- * that contains the path.  fstatfs on the descriptor gives f_type and
- * f_fsid, which are right in all those cases. */
+ * twice.  So the lookup goes: statx's mount ID -> statmount(2) for that
+ * one mount; else the exact mountinfo entry of that ID; else the st_dev
+ * -> entry; else /proc/self/fd/N -> the mount point that contains the
+ * path.  fstatfs on the descriptor gives f_type and f_fsid, which are
+ * right in all those cases.
+ *
+ * Whichever way a mount is found, libmount parses its mountinfo line:
+ * statmount's fields are written back into that line's format, so types
+ * ("fuse.sshfs"), sources, options and /dev/root are what the table
+ * gives, by construction. */
 #include "system.h"
 #include "fsinfo.h"
 
@@ -16,15 +22,111 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
 #ifndef STATX_MNT_ID
 # define STATX_MNT_ID 0x1000U
 #endif
+/* The 64-bit mount ID that is never reused, the one statmount(2) takes:
+ * Linux 6.8.  Asked for with STATX_MNT_ID, it wins: stx_mnt_id then holds
+ * the unique ID and stx_mask says so. */
+#ifndef STATX_MNT_ID_UNIQUE
+# define STATX_MNT_ID_UNIQUE 0x4000U
+#endif
+
+/* statmount(2), Linux 6.8.  glibc (2.36 here) has no wrapper and the
+ * headers of older distributions no definitions: the ABI is stable, so
+ * it is spelled out here.  457 on every architecture but alpha and mips,
+ * whose headers define it when they know the call. */
+#ifndef __NR_statmount
+# if defined(__alpha__) || defined(__mips__)
+#  define __NR_statmount -1
+# else
+#  define __NR_statmount 457
+# endif
+#endif
+
+#define SM_SB_BASIC		0x0001U
+#define SM_MNT_BASIC		0x0002U
+#define SM_MNT_ROOT		0x0008U
+#define SM_MNT_POINT		0x0010U
+#define SM_FS_TYPE		0x0020U
+#define SM_MNT_OPTS		0x0080U	/* Linux 6.11 */
+#define SM_FS_SUBTYPE		0x0100U	/* Linux 6.13 */
+#define SM_SB_SOURCE		0x0200U	/* Linux 6.13 */
+#define SM_SUPPORTED_MASK	0x1000U	/* Linux 6.15 */
+/* Everything a mountinfo line needs.  A kernel that cannot tell whether it
+ * has them all (no supported_mask: before 6.15), or has not, is asked
+ * nothing more: the whole table is the answer there. */
+#define SM_WANT (SM_SB_BASIC | SM_MNT_BASIC | SM_MNT_ROOT | SM_MNT_POINT | \
+		 SM_FS_TYPE | SM_MNT_OPTS | SM_FS_SUBTYPE | SM_SB_SOURCE)
+
+struct sm_req {			/* struct mnt_id_req, first version */
+	uint32_t size;
+	uint32_t spare;
+	uint64_t mnt_id;
+	uint64_t param;
+};
+
+struct sm_reply {		/* struct statmount */
+	uint32_t size;
+	uint32_t mnt_opts;
+	uint64_t mask;
+	uint32_t sb_dev_major;
+	uint32_t sb_dev_minor;
+	uint64_t sb_magic;
+	uint32_t sb_flags;
+	uint32_t fs_type;
+	uint64_t mnt_id;
+	uint64_t mnt_parent_id;
+	uint32_t mnt_id_old;
+	uint32_t mnt_parent_id_old;
+	uint64_t mnt_attr;
+	uint64_t mnt_propagation;
+	uint64_t mnt_peer_group;
+	uint64_t mnt_master;
+	uint64_t propagate_from;
+	uint32_t mnt_root;
+	uint32_t mnt_point;
+	uint64_t mnt_ns_id;
+	uint32_t fs_subtype;
+	uint32_t sb_source;
+	uint32_t opt_num;
+	uint32_t opt_array;
+	uint32_t opt_sec_num;
+	uint32_t opt_sec_array;
+	uint64_t supported_mask;
+	uint32_t mnt_uidmap_num;
+	uint32_t mnt_uidmap;
+	uint32_t mnt_gidmap_num;
+	uint32_t mnt_gidmap;
+	uint64_t spare2[43];
+	char str[];
+};
+
+/* Flags of struct statmount's sb_flags (the kernel's SB_*, equal to the
+ * MS_* of mount(2)) and mnt_attr (MOUNT_ATTR_*, as mount_setattr(2)). */
+#define SM_SB_RDONLY		0x00000001U
+#define SM_SB_SYNCHRONOUS	0x00000010U
+#define SM_SB_DIRSYNC		0x00000080U
+#define SM_SB_LAZYTIME		0x02000000U
+#define SM_ATTR_RDONLY		0x00000001U
+#define SM_ATTR_NOSUID		0x00000002U
+#define SM_ATTR_NODEV		0x00000004U
+#define SM_ATTR_NOEXEC		0x00000008U
+#define SM_ATTR__ATIME		0x00000070U
+#define SM_ATTR_RELATIME	0x00000000U
+#define SM_ATTR_NOATIME		0x00000010U
+#define SM_ATTR_NODIRATIME	0x00000080U
+#define SM_ATTR_IDMAP		0x00100000U
+#define SM_ATTR_NOSYMFOLLOW	0x00200000U
 
 struct sc_fsinfo {
 	char *mountinfo;
+	bool live;		/* the running system's mounts, not a file */
+	bool no_statmount;	/* this kernel cannot answer for one mount */
 	struct libmnt_table *table;
 	bool parsed;
 	blkid_cache blkid;
@@ -174,6 +276,7 @@ int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret)
 
 	if (!fsi)
 		return -ENOMEM;
+	fsi->live = !mountinfo;
 	fsi->mountinfo = strdup(mountinfo ? mountinfo : "/proc/self/mountinfo");
 	if (!fsi->mountinfo) {
 		free(fsi);
@@ -229,6 +332,192 @@ static struct libmnt_fs *find_by_id(struct libmnt_table *tb, int id)
 		}
 	mnt_free_iter(it);
 	return found;
+}
+
+/* As the kernel writes a name into mountinfo: space, tab, newline and
+ * backslash as \ooo, which libmount undoes. */
+static void put_mangled(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\\')
+			fprintf(f, "\\%03o", (unsigned char)*s);
+		else
+			putc(*s, f);
+	}
+}
+
+char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m)
+{
+	/* The order of fs/proc_namespace.c's show_mountinfo(): per mount
+	 * flags, then after the type and source the superblock's. */
+	static const struct {
+		uint64_t mask, value;
+		const char *name;
+	} mnt_flags[] = {
+		{ SM_ATTR_NOSUID, SM_ATTR_NOSUID, ",nosuid" },
+		{ SM_ATTR_NODEV, SM_ATTR_NODEV, ",nodev" },
+		{ SM_ATTR_NOEXEC, SM_ATTR_NOEXEC, ",noexec" },
+		{ SM_ATTR__ATIME, SM_ATTR_NOATIME, ",noatime" },
+		{ SM_ATTR_NODIRATIME, SM_ATTR_NODIRATIME, ",nodiratime" },
+		{ SM_ATTR__ATIME, SM_ATTR_RELATIME, ",relatime" },
+		{ SM_ATTR_NOSYMFOLLOW, SM_ATTR_NOSYMFOLLOW, ",nosymfollow" },
+		{ SM_ATTR_IDMAP, SM_ATTR_IDMAP, ",idmapped" },
+	}, sb_flags[] = {
+		{ SM_SB_SYNCHRONOUS, SM_SB_SYNCHRONOUS, ",sync" },
+		{ SM_SB_DIRSYNC, SM_SB_DIRSYNC, ",dirsync" },
+		{ SM_SB_LAZYTIME, SM_SB_LAZYTIME, ",lazytime" },
+	};
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	size_t i;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%u %u %u:%u ", m->id, m->parent, m->dev_major,
+		m->dev_minor);
+	put_mangled(f, m->root);
+	putc(' ', f);
+	put_mangled(f, m->point);
+	fputs(m->attr & SM_ATTR_RDONLY ? " ro" : " rw", f);
+	for (i = 0; i < ARRAY_SIZE(mnt_flags); i++)
+		if ((m->attr & mnt_flags[i].mask) == mnt_flags[i].value)
+			fputs(mnt_flags[i].name, f);
+	fputs(" - ", f);
+	put_mangled(f, m->type);
+	if (m->subtype && *m->subtype) {
+		putc('.', f);
+		put_mangled(f, m->subtype);
+	}
+	putc(' ', f);
+	put_mangled(f, m->source);
+	fputs(m->sb_flags & SM_SB_RDONLY ? " ro" : " rw", f);
+	for (i = 0; i < ARRAY_SIZE(sb_flags); i++)
+		if (m->sb_flags & sb_flags[i].mask)
+			fputs(sb_flags[i].name, f);
+	/* Already escaped by each filesystem's show_options, as in
+	 * mountinfo. */
+	if (m->options && *m->options)
+		fprintf(f, ",%s", m->options);
+	putc('\n', f);
+	if (fclose(f) != 0) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
+/* The one libmount entry of LINE, in a table of its own (*RET_TB, which
+ * the caller unrefs), or NULL. */
+static struct libmnt_fs *parse_line(const char *line,
+				    struct libmnt_table **ret_tb)
+{
+	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_fs *fs = NULL;
+	FILE *f;
+
+	*ret_tb = NULL;
+	if (!tb)
+		return NULL;
+	f = fmemopen((void *)line, strlen(line), "r");
+	/* libmount insists on a file name, only to tell whose
+	 * /proc/PID/mountinfo it reads: "/" names no process and costs no
+	 * system call to resolve. */
+	if (f && mnt_table_parse_stream(tb, f, "/") == 0 &&
+	    mnt_table_get_nents(tb) == 1 &&
+	    mnt_table_first_fs(tb, &fs) == 0) {
+		*ret_tb = tb;
+	} else {
+		fs = NULL;
+		mnt_unref_table(tb);
+	}
+	if (f)
+		fclose(f);
+	return fs;
+}
+
+/* statmount(2) through libc's syscall(), so that the fault shim of the
+ * tests can stand in for a kernel without it, as for the other calls. */
+static int sys_statmount(uint64_t id, uint64_t mask, struct sm_reply *buf,
+			 size_t size)
+{
+	struct sm_req req = { .size = sizeof(req), .mnt_id = id,
+			      .param = mask };
+
+	if (__NR_statmount < 0)
+		return -ENOSYS;
+	return syscall(__NR_statmount, &req, buf, size, 0) < 0 ? -errno : 0;
+}
+
+/* A string of REPLY that the kernel set (FLAG in its mask), else "". */
+static const char *sm_str(const struct sm_reply *r, uint32_t flag,
+			  uint32_t off)
+{
+	return (r->mask & flag) && off < r->size - sizeof(*r) ?
+		r->str + off : "";
+}
+
+/* The mountinfo line of the mount whose unique ID is ID, from statmount
+ * alone: no table is read.  Returns 0 with *RET_LINE (malloc'd), or
+ * -errno: -ENOSYS, -EPERM (a seccomp filter), -EINVAL... when the kernel
+ * cannot answer (and will not later), -ENOENT when the mount is not in
+ * this namespace (any more), -ENODATA when a field mountinfo would show
+ * is missing (a mount point outside our root: mountinfo skips those),
+ * -EOVERFLOW when its strings need more than 1 MiB. */
+static int statmount_line(uint64_t id, char **ret_line)
+{
+	struct sm_reply *r = NULL;
+	struct sc_mount_fields m;
+	size_t size = 4096;
+	int e;
+
+	for (;;) {
+		struct sm_reply *n = realloc(r, size);
+
+		if (!n) {
+			free(r);
+			return -ENOMEM;
+		}
+		r = n;
+		e = sys_statmount(id, SM_WANT | SM_SUPPORTED_MASK, r, size);
+		/* The strings did not fit; options can be long. */
+		if (e != -EOVERFLOW || size >= (1U << 20))
+			break;
+		size *= 2;
+	}
+	if (e < 0)
+		goto out;
+	e = -EINVAL;
+	if (r->size < sizeof(*r) || r->size > size ||
+	    !(r->mask & SM_SUPPORTED_MASK) ||
+	    (r->supported_mask & SM_WANT) != SM_WANT)
+		goto out;
+	/* Options and subtype are left out of the mask when empty. */
+	e = -ENODATA;
+	if ((r->mask & (SM_WANT & ~(SM_MNT_OPTS | SM_FS_SUBTYPE))) !=
+	    (SM_WANT & ~(SM_MNT_OPTS | SM_FS_SUBTYPE)))
+		goto out;
+	m = (struct sc_mount_fields){
+		.id = r->mnt_id_old, .parent = r->mnt_parent_id_old,
+		.dev_major = r->sb_dev_major, .dev_minor = r->sb_dev_minor,
+		.sb_flags = r->sb_flags, .attr = r->mnt_attr,
+		.root = sm_str(r, SM_MNT_ROOT, r->mnt_root),
+		.point = sm_str(r, SM_MNT_POINT, r->mnt_point),
+		.type = sm_str(r, SM_FS_TYPE, r->fs_type),
+		.subtype = sm_str(r, SM_FS_SUBTYPE, r->fs_subtype),
+		.source = sm_str(r, SM_SB_SOURCE, r->sb_source),
+		.options = sm_str(r, SM_MNT_OPTS, r->mnt_opts),
+	};
+	/* mountinfo skips a mount outside the caller's root, and writes
+	 * "none" for a mount made without a source: the table answers
+	 * those, as before. */
+	if (!*m.root || !*m.point || !*m.type || !*m.source)
+		goto out;
+	*ret_line = sc_fsinfo_mountinfo_line(&m);
+	e = *ret_line ? 0 : -ENOMEM;
+out:
+	free(r);
+	return e;
 }
 
 /* The UUID of a block device, through libblkid's cache (which probes the
@@ -311,20 +600,75 @@ static struct sc_fs_facts unknown_facts = {
 	.mnt_id = -1, .class = SC_FS_UNKNOWN, .can_clone = SC_MAYBE,
 };
 
+static struct sc_fs_facts *facts_new(struct sc_fsinfo *fsi, dev_t dev,
+				     unsigned long magic, uint64_t fsid)
+{
+	struct sc_fs_facts *f = cache_add(fsi);
+
+	if (!f)
+		return NULL;
+	f->dev = dev;
+	f->mnt_id = -1;
+	f->magic = magic;
+	f->fsid = fsid;
+	return f;
+}
+
+static const struct sc_fs_facts *facts_done(struct sc_fs_facts *f)
+{
+	/* Without a mountinfo entry, statfs's fsid tells filesystems apart
+	 * (it differs per btrfs subvolume, so this is the cautious side). */
+	if (!f->identity[0] && f->fsid)
+		snprintf(f->identity, sizeof(f->identity), "fsid:%llx",
+			 (unsigned long long)f->fsid);
+	f->can_clone = sc_fs_can_clone(f->type, f->class);
+	return f;
+}
+
+/* Facts from statmount(2) for the one mount whose unique ID is ID, or
+ * NULL when the kernel cannot tell (the table then answers).  Remembers
+ * a kernel that will never tell, so that it is asked once a run. */
+static const struct sc_fs_facts *build_statmount(struct sc_fsinfo *fsi,
+						 dev_t dev, uint64_t id,
+						 unsigned long magic,
+						 uint64_t fsid)
+{
+	struct libmnt_table *tb = NULL;
+	struct libmnt_fs *fs;
+	struct sc_fs_facts *f;
+	char *line = NULL;
+	int e = statmount_line(id, &line);
+
+	if (e < 0) {
+		/* Only this mount: gone, not shown in mountinfo either, or
+		 * too big to describe.  Anything else is the kernel's (or a
+		 * seccomp filter's) answer for every mount. */
+		if (e != -ENOENT && e != -ENODATA && e != -ENOMEM &&
+		    e != -EOVERFLOW)
+			fsi->no_statmount = true;
+		return NULL;
+	}
+	fs = parse_line(line, &tb);
+	free(line);
+	if (!fs)
+		return NULL;
+	f = facts_new(fsi, dev, magic, fsid);
+	if (f)
+		fill_from_fs(fsi, f, fs);
+	mnt_unref_table(tb);
+	return f ? facts_done(f) : &unknown_facts;
+}
+
 static const struct sc_fs_facts *build(struct sc_fsinfo *fsi, dev_t dev,
 				       int mnt_id, unsigned long magic,
 				       uint64_t fsid, const char *path)
 {
 	struct libmnt_table *tb = table(fsi);
 	struct libmnt_fs *fs = NULL;
-	struct sc_fs_facts *f = cache_add(fsi);
+	struct sc_fs_facts *f = facts_new(fsi, dev, magic, fsid);
 
 	if (!f)
 		return &unknown_facts;
-	f->dev = dev;
-	f->mnt_id = -1;
-	f->magic = magic;
-	f->fsid = fsid;
 	if (tb) {
 		if (mnt_id >= 0)
 			fs = find_by_id(tb, mnt_id);
@@ -340,13 +684,7 @@ static const struct sc_fs_facts *build(struct sc_fsinfo *fsi, dev_t dev,
 		snprintf(f->type, sizeof(f->type), "%s", type_from_magic(magic));
 		f->class = sc_fs_classify(f->type, magic, major(dev) != 0);
 	}
-	/* Without a mountinfo entry, statfs's fsid tells filesystems apart
-	 * (it differs per btrfs subvolume, so this is the cautious side). */
-	if (!f->identity[0] && fsid)
-		snprintf(f->identity, sizeof(f->identity), "fsid:%llx",
-			 (unsigned long long)fsid);
-	f->can_clone = sc_fs_can_clone(f->type, f->class);
-	return f;
+	return facts_done(f);
 }
 
 const struct sc_fs_facts *sc_fsinfo_lookup_values(struct sc_fsinfo *fsi,
@@ -363,6 +701,7 @@ const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
 					   const struct stat *st)
 {
 	const struct sc_fs_facts *f = cache_find(fsi, st->st_dev);
+	bool unique = fsi->live && !fsi->no_statmount;
 	struct statfs sfs;
 	struct statx stx;
 	char link[64], path[4096];
@@ -377,10 +716,24 @@ const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
 		magic = (unsigned long)sfs.f_type;
 		memcpy(&fsid, &sfs.f_fsid, MIN(sizeof(fsid), sizeof(sfs.f_fsid)));
 	}
-	/* STATX_MNT_ID: Linux 5.8. */
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
-	    (stx.stx_mask & STATX_MNT_ID))
-		mnt_id = (int)stx.stx_mnt_id;
+	/* STATX_MNT_ID: Linux 5.8.  With STATX_MNT_ID_UNIQUE (6.8) the same
+	 * call gives the ID statmount takes; an older kernel ignores that
+	 * bit and answers STATX_MNT_ID. */
+	if (statx(fd, "", AT_EMPTY_PATH,
+		  STATX_MNT_ID | (unique ? STATX_MNT_ID_UNIQUE : 0), &stx) == 0) {
+		if (stx.stx_mask & STATX_MNT_ID_UNIQUE) {
+			f = build_statmount(fsi, st->st_dev, stx.stx_mnt_id,
+					    magic, fsid);
+			if (f)
+				return f;
+			/* The table lists the reused ID: ask for it. */
+			if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID,
+				  &stx) != 0)
+				stx.stx_mask = 0;
+		}
+		if (stx.stx_mask & STATX_MNT_ID)
+			mnt_id = (int)stx.stx_mnt_id;
+	}
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n > 0 && path[0] == '/')

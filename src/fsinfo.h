@@ -1,6 +1,8 @@
 /* Facts about filesystems: what they are, whether they can clone, whether
- * their sizes can be trusted.  Gathered once per device for the whole run
- * (mountinfo is parsed once), from fstatfs, libmount and libblkid. */
+ * their sizes can be trusted.  Gathered once per device for the whole run,
+ * from fstatfs, statmount(2) (only the mounts of the files copied) or the
+ * whole mountinfo (parsed once, on kernels without statmount), libmount
+ * and libblkid. */
 #ifndef SMARTCP_FSINFO_H
 #define SMARTCP_FSINFO_H
 
@@ -43,8 +45,10 @@ struct sc_fs_facts {
 
 struct sc_fsinfo;
 
-/* Creates a cache.  MOUNTINFO is the file to parse (NULL means
- * /proc/self/mountinfo); it is read lazily, once.  Returns 0 or -errno. */
+/* Creates a cache.  MOUNTINFO is the file to parse (NULL means the
+ * running system: statmount(2) where the kernel has it, else
+ * /proc/self/mountinfo); it is read lazily, once, and only when needed.
+ * Returns 0 or -errno. */
 int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret);
 void sc_fsinfo_free(struct sc_fsinfo *fsi);
 
@@ -66,6 +70,26 @@ const struct sc_fs_facts *sc_fsinfo_lookup_values(struct sc_fsinfo *fsi,
 						  dev_t dev, int mnt_id,
 						  unsigned long magic,
 						  uint64_t fsid);
+
+/* One mount as statmount(2) describes it: the fields of its line in
+ * /proc/self/mountinfo.  Strings are raw (not escaped), except OPTIONS,
+ * which the kernel gives escaped as mountinfo shows them; NULL or "" for
+ * SUBTYPE and OPTIONS mean none. */
+struct sc_mount_fields {
+	uint32_t id, parent;	/* the mountinfo (reused) mount ids */
+	uint32_t dev_major, dev_minor;
+	uint32_t sb_flags;	/* SB_RDONLY, SB_SYNCHRONOUS, SB_DIRSYNC,
+				 * SB_LAZYTIME */
+	uint64_t attr;		/* MOUNT_ATTR_* */
+	const char *root, *point, *type, *subtype, *source, *options;
+};
+
+/* The line /proc/self/mountinfo has for mount M (without the optional
+ * fields, which smartcp does not use), "\n"-terminated, in a malloc'd
+ * string: libmount parses it as it parses the whole file, so a mount
+ * looked up with statmount has the very facts the table would give.
+ * Returns NULL when out of memory. */
+char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m);
 
 /* Pure classification, exported for unit tests. */
 enum sc_fs_class sc_fs_classify(const char *type, unsigned long magic,

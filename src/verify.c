@@ -18,6 +18,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+/* XXH3 compiled in from the header, not called in libxxhash.so: the same
+ * digests, and one shared library fewer to map and relocate at every
+ * start, which scripts that run smartcp once per file pay each time. */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 void sc_digests_add(struct sc_digests *d, off_t off, const void *buf,

@@ -50,6 +50,10 @@
  *     sync          sync_file_range, fdatasync, fsync (its file is the
  *                   side written)
  *     mincore       mincore (no file: only without SMARTCP_FAULT_MATCH*)
+ *     statmount     statmount(2), which glibc has no wrapper for: the
+ *                   syscall() calls of that number, all others pass
+ *                   through (no file: only without SMARTCP_FAULT_MATCH*).
+ *                   statmount=enosys plays a kernel before 6.8
  *   ACTION
  *     eNAME         fail with that errno and do nothing: enosys exdev
  *                   eopnotsupp einval eio enospc eintr ebadf eperm ...
@@ -109,6 +113,7 @@
  *                       right after the first directory is listed
  *   stat=run@call:1     ... right after the first stat of a match
  *   dirend=eio          a directory that cannot be read to its end
+ *   statmount=enosys    a kernel before 6.8: the whole mount table is read
  *
  * Log lines (FUNCTION is the libc function smartcp called):
  *   FUNCTION(FD<path>[, FD<path>]) off=N len=N -> RESULT (HOW: RULE)
@@ -149,12 +154,16 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/fs.h>
 
 #ifndef FICLONE
 # define FICLONE _IOW(0x94, 9, int)
+#endif
+#ifndef SYS_statmount
+# define SYS_statmount 457	/* Linux 6.8; all but alpha and mips */
 #endif
 
 /* Gone from the headers since glibc 2.33, still exported for old
@@ -164,7 +173,8 @@ int __fxstat64(int ver, int fd, struct stat64 *buf);
 
 enum call {
 	C_CFR, C_CLONE, C_SPLICE, C_SPLICE_READ, C_SPLICE_WRITE,
-	C_READ, C_WRITE, C_STAT, C_DIREND, C_SYNC, C_MINCORE, C_MAX
+	C_READ, C_WRITE, C_STAT, C_DIREND, C_SYNC, C_MINCORE, C_STATMOUNT,
+	C_MAX
 };
 
 static const struct {
@@ -177,6 +187,7 @@ static const struct {
 	{ "splice_read", C_SPLICE_READ }, { "splice_write", C_SPLICE_WRITE },
 	{ "read", C_READ }, { "write", C_WRITE }, { "stat", C_STAT },
 	{ "dirend", C_DIREND }, { "sync", C_SYNC }, { "mincore", C_MINCORE },
+	{ "statmount", C_STATMOUNT },
 };
 
 enum action {
@@ -450,6 +461,7 @@ struct io {
 	const char *name;	/* stat by name: the name as given */
 	const off64_t *in_off, *out_off;	/* explicit offsets, or NULL */
 	size_t len;
+	uint64_t id;		/* statmount: the mount ID asked for */
 
 	/* filled in by intercept() */
 	char in_path[PATH_MAX], out_path[PATH_MAX];
@@ -730,6 +742,9 @@ static int describe(const struct io *io, char *buf, size_t size)
 				io->out_path);
 	case C_MINCORE:
 		return snprintf(buf, size, "%s() len=%zu", io->fn, io->len);
+	case C_STATMOUNT:
+		return snprintf(buf, size, "%s(mnt_id=%llu)", io->fn,
+				(unsigned long long)io->id);
 	case C_STAT:
 		if (io->name && *io->name)
 			return snprintf(buf, size, "%s(\"%s\" = %s)", io->fn,
@@ -1390,3 +1405,37 @@ type *fn(DIR *dir)							\
 
 READDIR_HOOK(readdir, struct dirent)
 READDIR_HOOK(readdir64, struct dirent64)
+
+/* --- statmount(2), reached through syscall() ---------------------------- */
+
+/* glibc has no statmount wrapper, so smartcp calls syscall(): that is the
+ * libc boundary for it.  Every other system call made this way passes
+ * through with its six argument registers, as glibc's own syscall() reads
+ * them whatever the caller passed. */
+long syscall(long nr, ...)
+{
+	__typeof__(&syscall) f = NEXT(syscall);
+	struct io io = IO("statmount", C_STATMOUNT);
+	struct verdict v;
+	long a[6];
+	va_list ap;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (!f) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (nr != SYS_statmount || !(hooked & B(C_STATMOUNT)))
+		return f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	/* struct mnt_id_req: u32 size, u32 spare, u64 mnt_id... */
+	if (a[0])
+		memcpy(&io.id, (const char *)a[0] + 8, sizeof(io.id));
+	if (!intercept(&io, &v))
+		return f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (v.err)
+		return inject(&io, &v);
+	return finish(&io, &v, f(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+}

@@ -410,6 +410,113 @@ START_TEST(test_missing_mountinfo)
 }
 END_TEST
 
+/* statmount(2)'s fields, written back as the kernel writes mountinfo:
+ * names escaped, per mount flags before the " - ", the superblock's
+ * after the source, the subtype joined to the type. */
+START_TEST(test_mountinfo_line_format)
+{
+	const struct sc_mount_fields sshfs = {
+		.id = 45, .parent = 22, .dev_major = 0, .dev_minor = 47,
+		.attr = 0x2 | 0x4,	/* nosuid, nodev; relatime is 0 */
+		.root = "/", .point = "/home/u/remote", .type = "fuse",
+		.subtype = "sshfs", .source = "u@host:/home/u",
+		.options = "user_id=1000,group_id=1000",
+	}, spaced = {
+		.id = 47, .parent = 22, .dev_major = 0, .dev_minor = 49,
+		.root = "/a b\\c", .point = "/mnt/with space\ttab\nnl",
+		.type = "ramfs", .source = "my ramfs",
+	}, flags = {
+		.id = 7, .parent = 1, .dev_major = 8, .dev_minor = 1,
+		/* ro, noexec, strictatime, nodiratime, nosymfollow, idmap */
+		.attr = 0x1 | 0x8 | 0x20 | 0x80 | 0x200000 | 0x100000,
+		/* ro, sync, dirsync, lazytime */
+		.sb_flags = 0x1 | 0x10 | 0x80 | 0x2000000,
+		.root = "/", .point = "/x", .type = "ext4",
+		.source = "/dev/sda1", .options = "errors=remount-ro",
+	}, noatime = {
+		.id = 8, .parent = 1, .dev_major = 0, .dev_minor = 30,
+		.attr = 0x10, .root = "/", .point = "/t", .type = "tmpfs",
+		.subtype = "", .source = "tmpfs", .options = "",
+	};
+	char *l;
+
+	l = sc_fsinfo_mountinfo_line(&sshfs);
+	ck_assert_str_eq(l, "45 22 0:47 / /home/u/remote rw,nosuid,nodev,"
+			 "relatime - fuse.sshfs u@host:/home/u "
+			 "rw,user_id=1000,group_id=1000\n");
+	free(l);
+	l = sc_fsinfo_mountinfo_line(&spaced);
+	ck_assert_str_eq(l, "47 22 0:49 /a\\040b\\134c "
+			 "/mnt/with\\040space\\011tab\\012nl rw,relatime - "
+			 "ramfs my\\040ramfs rw\n");
+	free(l);
+	l = sc_fsinfo_mountinfo_line(&flags);
+	ck_assert_str_eq(l, "7 1 8:1 / /x ro,noexec,nodiratime,nosymfollow,"
+			 "idmapped - ext4 /dev/sda1 ro,sync,dirsync,lazytime,"
+			 "errors=remount-ro\n");
+	free(l);
+	l = sc_fsinfo_mountinfo_line(&noatime);
+	ck_assert_str_eq(l, "8 1 0:30 / /t rw,noatime - tmpfs tmpfs rw\n");
+	free(l);
+}
+END_TEST
+
+/* A line rebuilt from statmount's fields gives the facts the sample's own
+ * line gives (libmount parses both): type with subtype, mount point with
+ * a space, source, options, identity. */
+START_TEST(test_mountinfo_line_same_facts)
+{
+	const struct sc_mount_fields m[] = {
+		{ .id = 45, .parent = 22, .dev_minor = 47, .attr = 0x6,
+		  .root = "/", .point = "/home/u/remote", .type = "fuse",
+		  .subtype = "sshfs", .source = "u@host:/home/u",
+		  .options = "user_id=1000,group_id=1000" },
+		{ .id = 47, .parent = 22, .dev_minor = 49, .root = "/",
+		  .point = "/mnt/with space", .type = "ramfs",
+		  .source = "ramfs" },
+		{ .id = 41, .parent = 22, .dev_minor = 40, .root = "/b",
+		  .point = "/mnt/b", .type = "btrfs", .source = "/dev/vdb",
+		  .options = "space_cache=v2,subvolid=257,subvol=/b" },
+		{ .id = 23, .parent = 22, .dev_minor = 21, .attr = 0xe,
+		  .root = "/", .point = "/proc", .type = "proc",
+		  .source = "proc" },
+	};
+	char path[] = "/tmp/check-fsinfo-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct sc_fsinfo *one = NULL, *all = sample();
+
+	ck_assert_ptr_nonnull(f);
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		char *l = sc_fsinfo_mountinfo_line(&m[i]);
+
+		ck_assert_ptr_nonnull(l);
+		fputs(l, f);
+		free(l);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(sc_fsinfo_new(path, &one), 0);
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		dev_t dev = makedev(7, 100 + i);
+		const struct sc_fs_facts *a, *b;
+
+		a = sc_fsinfo_lookup_values(all, dev, (int)m[i].id, 0, 0);
+		b = sc_fsinfo_lookup_values(one, dev, (int)m[i].id, 0, 0);
+		ck_assert_int_eq(a->mnt_id, b->mnt_id);
+		ck_assert_str_eq(a->type, b->type);
+		ck_assert_str_eq(a->target, b->target);
+		ck_assert_str_eq(a->source, b->source);
+		ck_assert_str_eq(a->options, b->options);
+		ck_assert_str_eq(a->identity, b->identity);
+		ck_assert_int_eq(a->class, b->class);
+		ck_assert_int_eq(a->can_clone, b->can_clone);
+	}
+	sc_fsinfo_free(one);
+	sc_fsinfo_free(all);
+	unlink(path);
+}
+END_TEST
+
 static TCase *tcase(Suite *s, const char *name, const TTest *test)
 {
 	TCase *tc = tcase_create(name);
@@ -447,5 +554,7 @@ Suite *fsinfo_suite(void)
 	tcase(s, "lookup_cached_per_dev", test_lookup_cached_per_dev);
 	tcase(s, "lookup_unknown", test_lookup_unknown);
 	tcase(s, "missing_mountinfo", test_missing_mountinfo);
+	tcase(s, "mountinfo_line_format", test_mountinfo_line_format);
+	tcase(s, "mountinfo_line_same_facts", test_mountinfo_line_same_facts);
 	return s;
 }

@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# bench/percall.sh - what one call of smartcp costs, next to GNU cp.
+#
+# Scripts and package install hooks run a copier once per file, so what a
+# process spends before and after its one small copy (loading libraries,
+# reading the mount table, setting up buffers) is paid per file.  This
+# times series of sequential calls from a shell loop, each copying one
+# small file to a new name, smartcp and cp alternating (A B B A ...), with
+# the machine's mounts and inside a private mount namespace (unshare -m)
+# with thousands of extra tmpfs mounts, as on a container host.  Those
+# mounts are made in the namespace and vanish with it.  Needs root for the
+# namespaces.  See bench/README.
+set -euo pipefail
+export LC_ALL=C
+
+usage() {
+	cat <<'EOF'
+Usage: bench/percall.sh [OPTION]...
+  --runs N         series per tool and setup (default 7; env BENCH_RUNS)
+  --calls N        calls per series (default 200; env BENCH_CALLS)
+  --mounts LIST    comma-separated numbers of extra tmpfs mounts, one setup
+                   each; 0 is the machine's own mounts, without a namespace
+                   (default 0,2000,8000; env BENCH_MOUNTS)
+  --size BYTES     size of the file copied (default 6)
+  --no-floor       skip the "startup only" rows: the same series of
+                   `smartcp --version` and `cp --version` (machine's mounts),
+                   what loading the programs and their libraries costs
+  --tsv FILE       also write the results as TSV to FILE (env BENCH_TSV)
+  --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
+                   to this script, else smartcp on PATH)
+  --cp PATH        the cp to compare with (default: cp on PATH)
+  --scratch DIR    parent of the scratch directory (default /var/tmp)
+  -h, --help       this help
+EOF
+}
+
+RUNS=${BENCH_RUNS:-7}
+CALLS=${BENCH_CALLS:-200}
+MOUNTS=${BENCH_MOUNTS:-0,2000,8000}
+SIZE=6
+FLOOR=1
+TSV=${BENCH_TSV:-}
+SMARTCP=${SMARTCP:-}
+CP=
+SCRATCH_PARENT=${BENCH_SCRATCH:-/var/tmp}
+
+die() { echo "percall.sh: $*" >&2; exit 2; }
+say() { echo "$*" >&2; }
+
+# --- inner: one setup, run inside the namespace ----------------------------
+# percall.sh --inner N: make N tmpfs mounts, then print one line per series,
+# "TOOL WALL-US CPU-US", for the settings the outer run exported.
+make_mounts() { # N DIR
+	local n=$1 dir=$2 nr=
+	((n)) || return 0
+	mkdir -p "$dir"
+	# mount(8) reads the whole mount table for every mount it makes, so
+	# 8,000 of them take minutes; one perl process calling mount(2)
+	# makes them in about a second.
+	case $(uname -m) in
+	x86_64) nr=165 ;;
+	aarch64 | riscv64 | loongarch64) nr=40 ;;
+	esac
+	if [[ -n $nr ]] && command -v perl >/dev/null; then
+		perl -e '
+			my ($nr, $n, $dir) = @ARGV;
+			for my $i (1 .. $n) {
+				my ($s, $t, $ty, $o) = ("percall$i", "$dir/$i", "tmpfs", "size=4k");
+				mkdir $t;
+				syscall($nr, $s, $t, $ty, 0, $o) == 0 or die "mount $t: $!\n";
+			}' "$nr" "$n" "$dir"
+	else
+		local i
+		for ((i = 1; i <= n; i++)); do
+			mkdir -p "$dir/$i"
+			mount -t tmpfs -o size=4k "percall$i" "$dir/$i"
+		done
+	fi
+}
+
+# The times builtin, run in this shell (in a pipeline it would run in a
+# subshell, which has no children yet), says how much user and system time
+# the shell's finished children used ("0m1.234s 0m0.567s" on line 2).
+# cpu_us BEFORE AFTER: the microseconds between two such outputs.
+cpu_us() {
+	awk 'FNR == 2 {
+		for (i = 1; i <= 2; i++) {
+			split($i, p, "m"); sub("s", "", p[2])
+			t[FILENAME] += p[1] * 60 + p[2]
+		} }
+		END { printf "%d\n", (t[ARGV[2]] - t[ARGV[1]]) * 1000000 }' "$1" "$2"
+}
+
+# series TOOL-PATH SRC DSTDIR: CALLS sequential calls; prints the wall and
+# the CPU (user + system of the calls) microseconds they took.
+series() {
+	local tool=$1 src=$2 d=$3 i t0 t1
+	rm -rf -- "$d"
+	mkdir -p "$d"
+	times >"$d.c0"
+	t0=$EPOCHREALTIME
+	for ((i = 0; i < CALLS; i++)); do
+		"$tool" "$src" "$d/f$i"
+	done
+	t1=$EPOCHREALTIME
+	times >"$d.c1"
+	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$d.c0" "$d.c1")"
+	rm -rf -- "$d" "$d.c0" "$d.c1"
+}
+
+version_series() { # TOOL-PATH SCRATCH: the same with TOOL --version
+	local tool=$1 d=$2 i t0 t1
+	times >"$d.c0"
+	t0=$EPOCHREALTIME
+	for ((i = 0; i < CALLS; i++)); do
+		"$tool" --version >/dev/null
+	done
+	t1=$EPOCHREALTIME
+	times >"$d.c1"
+	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$d.c0" "$d.c1")"
+	rm -f -- "$d.c0" "$d.c1"
+}
+
+inner() {
+	local n=$1 r
+	make_mounts "$n" "$PC_SCRATCH/mnt"
+	echo "mounts $(wc -l </proc/self/mountinfo)"
+	# one untimed call each: the binaries and the source are cached
+	"$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/warm1"
+	"$PC_CP" "$PC_SRC" "$PC_SCRATCH/warm2"
+	for ((r = 0; r < PC_RUNS; r++)); do
+		# A B, B A: neither tool always runs first
+		if ((r % 2 == 0)); then
+			echo "smartcp $(series "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/out")"
+			echo "cp $(series "$PC_CP" "$PC_SRC" "$PC_SCRATCH/out")"
+		else
+			echo "cp $(series "$PC_CP" "$PC_SRC" "$PC_SCRATCH/out")"
+			echo "smartcp $(series "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/out")"
+		fi
+	done
+	((n == 0 && PC_FLOOR)) || return 0
+	for ((r = 0; r < PC_RUNS; r++)); do
+		if ((r % 2 == 0)); then
+			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
+			echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")"
+		else
+			echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")"
+			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
+		fi
+	done
+}
+
+if [[ ${1:-} == --inner ]]; then
+	CALLS=$PC_CALLS
+	inner "$2"
+	exit 0
+fi
+
+# --- outer: options, setups, the table ---------------------------------------
+while (($#)); do
+	case $1 in
+	--runs) RUNS=$2; shift ;;
+	--runs=*) RUNS=${1#*=} ;;
+	--calls) CALLS=$2; shift ;;
+	--calls=*) CALLS=${1#*=} ;;
+	--mounts) MOUNTS=$2; shift ;;
+	--mounts=*) MOUNTS=${1#*=} ;;
+	--size) SIZE=$2; shift ;;
+	--size=*) SIZE=${1#*=} ;;
+	--no-floor) FLOOR=0 ;;
+	--tsv) TSV=$2; shift ;;
+	--tsv=*) TSV=${1#*=} ;;
+	--smartcp) SMARTCP=$2; shift ;;
+	--smartcp=*) SMARTCP=${1#*=} ;;
+	--cp) CP=$2; shift ;;
+	--cp=*) CP=${1#*=} ;;
+	--scratch) SCRATCH_PARENT=$2; shift ;;
+	--scratch=*) SCRATCH_PARENT=${1#*=} ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "percall.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+for v in RUNS CALLS; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
+done
+[[ $SIZE =~ ^[0-9]+$ ]] || die "--size must be a number of bytes, got '$SIZE'"
+[[ $MOUNTS =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--mounts must be numbers separated by commas, got '$MOUNTS'"
+((EUID == 0)) || die "must run as root (unshare -m, mounts)"
+command -v unshare >/dev/null || die "unshare (util-linux) is needed"
+
+if [[ -z $SMARTCP ]]; then
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	if [[ -x $here/../src/smartcp ]]; then
+		SMARTCP=$here/../src/smartcp
+	else
+		SMARTCP=$(command -v smartcp || true)
+	fi
+fi
+[[ -n $SMARTCP && -x $SMARTCP ]] || die "smartcp binary not found; use --smartcp PATH"
+SMARTCP=$(readlink -f "$SMARTCP")
+CP=$(command -v "${CP:-cp}") || die "cp not found"
+
+SCRATCH=$(mktemp -d "$SCRATCH_PARENT/smartcp-percall.XXXX")
+cleanup() {
+	local rc=$?
+	set +e
+	trap - EXIT INT TERM
+	cd /
+	rm -rf -- "$SCRATCH"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The binary is copied, so a rebuild mid-run changes nothing.
+cp -- "$SMARTCP" "$SCRATCH/smartcp"
+head -c "$SIZE" /dev/urandom >"$SCRATCH/src"
+export PC_SMARTCP=$SCRATCH/smartcp PC_CP=$CP PC_SRC=$SCRATCH/src
+export PC_SCRATCH=$SCRATCH PC_RUNS=$RUNS PC_CALLS=$CALLS PC_FLOOR=$FLOOR
+SELF=$(readlink -f "${BASH_SOURCE[0]}")
+
+stats() { # numbers... -> median min max
+	printf '%s\n' "$@" | sort -n | awk '
+		{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      print m, v[1], v[NR] }'
+}
+ms() { awk -v us="$1" -v n="$CALLS" 'BEGIN { printf "%.2f", us / n / 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+TSVTMP=$SCRATCH/results.tsv
+printf 'setup\tmountinfo_lines\ttool\tseries\tmedian_ms\tmin_ms\tmax_ms\tr_med\tr_min\tcpu_median_ms\tr_cpu\tms_per_call_each_series\n' >"$TSVTMP"
+say "smartcp: $SMARTCP ($("$SMARTCP" --version | head -n 1))"
+say "cp:      $CP ($("$CP" --version | head -n 1))"
+echo "per call: $CALLS sequential calls per series, one ${SIZE}-byte file to a new name each call;"
+echo "          $RUNS series per tool, alternating (A B B A ...); wall ms per call (median, min, max)"
+echo "          and CPU ms per call (user + system of the calls, median); ratios smartcp / cp"
+echo "          load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' setup mounts tool 'median' 'min' 'max' 'r(med)' 'r(min)' 'cpu med' 'r(cpu)'
+
+IFS=, read -r -a setups <<<"$MOUNTS"
+for n in "${setups[@]}"; do
+	n=$((10#$n))
+	say "[percall] setup: $n extra mounts ..."
+	if ((n == 0)); then
+		out=$(bash "$SELF" --inner 0)
+		name="machine's mounts"
+	else
+		out=$(unshare -m --propagation private bash "$SELF" --inner "$n")
+		name="unshare -m, +$n tmpfs"
+	fi
+	lines=$(awk '$1 == "mounts" { print $2 }' <<<"$out")
+	rows=(smartcp cp)
+	if grep -q '^smartcp-version ' <<<"$out"; then rows+=(smartcp-version cp-version); fi
+	declare -A MED=() MIN=() MAX=() ALL=() CPU=()
+	for tool in "${rows[@]}"; do
+		# shellcheck disable=SC2207 # one number per word
+		t=($(awk -v t="$tool" '$1 == t { print $2 }' <<<"$out"))
+		# shellcheck disable=SC2207
+		c=($(awk -v t="$tool" '$1 == t { print $3 }' <<<"$out"))
+		((${#t[@]})) || die "no timings for $tool in setup $n"
+		read -r MED[$tool] MIN[$tool] MAX[$tool] <<<"$(stats "${t[@]}")"
+		read -r CPU[$tool] _ _ <<<"$(stats "${c[@]}")"
+		ALL[$tool]=$(for x in "${t[@]}"; do ms "$x"; printf ' '; done | sed 's/ $//; s/ /,/g')
+	done
+	for tool in "${rows[@]}"; do
+		label=$name
+		case $tool in
+		smartcp | smartcp-version) peer=${tool/smartcp/cp}
+			a=$(ratio "${MED[$tool]}" "${MED[$peer]}")
+			b=$(ratio "${MIN[$tool]}" "${MIN[$peer]}")
+			cr=$(ratio "${CPU[$tool]}" "${CPU[$peer]}") ;;
+		*) a=- b=- cr=- ;;
+		esac
+		case $tool in
+		*-version) label="startup only (--version)" ;;
+		esac
+		printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' "$label" "$lines" "$tool" \
+			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \
+			"$(ms "${CPU[$tool]}")" "$cr"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$lines" "$tool" "$RUNS" \
+			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \
+			"$(ms "${CPU[$tool]}")" "$cr" "${ALL[$tool]}" >>"$TSVTMP"
+	done
+	unset MED MIN MAX ALL CPU
+done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "Differences under ~10% are noise on a shared VM (see shared/benchmarking.md)."
+if [[ -n $TSV ]]; then cp -- "$TSVTMP" "$TSV" && say "TSV written to $TSV"; fi
