@@ -102,6 +102,7 @@ struct walk {
 	mode_t umask;
 	bool privileged;	/* root: may chown, and must say when it fails */
 	bool in_worker;		/* a -j worker's copy of the walk */
+	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
 	size_t n_deferred;
@@ -1723,20 +1724,22 @@ static int by_ino(const void *a, const void *b)
  * copied, or -1.  Only the lower half of the descriptors allowed is used
  * for these, one per level of a deep tree and one per queued job: the
  * copies need the rest, and without one the entries are opened by path. */
+static int fd_budget;	/* set on the walk thread before any job exists */
+
 static int keep_fd(int fd)
 {
-	static int budget;
 	int k;
 
-	if (!budget) {
+	if (!fd_budget) {
 		struct rlimit rl;
 
-		budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-			 rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < INT_MAX ?
-			 (int)(rl.rlim_cur / 2) : 512;
+		fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+			    rl.rlim_cur != RLIM_INFINITY &&
+			    rl.rlim_cur < INT_MAX ?
+			    (int)(rl.rlim_cur / 2) : 512;
 	}
 	k = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (k >= budget) {
+	if (k >= fd_budget) {
 		close(k);
 		k = -1;
 	}
@@ -2185,14 +2188,24 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
+/* How a new regular file of a directory the walk made is opened: here,
+ * and ahead of its copy by a -j worker (read_ahead). */
+#define NEW_SRC_FLAGS (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
+
 static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 {
 	const struct sc_options *o = w->o;
 	struct stat ist;
 	const char *prev;
-	int in = src_open(w, src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
-			  O_NONBLOCK), r;
+	int in, r;
 	bool tracked;
+
+	if (w->ahead_fd >= 0) {
+		in = w->ahead_fd;	/* ours now */
+		w->ahead_fd = -1;
+	} else {
+		in = src_open(w, src, NEW_SRC_FLAGS);
+	}
 
 	if (in < 0)
 		return 1;	/* let the general path see and say why */
@@ -2830,18 +2843,76 @@ static int run_operands(struct walk *w, char **ops, int n)
 	return rc;
 }
 
+/* -j: how many files of its run a worker keeps open ahead of the one it
+ * copies, their data asked for.  A worker that opens, reads and writes one
+ * small file after another has one read in flight at a time, and a cold
+ * tree then runs at the device's depth-1 rate; the disk here answers ~3x
+ * as many random 4 KiB reads a second with 8 in flight (fio, O_DIRECT). */
+#define READ_AHEAD 8
+
+struct ahead {
+	int fd[JOB_MAX];	/* opened ahead, or -1 */
+	unsigned next;		/* first file not yet opened ahead */
+};
+
+/* Opens J's file I as copy_new_regular would and asks for its data:
+ * POSIX_FADV_WILLNEED starts the reads of the whole file (length 0: up to
+ * i_size) and returns without waiting for them (mm/fadvise.c ->
+ * force_page_cache_readahead).  On a cached file it finds the pages and
+ * costs one system call.  -1 if it cannot: the copy then opens the file
+ * itself and reports whatever went wrong, as before. */
+static int open_ahead(const struct job *j, unsigned i)
+{
+	int fd = j->dirfd >= 0 ?
+		 openat(j->dirfd, base_name(j->src[i]), NEW_SRC_FLAGS) :
+		 open(j->src[i], NEW_SRC_FLAGS);
+
+	if (fd < 0)
+		return -1;
+	/* only the lower half of the descriptors (keep_fd), never the
+	 * ones the copies need */
+	if (fd >= fd_budget) {
+		close(fd);
+		return -1;
+	}
+	/* a FIFO put in the file's place says ESPIPE: nothing to do */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+	return fd;
+}
+
+/* Keeps the READ_AHEAD files after file I of J open ahead. */
+static void read_ahead(const struct job *j, struct ahead *a, unsigned i)
+{
+	if (a->next <= i)
+		a->next = i;
+	for (; a->next < j->n && a->next <= i + READ_AHEAD; a->next++)
+		a->fd[a->next] = open_ahead(j, a->next);
+}
+
+static void ahead_close(const struct job *j, struct ahead *a)
+{
+	for (unsigned i = 0; i < a->next && i < j->n; i++)
+		if (a->fd[i] >= 0)
+			close(a->fd[i]);
+}
+
 /* -j worker thread: copy a run of new files into the job's slot. */
 static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 		    unsigned id)
 {
 	struct walk *w = &((struct walk *)arg)->workers[id];
 	struct job *j = job;
+	struct ahead a = { .next = 0 };
 
 	tl_slot = slot;
 	tl_index = 1 + id;
 	w->parent_facts = j->parent_facts;
 	for (j->n_done = 0; j->n_done < j->n; j->n_done++) {
 		const char *src = j->src[j->n_done], *dst = j->dst[j->n_done];
+
+		read_ahead(j, &a, j->n_done);
+		w->ahead_fd = a.fd[j->n_done];
+		a.fd[j->n_done] = -1;	/* copy_new_regular closes it */
 
 		entry_failed = false;
 		last_errno = 0;
@@ -2860,6 +2931,7 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 		}
 		j->failed += entry_failed;
 	}
+	ahead_close(j, &a);
 	w->at_fd = -1;
 	w->at_name = NULL;
 	tl_slot = NULL;
@@ -2925,6 +2997,7 @@ static int start_workers(struct walk *w, unsigned n)
 
 		*k = *w;
 		k->in_worker = true;
+		k->ahead_fd = -1;
 		k->workers = NULL;
 		k->backup = NULL;
 		if (sc_copy_ctx_init(&k->ctx, w->o->sparse) < 0)
@@ -2976,7 +3049,8 @@ static void stop_workers(struct walk *w, unsigned n)
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
-	struct walk w = { .o = opts, .rep = rep, .at_fd = -1 };
+	struct walk w = { .o = opts, .rep = rep, .at_fd = -1,
+			  .ahead_fd = -1 };
 	int rc;
 
 	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
