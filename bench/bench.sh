@@ -291,6 +291,7 @@ run_tool() { # label src dst
 	"smartcp -r") "${PFX[@]}" "$SMARTCP" -r "$s" "$d" ;;
 	"smartcp -a") "${PFX[@]}" "$SMARTCP" -a "$s" "$d" ;;
 	"smartcp -r -j1") "${PFX[@]}" "$SMARTCP" -r -j1 "$s" "$d" ;;
+	"smartcp -r -jCPUS") "${PFX[@]}" "$SMARTCP" -r -j"$(nproc)" "$s" "$d" ;;
 	"smartcp --verify") "${PFX[@]}" "$SMARTCP" --verify "$s" "$d" ;;
 	"smartcp --sync") "${PFX[@]}" "$SMARTCP" --sync "$s" "$d" ;;
 	"smartcp --sync --verify") "${PFX[@]}" "$SMARTCP" --sync --verify "$s" "$d" ;;
@@ -523,7 +524,9 @@ VERIFY_ROWS=("smartcp;;" "smartcp --verify;smartcp --verify;smartcp"
 	"smartcp --sync;;" "smartcp --sync --verify;smartcp --sync --verify;smartcp --sync")
 
 # The real-disk rows: one tree's copy by the default -j, by -j1 and by cp.
-ROOT_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "smartcp -r -j1;smartcp -r;smartcp -r -j1")
+# -jCPUS: one worker a CPU, the default where ext4 has a journal.
+ROOT_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "smartcp -r -j1;smartcp -r;smartcp -r -j1"
+	"smartcp -r -jCPUS;smartcp -r;smartcp -r -jCPUS")
 
 fs_journal() { # dir -> "ext4 on /dev/vda, no journal" and the like
 	local dir=$1 type src dev feat j=

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <acl/libacl.h>
 #include <attr/error_context.h>
@@ -1870,7 +1871,7 @@ static void job_free(struct job *j)
 	free(j);
 }
 
-static bool ensure_pool(struct walk *w);
+static bool ensure_pool(struct walk *w, const struct sc_fs_facts *dst);
 
 /* Hands a run of files to the pool; on failure, says so for each. */
 static int submit(struct job *j)
@@ -1979,7 +1980,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 			rc = -1;
 		} else if (dir_facts && ents[i].type == DT_REG &&
 			   !o->hard_link && !o->symbolic_link &&
-			   !o->attributes_only && ensure_pool(w)) {
+			   !o->attributes_only && ensure_pool(w, dir_facts)) {
 			/* -j: new files in a new directory go to a worker in
 			 * runs; their output keeps its place in walk order */
 			if (!batch && (batch = calloc(1, sizeof(*batch))))
@@ -3007,21 +3008,73 @@ static int start_workers(struct walk *w, unsigned n)
 	return sc_pool_new(n, run_job, flush_slot, w, &pool);
 }
 
+static unsigned pool_jobs;	/* jobs_for(): 1 means no workers */
+static unsigned pool_workers;	/* threads the pool started with */
+
+/* Is DST ext4 without a journal?  ext4 says so for a mounted filesystem
+ * in /sys/fs/ext4/DEV/journal_task: "<none>" (fs/ext4/sysfs.c), DEV
+ * being the block device's name (/sys/dev/block/MAJ:MIN leads to it). */
+static bool ext4_without_journal(const struct sc_fs_facts *dst)
+{
+	char link[PATH_MAX], path[PATH_MAX + 64], buf[16] = "";
+	const char *name;
+	ssize_t n;
+	int fd;
+
+	if (!dst || dst->magic != 0xEF53)	/* EXT4_SUPER_MAGIC */
+		return false;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u",
+		 major(dst->dev), minor(dst->dev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return false;
+	link[n] = '\0';
+	name = strrchr(link, '/');
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%s/journal_task",
+		 name ? name + 1 : link);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n >= 6 && !strncmp(buf, "<none>", 6);
+}
+
+/* How many workers copy into DST when -j was not given: POOL_JOBS (one a
+ * CPU), but one on ext4 without a journal.  There ext4 checks every inode
+ * it is about to allocate for a recent deletion by looking its inode
+ * table block up in the buffer cache (fs/ext4/ialloc.c, recently_deleted(),
+ * only when the filesystem has no journal), and a new file's inode is
+ * searched from the start of the first group of its parent's flex group
+ * with free inodes (find_group_other()): every directory of a tree copy
+ * shares that group, so two threads creating files at once race for the
+ * same free inodes whatever directories they fill.  Measured on this kind
+ * of machine: -j2 spent twice the kernel time of -j1, and a third of it
+ * under recently_deleted(); a lock around our own creates did not help.
+ * One worker still overlaps the walk with the copies and keeps reads in
+ * flight (read_ahead). */
+static unsigned workers_for(const struct walk *w, const struct sc_fs_facts *dst)
+{
+	if (!w->o->jobs && ext4_without_journal(dst))
+		return 1;
+	return pool_jobs;
+}
+
 /* -j: the workers start with the first run of files to hand them, not
  * before: a copy of one file, or of directories holding none, costs no
  * threads.  False when copying stays on this thread. */
-static unsigned pool_jobs;
 
 static void stop_workers(struct walk *w, unsigned n);
 
-static bool ensure_pool(struct walk *w)
+static bool ensure_pool(struct walk *w, const struct sc_fs_facts *dst)
 {
 	if (pool)
 		return true;
 	if (pool_jobs <= 1 || w->in_worker)
 		return false;
-	if (start_workers(w, pool_jobs) < 0) {
-		stop_workers(w, pool_jobs);
+	pool_workers = workers_for(w, dst);
+	if (start_workers(w, pool_workers) < 0) {
+		stop_workers(w, pool_workers);
 		pool_jobs = 1;	/* no threads: copy one by one */
 		return false;
 	}
@@ -3078,7 +3131,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	pool_jobs = jobs_for(opts);
 	rc = run_operands(&w, operands, n);
 	if (pool)
-		stop_workers(&w, pool_jobs);
+		stop_workers(&w, pool_workers);
 	if (n_failures)
 		rc = 1;
 	sc_report_finish(rep, n_failures ? n_failures : rc);
