@@ -2854,6 +2854,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 struct ahead {
 	int fd[JOB_MAX];	/* opened ahead, or -1 */
 	unsigned next;		/* first file not yet opened ahead */
+	bool data;		/* ask for their data too */
 };
 
 /* Opens J's file I as copy_new_regular would and asks for its data:
@@ -2862,7 +2863,7 @@ struct ahead {
  * force_page_cache_readahead).  On a cached file it finds the pages and
  * costs one system call.  -1 if it cannot: the copy then opens the file
  * itself and reports whatever went wrong, as before. */
-static int open_ahead(const struct job *j, unsigned i)
+static int open_ahead(const struct job *j, unsigned i, bool data)
 {
 	int fd = j->dirfd >= 0 ?
 		 openat(j->dirfd, base_name(j->src[i]), NEW_SRC_FLAGS) :
@@ -2877,7 +2878,8 @@ static int open_ahead(const struct job *j, unsigned i)
 		return -1;
 	}
 	/* a FIFO put in the file's place says ESPIPE: nothing to do */
-	posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+	if (data)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
 	return fd;
 }
 
@@ -2887,7 +2889,7 @@ static void read_ahead(const struct job *j, struct ahead *a, unsigned i)
 	if (a->next <= i)
 		a->next = i;
 	for (; a->next < j->n && a->next <= i + READ_AHEAD; a->next++)
-		a->fd[a->next] = open_ahead(j, a->next);
+		a->fd[a->next] = open_ahead(j, a->next, a->data);
 }
 
 static void ahead_close(const struct job *j, struct ahead *a)
@@ -2905,6 +2907,11 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 	struct job *j = job;
 	struct ahead a = { .next = 0 };
 
+	/* A clone shares the source's blocks without reading them: reading
+	 * them ahead would only cost a cold tree on btrfs or xfs reads it
+	 * never needed. */
+	a.data = !j->parent_facts || j->parent_facts->can_clone == SC_NO ||
+		 w->o->reflink == SC_REFLINK_NEVER;
 	tl_slot = slot;
 	tl_index = 1 + id;
 	w->parent_facts = j->parent_facts;
