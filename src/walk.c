@@ -2191,7 +2191,8 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
  * Returns 1 when the caller must take the general path. */
 /* How a new regular file of a directory the walk made is opened: here,
  * and ahead of its copy by a -j worker (read_ahead). */
-#define NEW_SRC_FLAGS (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
+#define NEW_SRC_FLAGS \
+	(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
 
 static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 {
@@ -3057,7 +3058,8 @@ static bool ext4_without_journal(const struct sc_fs_facts *dst)
  * shares that group, so two threads creating files at once race for the
  * same free inodes whatever directories they fill.  Measured on this kind
  * of machine: -j2 spent twice the kernel time of -j1, and a third of it
- * under recently_deleted(); a lock around our own creates did not help.
+ * under recently_deleted(); a lock around our own creates did not help
+ * (5 runs each, shared machine).
  * One worker still overlaps the walk with the copies and keeps reads in
  * flight (read_ahead). */
 static unsigned workers_for(const struct walk *w, const struct sc_fs_facts *dst)
