@@ -21,8 +21,10 @@ Usage: bench/bench.sh [OPTION]...
   --only LIST      comma-separated workloads or groups (env BENCH_ONLY):
                    ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same
                    btrfs-to-xfs tree-ext4 tree-tmpfs tree-btrfs tree-xfs
-                   sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs;
-                   groups: files tree sparse verify
+                   sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs
+                   root-tree cold-ext4 cold-root;
+                   groups: files tree sparse verify, cold (cold-*),
+                   root (root-tree cold-root), real (root and cold)
   --tsv FILE       also write the results as TSV to FILE (env BENCH_TSV)
   --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
                    to this script, else smartcp on PATH)
@@ -106,10 +108,13 @@ fi
 SMARTCP=$(readlink -f "$SMARTCP")
 
 ALL_WL=(ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same btrfs-to-xfs
-	tree-ext4 tree-tmpfs tree-btrfs tree-xfs sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs)
-group_of() {
+	tree-ext4 tree-tmpfs tree-btrfs tree-xfs sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs
+	root-tree cold-ext4 cold-root)
+groups_of() { # the groups a workload belongs to
 	case $1 in
-	tree-*) echo tree ;; sparse-*) echo sparse ;; verify-*) echo verify ;; *) echo files ;;
+	tree-*) echo tree ;; sparse-*) echo sparse ;; verify-*) echo verify ;;
+	root-tree) echo root real ;; cold-root) echo cold root real ;;
+	cold-*) echo cold real ;; *) echo files ;;
 	esac
 }
 declare -A SELECTED=()
@@ -121,7 +126,7 @@ else
 		[[ -z $item ]] && continue
 		hit=0
 		for w in "${ALL_WL[@]}"; do
-			if [[ $item == "$w" || $item == "$(group_of "$w")" ]]; then SELECTED[$w]=1; hit=1; fi
+			if [[ $item == "$w" || " $(groups_of "$w") " == *" $item "* ]]; then SELECTED[$w]=1; hit=1; fi
 		done
 		((hit)) || die "unknown workload '$item' (see --help)"
 	done
@@ -141,6 +146,12 @@ TIMECMD=()
 if [[ -x /usr/bin/time ]]; then TIMECMD=(/usr/bin/time -f %M -o); fi
 have rsync || say "note: rsync not installed; its rows are skipped"
 have strace || { ((DO_STRACE)) && say "note: strace not installed; no syscall counts"; DO_STRACE=0; }
+if [[ -n ${SELECTED[cold-ext4]:-}${SELECTED[cold-root]:-} ]] && ! have fio && have apt-get; then
+	say "installing fio with apt-get (the disk's random-read rate beside the cold rows) ..."
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >/dev/null 2>&1; } ||
+		say "warning: apt-get install fio failed; the cold rows go without the disk's rate"
+fi
 have perl || die "perl is needed to generate the trees"
 
 # ---------------------------------------------------------- scratch, mounts
@@ -184,7 +195,7 @@ need_fs() { # which filesystems the selected workloads use
 	local fs=$1 w
 	for w in "${!SELECTED[@]}"; do
 		case $fs:$w in
-		ext4:ext4-* | ext4:tmpfs-to-ext4 | ext4:tree-ext4 | ext4:sparse-* | ext4:verify-*) return 0 ;;
+		ext4:ext4-* | ext4:tmpfs-to-ext4 | ext4:tree-ext4 | ext4:sparse-* | ext4:verify-* | ext4:cold-ext4) return 0 ;;
 		tmpfs:*tmpfs*) return 0 ;;
 		btrfs:btrfs-* | btrfs:tree-btrfs) return 0 ;;
 		xfs:xfs-* | xfs:*-to-xfs | xfs:tree-xfs) return 0 ;;
@@ -279,6 +290,8 @@ run_tool() { # label src dst
 	smartcp) "${PFX[@]}" "$SMARTCP" "$s" "$d" ;;
 	"smartcp -r") "${PFX[@]}" "$SMARTCP" -r "$s" "$d" ;;
 	"smartcp -a") "${PFX[@]}" "$SMARTCP" -a "$s" "$d" ;;
+	"smartcp -r -j1") "${PFX[@]}" "$SMARTCP" -r -j1 "$s" "$d" ;;
+	"smartcp -r -jCPUS") "${PFX[@]}" "$SMARTCP" -r -j"$(nproc)" "$s" "$d" ;;
 	"smartcp --verify") "${PFX[@]}" "$SMARTCP" --verify "$s" "$d" ;;
 	"smartcp --sync") "${PFX[@]}" "$SMARTCP" --sync "$s" "$d" ;;
 	"smartcp --sync --verify") "${PFX[@]}" "$SMARTCP" --sync --verify "$s" "$d" ;;
@@ -317,11 +330,14 @@ settle() {
 }
 
 LAST_DST=
+COLD=0 # 1: the cold workloads, whose source is not read before the run
 prep() { # src: remove the last destination, sync, drop caches, cache src
 	if [[ -n $LAST_DST ]]; then rm -rf -- "$LAST_DST"; LAST_DST=; fi
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	if [[ -d $1 ]]; then
+	if ((COLD)); then
+		: # nothing of the source cached: what copying a backup costs
+	elif [[ -d $1 ]]; then
 		# through cat: GNU tar does not read file data when writing to /dev/null
 		tar -C "$1" -cf - . | cat >/dev/null
 	else
@@ -440,7 +456,7 @@ bench() {
 	rm -rf -- "$LAST_DST"; LAST_DST=
 	local roads
 	roads=$(smartcp_roads "$src" "$dstdir")
-	if ((tree && DO_STRACE)); then
+	if ((tree && DO_STRACE && !COLD)) && [[ $name == tree-* ]]; then
 		local st
 		for l in "smartcp -r" "cp -r" "smartcp -a" "cp -a"; do
 			say "[$name] strace -c: $l"
@@ -507,6 +523,52 @@ SPARSE_ROWS=("smartcp;;" "cp;smartcp;cp" "cp --reflink=never;smartcp;cp --reflin
 VERIFY_ROWS=("smartcp;;" "smartcp --verify;smartcp --verify;smartcp"
 	"smartcp --sync;;" "smartcp --sync --verify;smartcp --sync --verify;smartcp --sync")
 
+# The real-disk rows: one tree's copy by the default -j, by -j1 and by cp.
+# -jCPUS: one worker a CPU, the default where ext4 has a journal.
+ROOT_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "smartcp -r -j1;smartcp -r;smartcp -r -j1"
+	"smartcp -r -jCPUS;smartcp -r;smartcp -r -jCPUS")
+
+fs_journal() { # dir -> "ext4 on /dev/vda, no journal" and the like
+	local dir=$1 type src dev feat j=
+	type=$(findmnt -no FSTYPE --target "$dir" 2>/dev/null | head -n 1)
+	src=$(findmnt -no SOURCE --target "$dir" 2>/dev/null | head -n 1)
+	if [[ $type == ext[34] ]]; then
+		# the superblock's features when the device can be read; else
+		# what the kernel says: ext4 names the journal thread of a
+		# mounted filesystem in /sys/fs/ext4/DEV/journal_task, and
+		# "<none>" when it has no journal
+		feat=$(dumpe2fs -h "$src" 2>/dev/null | sed -n 's/^Filesystem features://p')
+		dev=$(basename -- "$(readlink -f -- "$src" 2>/dev/null || echo "$src")")
+		if [[ -n $feat ]]; then
+			[[ " $feat " == *" has_journal "* ]] && j=journal || j="no journal"
+		elif [[ -r /sys/fs/ext4/$dev/journal_task ]]; then
+			[[ $(cat "/sys/fs/ext4/$dev/journal_task") == "<none>" ]] && j="no journal" || j=journal
+		elif compgen -G "/proc/fs/jbd2/$dev-*" >/dev/null; then
+			j=journal
+		else
+			j="journal unknown"
+		fi
+	fi
+	echo "${type:-?} on ${src:-?}${j:+, $j}"
+}
+
+disk_rate() { # dir -> the device's random 4 KiB read rate at depth 1 and 8
+	local f=$1/fio.dat d iops line=
+	if ! have fio; then echo "(fio not installed: no rate)"; return; fi
+	for d in 1 8; do
+		# O_DIRECT: the device, not the page cache; fio lays the 512 MiB
+		# file out (written, not sparse) before it reads
+		iops=$(fio --name=randread --filename="$f" --size=512M --rw=randread \
+			--bs=4k --direct=1 --ioengine=libaio --iodepth="$d" --runtime=4 \
+			--time_based --output-format=terse --terse-version=3 2>>"$ERRLOG" |
+			awk -F';' 'NR == 1 { print $8 }')
+		[[ $iops =~ ^[0-9]+$ ]] || { echo "(fio failed: see $ERRLOG)"; rm -f "$f"; return; }
+		line+="${line:+, }depth $d: $iops/s"
+	done
+	rm -f "$f"
+	echo "disk: random 4 KiB reads (fio, O_DIRECT, libaio, 4 s each) $line"
+}
+
 fs_ready() { # fs... : all mounted?
 	local f
 	for f; do [[ -n ${FS_OK[$f]:-} ]] || return 1; done
@@ -569,6 +631,29 @@ for w in "${ALL_WL[@]}"; do
 		make_sparse "$E/sparse" "$SPARSE"
 		bench "$w" "${SPARSE} MiB sparse file, 16 MiB data in 64 extents, ext4 -> $f" \
 			"$E/sparse" "$MNT/$f/sparse-out" "${SPARSE_ROWS[@]}" ;;
+	root-tree)
+		mkdir -p "$SCRATCH/root"
+		say "[$w] generating $NFILES files ..."
+		make_tree "$SCRATCH/root/tree"
+		bench "$w" "$NFILES files of 0-16 KiB in $NDIRS dirs, warm, the scratch dir's own filesystem ($(fs_journal "$SCRATCH"))" \
+			"$SCRATCH/root/tree" "$SCRATCH/root/out" "${ROOT_ROWS[@]}"
+		rm -rf -- "$SCRATCH/root/tree" ;;
+	cold-ext4 | cold-root)
+		if [[ $w == cold-ext4 ]]; then
+			fs_ready ext4 || { skip "$w" "no ext4"; continue; }
+			top=$E where="ext4 image ($(fs_journal "$E"))"
+		else
+			top=$SCRATCH/root where="the scratch dir's own filesystem ($(fs_journal "$SCRATCH"))"
+			mkdir -p "$top"
+		fi
+		say "[$w] generating $NFILES files ..."
+		make_tree "$top/cold-tree"
+		COLD=1
+		bench "$w" "$NFILES files of 0-16 KiB in $NDIRS dirs, COLD (caches dropped, source not read), $where" \
+			"$top/cold-tree" "$top/cold-out" "${ROOT_ROWS[@]}"
+		COLD=0
+		out "   $(disk_rate "$SCRATCH")"
+		rm -rf -- "$top/cold-tree" ;;
 	verify-ext4 | verify-tmpfs)
 		f=${w#verify-}
 		fs_ready ext4 "$f" || { skip "$w" "no ext4 or $f"; continue; }
@@ -583,8 +668,10 @@ done
 	cat <<'EOF'
 Legend: median/min/max = wall seconds per run (includes ~1 ms process start);
   each round runs every tool once, order rotated per round; before each run:
-  old destination removed, sync, drop_caches, source read once (cached),
-  then --settle MiB of memory touched and freed (untimed).
+  old destination removed, sync, drop_caches, source read once (cached;
+  not for the COLD workloads), then --settle MiB of memory touched and
+  freed (untimed).  root-tree and cold-root copy in the scratch directory's
+  own filesystem (/var/tmp here: the machine's disk, not a loop image).
   r(med), r(min) = ratio of medians / of minimums, as named in "ratio is":
   < 1 means smartcp is faster than that peer (verify rows: cost of --verify).
   Differences under ~10% are noise on this VM (see shared/benchmarking.md).
