@@ -60,6 +60,34 @@ need_cmd() {
 	done
 }
 
+# need_shim: sets $SHIM to the fault shim (tests/shim/faultshim.so) by an
+# absolute name, or fails.
+need_shim() {
+	SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
+	[ -f "$SHIM" ] ||
+		fail "no fault shim at '$SHIM' (make tests/shim/faultshim.so; or set SHIM)"
+	case $SHIM in
+	/*) ;;
+	*) SHIM=$PWD/$SHIM ;;
+	esac
+}
+
+# german_catalog: the built German catalog as $T/locale/de, for
+# SMARTCP_LOCALEDIR=$T/locale LANGUAGE=de LC_ALL=C.UTF-8; false (and
+# nothing made) without po/de.gmo or a C.UTF-8 locale.
+german_catalog() {
+	local c gmo=
+	for c in ${abs_top_builddir:+"$abs_top_builddir/po/de.gmo"} \
+		 ${abs_top_srcdir:+"$abs_top_srcdir/po/de.gmo"} \
+		 "$TEST_DIR/../../po/de.gmo"; do
+		[ -f "$c" ] && { gmo=$c; break; }
+	done
+	[ -n "$gmo" ] || return 1
+	locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || return 1
+	mkdir -p "$T/locale/de/LC_MESSAGES"
+	cp "$gmo" "$T/locale/de/LC_MESSAGES/smartcp.mo"
+}
+
 # -------------------------------------------------------- scratch + cleanup
 
 # Everything to undo is appended to $T/.undo ("umount DIR" or "loop DEV"),

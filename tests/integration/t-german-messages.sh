@@ -5,17 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-gmo=
-for c in ${abs_top_builddir:+"$abs_top_builddir/po/de.gmo"} \
-	 ${abs_top_srcdir:+"$abs_top_srcdir/po/de.gmo"} \
-	 "$TEST_DIR/../../po/de.gmo"; do
-	[ -f "$c" ] && { gmo=$c; break; }
-done
-[ -n "$gmo" ] || skip "no po/de.gmo built (configure with NLS)"
-locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
-
-mkdir -p "$T/locale/de/LC_MESSAGES"
-cp "$gmo" "$T/locale/de/LC_MESSAGES/smartcp.mo"
+german_catalog || skip "no po/de.gmo built (configure with NLS), or no C.UTF-8 locale"
 
 say "LANGUAGE=de: a missing source"
 rc=0

@@ -9,13 +9,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need_root
 
-SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
-[ -f "$SHIM" ] ||
-	fail "no fault shim at '$SHIM' (make tests/shim/faultshim.so; or set SHIM)"
-case $SHIM in
-/*) ;;
-*) SHIM=$PWD/$SHIM ;;
-esac
+need_shim
 
 mount_tmpfs "$T/m" 256M
 M=$(cd "$T/m" && pwd -P)

@@ -15,13 +15,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need_root
 
-SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
-[ -f "$SHIM" ] ||
-	fail "no fault shim at '$SHIM' (make tests/shim/faultshim.so; or set SHIM)"
-case $SHIM in
-/*) ;;
-*) SHIM=$PWD/$SHIM ;;
-esac
+need_shim
 
 # xfs with reflink: all four roads serve a copy within it.  The shim
 # matches physical paths.
@@ -197,15 +191,7 @@ assert_same "$SRC" "$DST"
 pass "--atomic: complete for what was read"
 
 say "the message is translated (LANGUAGE=de)"
-gmo=
-for c in ${abs_top_builddir:+"$abs_top_builddir/po/de.gmo"} \
-	 ${abs_top_srcdir:+"$abs_top_srcdir/po/de.gmo"} \
-	 "$TEST_DIR/../../po/de.gmo"; do
-	[ -f "$c" ] && { gmo=$c; break; }
-done
-if [ -n "$gmo" ] && locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
-	mkdir -p "$T/locale/de/LC_MESSAGES"
-	cp "$gmo" "$T/locale/de/LC_MESSAGES/smartcp.mo"
+if german_catalog; then
 	fresh
 	assert_exit 1 env LD_PRELOAD="$SHIM" SMARTCP_FAULT=read=run@call:1 \
 		SMARTCP_FAULT_MATCH_SRC="$X/in/" SMARTCP_FAULT_RUN="${CHANGE[grew]}" \

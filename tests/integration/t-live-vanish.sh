@@ -8,13 +8,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 need_cmd script timeout
 
-SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
-[ -f "$SHIM" ] ||
-	fail "no fault shim at '$SHIM' (make tests/shim/faultshim.so; or set SHIM)"
-case $SHIM in
-/*) ;;
-*) SHIM=$PWD/$SHIM ;;
-esac
+need_shim
 
 TP=$(cd "$T" && pwd -P)
 cd "$TP"

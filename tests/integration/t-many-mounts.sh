@@ -13,12 +13,7 @@ set -eu
 need_root "makes mount namespaces and mounts"
 need_cmd unshare strace perl
 
-SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
-[ -f "$SHIM" ] || fail "no fault shim at '$SHIM' (make check builds it; or set SHIM)"
-case $SHIM in
-/*) ;;
-*) SHIM=$PWD/$SHIM ;;
-esac
+need_shim
 case $(uname -m) in
 x86_64) SYS_MOUNT=165 ;;
 aarch64 | riscv64 | loongarch64) SYS_MOUNT=40 ;;

@@ -34,13 +34,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
-[ -f "$SHIM" ] ||
-	fail "no fault shim at '$SHIM' (make tests/shim/faultshim.so; or set SHIM)"
-case $SHIM in
-/*) ;;
-*) SHIM=$PWD/$SHIM ;;
-esac
+need_shim
 LD_PRELOAD=$SHIM SMARTCP_FAULT=dirend=trace /bin/true 2>/dev/null ||
 	fail "the shim at '$SHIM' has no dirend rules (rebuild it)"
 

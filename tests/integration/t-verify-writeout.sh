@@ -11,8 +11,7 @@ set -eu
 need_root
 need_cmd strace
 
-SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
-[ -f "$SHIM" ] || fail "no fault shim at '$SHIM'"
+need_shim
 
 E=$T/ext4
 mount_ext4 "$E"

@@ -10,13 +10,7 @@
 # touches reads and stats of $T/in/ and writes to $T/out/, so temporary
 # files smartcp may make beside the destination count as the destination.
 
-SHIM=${SHIM:-$(dirname "$SMARTCP")/../tests/shim/faultshim.so}
-[ -f "$SHIM" ] ||
-	fail "no fault shim at '$SHIM' (make tests/shim/faultshim.so; or set SHIM)"
-case $SHIM in
-/*) ;;
-*) SHIM=$PWD/$SHIM ;;
-esac
+need_shim
 
 mkdir -p "$T/in" "$T/out"
 # The shim matches readlink(/proc/self/fd/N), which is canonical.
