@@ -194,7 +194,7 @@ cleanup() {
 	for m in "${LOOPS[@]}"; do losetup -d "$m" 2>/dev/null; done
 	if grep -qv '^###' "$ERRLOG" 2>/dev/null; then
 		say "--- tool error output (last 20 lines of $ERRLOG, now removed):"
-		grep -v '^###' "$ERRLOG" | tail -n 20 >&2
+		grep -v '^###' "$ERRLOG" | tail -n 20 | cut -c1-300 >&2
 	fi
 	rm -rf -- "$SCRATCH"
 	exit "$rc"
@@ -456,7 +456,12 @@ run_once() { # label src dst
 	{ echo "### $1: $2 -> $3 (status $RUN_RC)"; head -n 20 "$RUNERR"; } >>"$ERRLOG"
 	if ((RUN_RC)); then
 		# /usr/bin/time adds "Command exited with non-zero status N"
-		RUN_ERR=$(grep -v '^Command exited with' "$RUNERR" | head -n 1 | cut -c1-160)
+		# (awk reads the file itself: a pipe into head could end the
+		# writer with SIGPIPE, which pipefail and set -e make fatal)
+		RUN_ERR=$(awk '!/^Command exited with/ { print substr($0, 1, 160); exit }' "$RUNERR")
+		if [[ -z $RUN_ERR ]] && ((RUN_RC > 128)); then
+			RUN_ERR="killed by signal $((RUN_RC - 128)) ($(kill -l $((RUN_RC - 128)) 2>/dev/null || echo ?))"
+		fi
 	fi
 	if [[ -s $TIMEF ]]; then RUN_RSS=$(tail -n 1 "$TIMEF"); fi
 	[[ $RUN_RSS =~ ^[0-9]+$ ]] || RUN_RSS=-
@@ -469,7 +474,7 @@ check_copy() { # name dst -> ok | MISMATCH (and the first difference in ERRLOG)
 	else
 		{
 			echo "### MISMATCH $1 vs $2, first differences (< source, > copy):"
-			diff <(tail -n +2 "$list") <(listing "$2" 2>&1) | head -n 5
+			diff <(tail -n +2 "$list") <(listing "$2" 2>&1) | head -n 5 || true
 		} >>"$ERRLOG"
 		echo MISMATCH
 	fi
