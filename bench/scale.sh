@@ -423,8 +423,8 @@ TOOLS=("smartcp -r" "cp -r")
 PFX=()
 run_tool() { # label src dst (relative to the filesystem's root, the cwd)
 	case $1 in
-	"smartcp -r") "${PFX[@]}" "$SMARTCP" -r "$2" "$3" ;;
-	"cp -r") "${PFX[@]}" cp -r "$2" "$3" ;;
+	"smartcp -r") "${PFX[@]}" "$SMARTCP" -r "$2" "$3" 9>&- ;; # (9: the cache lock)
+	"cp -r") "${PFX[@]}" cp -r "$2" "$3" 9>&- ;;
 	*) die "internal: unknown tool '$1'" ;;
 	esac
 }
