@@ -515,7 +515,7 @@ row_fmt='%-11s %9s %9s %9s %9s %8s %7s %7s %9s  %s\n'
 
 # bench KIND FS N NAME DESC
 bench() {
-	local kind=$1 fs=$2 n=$3 name=$4 desc=$5 root list files entries
+	local kind=$1 fs=$2 n=$3 name=$4 desc=$5 root list files entries wl_t0=$EPOCHSECONDS
 	[[ $fs == ext4 ]] && root=$E || root=$T
 	list=$CACHE/$name.list
 	files=$(grep -c '^f ' "$list" || true)
@@ -593,6 +593,7 @@ bench() {
 		R[$kind:$fs:$n:$l:rmed]=$rmd
 		R[$kind:$fs:$n:$l:rmin]=$rmn
 	done
+	out "   ($((EPOCHSECONDS - wl_t0)) s for this workload with its preparation, checks and strace runs; settle $SETTLE_NOW MiB)"
 	cd /
 }
 
