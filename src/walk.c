@@ -108,6 +108,8 @@ struct walk {
 	mode_t umask;
 	bool privileged;	/* root: may chown, and must say when it fails */
 	bool in_worker;		/* a -j worker's copy of the walk */
+	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
+	struct sc_msgs msgs;	/* this thread's messages about its entry */
 	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
@@ -125,20 +127,14 @@ struct walk {
 	dev_t root_dev;		/* -x: the device of the current operand */
 };
 
-static void msg(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Failures: a message marks the entry being copied as failed; each
- * failed entry counts once, whatever number of messages it printed. */
-static __thread bool entry_failed;
-static __thread int last_errno;
+/* Failures: a message marks the entry being copied as failed (w->msgs);
+ * each failed entry counts once, whatever number of messages it printed. */
 static int n_failures;
 
 /* -j: the pool, and the slot the current thread's output goes to.  The
  * walk thread writes to its own slots in the pool's order; a worker to
  * its job's slot; when the pool is flushing, output goes straight out. */
 static struct sc_pool *pool;
-static __thread struct sc_pool_slot *tl_slot;
 static bool flushing;
 
 /* Shared between the walk and the -j workers, under shared_lock: the
@@ -147,66 +143,22 @@ static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct learned *learned;
 static size_t n_learned;
 
-static struct sc_pool_slot *current_slot(void)
+static struct sc_pool_slot *current_slot(const struct walk *w)
 {
-	if (tl_slot)
-		return tl_slot;
+	if (w->slot)
+		return w->slot;
 	if (pool && !flushing)
 		return sc_pool_own_slot(pool);
 	return NULL;
 }
 
-/* Where -v lines and JSON records go now. */
-static FILE *out_stream(void)
+/* Where W's -v lines and messages go now (struct sc_msgs). */
+static void walk_streams(void *arg, FILE **out, FILE **err)
 {
-	struct sc_pool_slot *s = current_slot();
+	struct sc_pool_slot *s = current_slot(arg);
 
-	return s ? s->out : stdout;
-}
-
-/* "smartcp: <what>: <strerror>" on stderr, as cp's error().  FAIL marks
- * the entry being copied as failed; a warning leaves it alone. */
-static void vmsg(bool fail, int err, const char *fmt, va_list ap)
-{
-	struct sc_pool_slot *slot = current_slot();
-	FILE *f = slot ? slot->err : stderr;
-
-	if (fail) {
-		entry_failed = true;
-		last_errno = err;
-	}
-	if (!slot)
-		fflush(stdout);
-	fprintf(f, "%s: ", sc_program_name);
-	vfprintf(f, fmt, ap);
-	if (err) {
-		/* strerror_r: no static buffer shared by -j workers */
-		char buf[128];
-
-		fprintf(f, ": %s", strerror_r(err, buf, sizeof(buf)));
-	}
-	fputc('\n', f);
-}
-
-static void msg(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(true, err, fmt, ap);
-	va_end(ap);
-}
-
-/* A message that does not make the run fail, as cp's messages about
- * attributes it was not required to keep. */
-static void __attribute__((format(printf, 2, 3)))
-warn(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(false, err, fmt, ap);
-	va_end(ap);
+	*out = s ? s->out : NULL;
+	*err = s ? s->err : NULL;
 }
 
 /* DIR/NAME, with one slash between them however many DIR ends in, as
@@ -282,12 +234,10 @@ static double elapsed(const struct timespec *t0)
 
 static void report(struct walk *w, struct sc_record *rec)
 {
-	struct sc_pool_slot *slot = current_slot();
-
 	w->reported = true;
 	rec->backup = w->backup;
 	rec->announced = w->announced;
-	sc_report_record(w->rep, rec, slot ? slot->out : NULL);
+	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
 /* The name of PATH's last entry (PATH, as join() makes them, has no
@@ -304,7 +254,7 @@ static const char *base_name(const char *path)
 static void skipped(struct walk *w, const char *dst)
 {
 	if (w->o->debug && !w->o->json && !w->o->explain)
-		fprintf(out_stream(), _("skipped %s\n"), sc_quote(dst));
+		sc_report_skipped(&w->msgs, dst);
 }
 
 /* Opens the source entry being copied (see at_fd in struct walk). */
@@ -321,15 +271,10 @@ static int src_open(struct walk *w, const char *src, int flags)
 static void announce(struct walk *w, const char *src, const char *dst)
 {
 	const struct sc_options *o = w->o;
-	FILE *out;
 
 	if (!o->verbose || !o->as_cp || o->json || o->explain || w->announced)
 		return;
-	out = out_stream();
-	fprintf(out, "%s -> %s", sc_quote(src), sc_quote(dst));
-	if (w->backup)
-		fprintf(out, _(" (backup: %s)"), sc_quote(w->backup));
-	fputc('\n', out);
+	sc_report_cp_line(&w->msgs, src, dst, w->backup);
 	w->announced = true;
 }
 
@@ -497,16 +442,17 @@ static mode_t omitted_bits(const struct sc_options *o, mode_t src_mode)
  * are said follows cp: all of them for --preserve=xattr (or
  * --attributes-only), all but "not supported" for --preserve=all, none
  * for -a. */
+static struct sc_msgs *ctx_msgs(struct error_context *ctx);
+
 static void ctx_error_some(struct error_context *ctx, const char *fmt, ...)
 {
 	int err = errno;
 	va_list ap;
 
-	(void)ctx;
 	if (err == ENOTSUP || err == ENOSYS)
 		return;
 	va_start(ap, fmt);
-	vmsg(false, err, fmt, ap);
+	sc_report_verror(ctx_msgs(ctx), false, err, fmt, ap);
 	va_end(ap);
 }
 
@@ -515,9 +461,8 @@ static void ctx_error_all(struct error_context *ctx, const char *fmt, ...)
 	int err = errno;
 	va_list ap;
 
-	(void)ctx;
 	va_start(ap, fmt);
-	vmsg(false, err, fmt, ap);
+	sc_report_verror(ctx_msgs(ctx), false, err, fmt, ap);
 	va_end(ap);
 }
 
@@ -555,7 +500,14 @@ static struct error_context quiet_ctx = {
 struct attr_ctx {
 	struct error_context ec;	/* first: the check casts back */
 	const struct sc_xattr_rules *rules;
+	struct sc_msgs *msgs;		/* where its messages go */
 };
+
+/* Only ctx_all and ctx_some print, and only inside an attr_ctx. */
+static struct sc_msgs *ctx_msgs(struct error_context *ctx)
+{
+	return ((struct attr_ctx *)ctx)->msgs;
+}
 
 /* libattr's attr_copy_check_permissions() with rules read once: copy
  * what no rule names.  A file that could not be read or parsed is
@@ -598,7 +550,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 		r = out >= 0 ? futimens(out, ts) :
 		    utimensat(AT_FDCWD, dst, ts, AT_SYMLINK_NOFOLLOW);
 		if (r < 0) {
-			warn(errno, _("preserving times for %s"), sc_quote(dst));
+			sc_report_warning(&w->msgs, errno, _("preserving times for %s"), sc_quote(dst));
 			if (o->require_preserve)
 				rc = -1;
 		}
@@ -611,7 +563,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 
 			if ((out >= 0 ? fchmod(out, tmp) : chmod(dst, tmp)) < 0) {
 				if (w->privileged || errno != EPERM) {
-					warn(errno, _("clearing permissions for %s"),
+					sc_report_warning(&w->msgs, errno, _("clearing permissions for %s"),
 					     sc_quote(dst));
 					if (o->require_preserve)
 						return -1;
@@ -638,7 +590,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 				(void)!(out >= 0 ? fchown(out, (uid_t)-1, st->st_gid) :
 					lchown(dst, (uid_t)-1, st->st_gid));
 			if (w->privileged || (err != EPERM && err != EINVAL)) {
-				warn(err, _("failed to preserve ownership for %s"),
+				sc_report_warning(&w->msgs, err, _("failed to preserve ownership for %s"),
 				     sc_quote(dst));
 				if (o->require_preserve)
 					rc = -1;
@@ -654,6 +606,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 			.ec = all ? ctx_all :
 			      o->reduce_diagnostics ? quiet_ctx : ctx_some,
 			.rules = w->xattr_rules,
+			.msgs = &w->msgs,
 		};
 
 		/* /etc/xattr.conf decides: ACLs and other "permissions"
@@ -694,7 +647,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 		}
 		if (r != 0 || acl_err) {
 			/* cp's ACL code quotes this name with quote() */
-			warn(r != 0 ? errno : acl_err,
+			sc_report_warning(&w->msgs, r != 0 ? errno : acl_err,
 			     _("preserving permissions for %s"),
 			     sc_quote_locale(dst));
 			if (o->require_preserve)
@@ -710,7 +663,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 		r = out >= 0 ? fchmod(out, def) : chmod(dst, def);
 		if (r != 0) {
 			/* cp's words here (its set_acl), quoted with quote() */
-			msg(errno, _("setting permissions for %s"),
+			sc_report_error(&w->msgs, errno, _("setting permissions for %s"),
 			    sc_quote_locale(dst));
 			rc = -1;
 		}
@@ -723,7 +676,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 
 		if (((m->omitted & ~w->umask) | m->extra) &&
 		    (out >= 0 ? fchmod(out, mode) : chmod(dst, mode)) < 0) {
-			warn(errno, _("preserving permissions for %s"),
+			sc_report_warning(&w->msgs, errno, _("preserving permissions for %s"),
 			     sc_quote(dst));
 			if (o->require_preserve)
 				rc = -1;
@@ -737,7 +690,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 			struct stat now;
 
 			if (lstat(dst, &now) < 0) {
-				msg(errno, _("cannot stat %s"), sc_quote(dst));
+				sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(dst));
 				return -1;
 			}
 			m->mode = now.st_mode;
@@ -746,7 +699,7 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 			m->restore = true;
 	}
 	if (m->restore && chmod(dst, (m->mode | m->omitted) & 07777) < 0) {
-		warn(errno, _("preserving permissions for %s"), sc_quote(dst));
+		sc_report_warning(&w->msgs, errno, _("preserving permissions for %s"), sc_quote(dst));
 		if (o->require_preserve)
 			rc = -1;
 	}
@@ -761,7 +714,6 @@ static bool yes(void)
 	size_t cap = 0;
 	bool r = false;
 
-	fflush(stderr);
 	if (getline(&line, &cap, stdin) > 0)
 		r = rpmatch(line) == 1;
 	free(line);
@@ -961,41 +913,16 @@ static bool source_is_dst_backup(struct walk *w, const char *src,
 	return stat(back, &st) == 0 && SAME_INODE(st, *sst);
 }
 
-/* "rw-r--r--": the nine permission letters of MODE, as ls shows them. */
-static void mode_letters(mode_t mode, char out[10])
-{
-	static const char rwx[] = "rwxrwxrwx";
-
-	for (int i = 0; i < 9; i++)
-		out[i] = mode & (0400 >> i) ? rwx[i] : '-';
-	if (mode & S_ISUID)
-		out[2] = out[2] == 'x' ? 's' : 'S';
-	if (mode & S_ISGID)
-		out[5] = out[5] == 'x' ? 's' : 'S';
-	if (mode & S_ISVTX)
-		out[8] = out[8] == 'x' ? 't' : 'T';
-	out[9] = '\0';
-}
-
 /* -i: may DST be overwritten?  A file we may not write is named as such,
  * with its mode, as cp does. */
 static bool overwrite_ok(struct walk *w, const char *dst,
 			 const struct stat *dst_st)
 {
-	if (!S_ISLNK(dst_st->st_mode) && !w->privileged &&
-	    faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) != 0) {
-		char perms[10];
+	bool unwritable = !S_ISLNK(dst_st->st_mode) && !w->privileged &&
+			  faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) != 0;
 
-		mode_letters(dst_st->st_mode, perms);
-		fprintf(stderr, w->o->force || w->o->remove_destination ?
-			_("%s: replace %s, overriding mode %04lo (%s)? ") :
-			_("%s: unwritable %s (mode %04lo, %s); try anyway? "),
-			sc_program_name, sc_quote(dst),
-			(unsigned long)(dst_st->st_mode & 07777), perms);
-	} else {
-		fprintf(stderr, _("%s: overwrite %s? "), sc_program_name,
-			sc_quote(dst));
-	}
+	sc_report_ask_overwrite(dst, dst_st, unwritable,
+				w->o->force || w->o->remove_destination);
 	return yes();
 }
 
@@ -1299,10 +1226,10 @@ static void merge_result(struct sc_copy_result *into,
 
 /* Says that --verify could not read or write (V = -errno, SIDE the
  * side); returns V. */
-static int verify_error(struct sc_record *rec, int v,
+static int verify_error(struct walk *w, struct sc_record *rec, int v,
 			enum sc_verify_side side)
 {
-	msg(-v, side == SC_VSIDE_SOURCE ? _("error reading %s") :
+	sc_report_error(&w->msgs, -v, side == SC_VSIDE_SOURCE ? _("error reading %s") :
 		side == SC_VSIDE_WRITE ? _("error writing %s") :
 		_("error reading back %s"),
 	    sc_quote(side == SC_VSIDE_SOURCE ? rec->src : rec->dst));
@@ -1354,7 +1281,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 				      &bad, &side);
 		}
 		if (v < 0)
-			return verify_error(rec, v, side);
+			return verify_error(w, rec, v, side);
 		if (v == 1) {
 			rec->verify = pass ? SC_VERIFY_REPAIRED : SC_VERIFY_OK;
 			return 0;
@@ -1363,7 +1290,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 		if (pass) {
 			rec->verify = SC_VERIFY_FAILED;
 			rec->failure = "verify";
-			msg(0, _("%s differs from %s at byte %lld, also after copying again"),
+			sc_report_error(&w->msgs, 0, _("%s differs from %s at byte %lld, also after copying again"),
 			    sc_quote(rec->dst), sc_quote(rec->src),
 			    (long long)bad);
 			return -EBADMSG;
@@ -1372,7 +1299,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 		 * byte passes through smartcp and is hashed on the way.  A
 		 * block device is simply written over again. */
 		if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-			msg(errno, _("error writing %s"), sc_quote(rec->dst));
+			sc_report_error(&w->msgs, errno, _("error writing %s"), sc_quote(rec->dst));
 			return -errno;
 		}
 		plan_again(&rw);
@@ -1380,7 +1307,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 				 !sc_plan_size_untrusted(rec->src_fs), &again);
 		merge_result(&rec->res, &again);
 		if (e < 0) {
-			msg(-e, again.side == SC_SIDE_READ ?
+			sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ?
 				_("error reading %s") : _("error writing %s"),
 			    sc_quote(again.side == SC_SIDE_READ ? rec->src :
 				     rec->dst));
@@ -1446,7 +1373,8 @@ static int settle_changed(struct sc_record *rec, int out, bool out_reg,
 
 /* Says that SRC changed while it was copied (REC->change); fails the
  * file unless ALLOWED. */
-static void say_changed(struct sc_record *rec, bool allowed)
+static void say_changed(struct walk *w, struct sc_record *rec,
+			bool allowed)
 {
 	char what[256];
 
@@ -1455,10 +1383,10 @@ static void say_changed(struct sc_record *rec, bool allowed)
 	rec->change_failed = true;
 	sc_report_change_text(what, sizeof(what), &rec->change, true);
 	if (rec->change.again)
-		msg(0, _("%s changed while it was copied, and again while it was copied once more: %s"),
+		sc_report_error(&w->msgs, 0, _("%s changed while it was copied, and again while it was copied once more: %s"),
 		    sc_quote(rec->src), what);
 	else
-		msg(0, _("%s changed while it was copied: %s"),
+		sc_report_error(&w->msgs, 0, _("%s changed while it was copied: %s"),
 		    sc_quote(rec->src), what);
 }
 
@@ -1486,7 +1414,7 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	    rec->change.how == SC_CHANGE_REMOVED || generated)
 		goto changed;
 	if (fstat(in, &now) < 0) {
-		msg(errno, _("cannot fstat %s"), sc_quote(rec->src));
+		sc_report_error(&w->msgs, errno, _("cannot fstat %s"), sc_quote(rec->src));
 		return -errno;
 	}
 	if (now.st_size == rec->res.size) {
@@ -1494,7 +1422,7 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 			      w->o->sync, &w->ctx.dg, w->ctx.buf,
 			      w->ctx.bufsize, &bad, &side);
 		if (v < 0)
-			return verify_error(rec, v, side);
+			return verify_error(w, rec, v, side);
 		if (v == 1 && !source_changed(w, rec->src, in, follow, &now,
 					      false, &ch)) {
 			rec->verify = SC_VERIFY_CURRENT;
@@ -1503,11 +1431,11 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	}
 	/* Once more, from the start, through smartcp's hands. */
 	if (fstat(in, &now) < 0) {
-		msg(errno, _("cannot fstat %s"), sc_quote(rec->src));
+		sc_report_error(&w->msgs, errno, _("cannot fstat %s"), sc_quote(rec->src));
 		return -errno;
 	}
 	if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-		msg(errno, _("error writing %s"), sc_quote(rec->dst));
+		sc_report_error(&w->msgs, errno, _("error writing %s"), sc_quote(rec->dst));
 		return -errno;
 	}
 	plan_again(&rw);
@@ -1515,7 +1443,7 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 			 &again);
 	merge_result(&rec->res, &again);
 	if (e < 0) {
-		msg(-e, again.side == SC_SIDE_READ ? _("error reading %s") :
+		sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ? _("error reading %s") :
 			_("error writing %s"),
 		    sc_quote(again.side == SC_SIDE_READ ? rec->src : rec->dst));
 		rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
@@ -1531,7 +1459,7 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 		      w->o->sync, &w->ctx.dg, w->ctx.buf, w->ctx.bufsize,
 		      &bad, &side);
 	if (v < 0)
-		return verify_error(rec, v, side);
+		return verify_error(w, rec, v, side);
 	if (v == 1) {
 		rec->verify = SC_VERIFY_RECOPIED;
 		return 0;
@@ -1539,7 +1467,7 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	rec->verify_bad = bad;
 	rec->verify = SC_VERIFY_FAILED;
 	rec->failure = "verify";
-	msg(0, _("%s differs from %s at byte %lld, also after copying again"),
+	sc_report_error(&w->msgs, 0, _("%s differs from %s at byte %lld, also after copying again"),
 	    sc_quote(rec->dst), sc_quote(rec->src), (long long)bad);
 	return -EBADMSG;
 
@@ -1548,7 +1476,7 @@ changed:
 	 * --allow-changing-source says of changes alone. */
 	rec->verify = SC_VERIFY_FAILED;
 	rec->failure = "changed";
-	say_changed(rec, false);
+	say_changed(w, rec, false);
 	rec->change_failed = false;	/* rec->err says it */
 	return -EBADMSG;
 }
@@ -1557,7 +1485,8 @@ changed:
  * nowhere.  cp does not write through it (POSIXLY_CORRECT: it does,
  * making the file it names).  Returns the fd, -1 with errno, or -2 when
  * the message is said. */
-static int open_dangling(const char *dst, int flags, mode_t mode)
+static int open_dangling(struct walk *w, const char *dst, int flags,
+			 mode_t mode)
 {
 	struct stat lst;
 
@@ -1567,7 +1496,7 @@ static int open_dangling(const char *dst, int flags, mode_t mode)
 	}
 	if (getenv("POSIXLY_CORRECT"))
 		return open(dst, flags | O_CREAT, mode);
-	msg(0, _("not writing through dangling symlink %s"), sc_quote(dst));
+	sc_report_error(&w->msgs, 0, _("not writing through dangling symlink %s"), sc_quote(dst));
 	return -2;
 }
 
@@ -1601,16 +1530,16 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		ist = *pre_ist;
 	} else if ((in = src_open(w, src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 				  (follow ? 0 : O_NOFOLLOW))) < 0) {
-		msg(errno, _("cannot open %s for reading"), sc_quote(src));
+		sc_report_error(&w->msgs, errno, _("cannot open %s for reading"), sc_quote(src));
 		return -1;
 	} else if (fstat(in, &ist) < 0) {
 		*opened = true;
-		msg(errno, _("cannot fstat %s"), sc_quote(src));
+		sc_report_error(&w->msgs, errno, _("cannot fstat %s"), sc_quote(src));
 		return -1;
 	}
 	*opened = true;
 	if (sst && (ist.st_ino != sst->st_ino || ist.st_dev != sst->st_dev)) {
-		msg(0, _("skipping file %s, as it was replaced while being copied"),
+		sc_report_error(&w->msgs, 0, _("skipping file %s, as it was replaced while being copied"),
 		    sc_quote(src));
 		return -1;
 	}
@@ -1634,7 +1563,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	    S_ISREG(ist.st_mode)) {
 		e = same_content(w, in, dst, &ist, size_trusted);
 		if (e < 0) {
-			msg(-e, _("error reading %s"), sc_quote(src));
+			sc_report_error(&w->msgs, -e, _("error reading %s"), sc_quote(src));
 			return -1;
 		}
 		if (e == 1) {
@@ -1643,7 +1572,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 			m.old_mode = old.st_mode;
 			if (!attrs_match(o, &ist, &old) &&
 			    set_attrs(w, -1, -1, src, dst, &ist, &m) < 0) {
-				entry_failed = true;
+				w->msgs.failed = true;
 				return -1;
 			}
 			rec->seconds = elapsed(&t0);
@@ -1660,7 +1589,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	if (atomic) {
 		out = atomic_open(dst, &named_tmp);
 		if (out < 0) {
-			msg(-out, _("cannot create regular file %s"),
+			sc_report_error(&w->msgs, -out, _("cannot create regular file %s"),
 			    sc_quote(dst));
 			return -1;
 		}
@@ -1679,16 +1608,15 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 			int u = unlink(dst);
 
 			if (u < 0 && errno != ENOENT) {
-				msg(errno, _("cannot remove %s"), sc_quote(dst));
+				sc_report_error(&w->msgs, errno, _("cannot remove %s"), sc_quote(dst));
 				return -1;
 			}
 			if (u == 0 && o->verbose)
-				fprintf(out_stream(), _("removed %s\n"),
-					sc_quote(dst));
+				sc_report_removed(&w->msgs, dst);
 			dst_exists = have_old = false;
 		} else if (out < 0) {
 			/* cp's words, for an existing file too */
-			msg(errno, _("cannot create regular file %s"),
+			sc_report_error(&w->msgs, errno, _("cannot create regular file %s"),
 			    sc_quote(dst));
 			return -1;
 		}
@@ -1704,12 +1632,12 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		out = open(dst, flags | O_CREAT | O_EXCL,
 			   (mode & ~m.omitted) | m.extra);
 		if (out < 0 && errno == EEXIST) {
-			out = open_dangling(dst, flags, mode);
+			out = open_dangling(w, dst, flags, mode);
 			if (out == -2)
 				return -1;
 		}
 		if (out < 0) {
-			msg(errno, _("cannot create regular file %s"),
+			sc_report_error(&w->msgs, errno, _("cannot create regular file %s"),
 			    sc_quote(dst));
 			return -1;
 		}
@@ -1725,7 +1653,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		rec->dst_fs = w->parent_facts;
 	} else if (fstat(out, &ost) < 0) {
 		e = errno;
-		msg(e, _("cannot fstat %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, e, _("cannot fstat %s"), sc_quote(dst));
 		goto fail;
 	} else {
 		rec->dst_fs = lookup(w, out, &ost);
@@ -1745,7 +1673,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
 		 * be read back: such a copy could never be proven, so
 		 * nothing is written. */
-		msg(0, _("cannot verify %s: nothing written there can be read back"),
+		sc_report_error(&w->msgs, 0, _("cannot verify %s: nothing written there can be read back"),
 		    sc_quote(dst));
 		rec->failure = "verify";
 		e = EOPNOTSUPP;
@@ -1807,11 +1735,11 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 			     rec->res.attempt[rec->res.n_attempts - 1].road ==
 			     SC_ROAD_CLONE)) {
 				rec->failure = "clone";
-				msg(-e, _("failed to clone %s from %s"),
+				sc_report_error(&w->msgs, -e, _("failed to clone %s from %s"),
 				    sc_quote(dst), sc_quote(src));
 			} else if (rec->res.extend_failed) {
 				rec->failure = "write";
-				msg(-e, _("failed to extend %s"), sc_quote(dst));
+				sc_report_error(&w->msgs, -e, _("failed to extend %s"), sc_quote(dst));
 			} else if (o->as_cp && rec->res.n_attempts &&
 				   rec->res.attempt[rec->res.n_attempts - 1].road ==
 				   SC_ROAD_RANGE) {
@@ -1819,14 +1747,14 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 				 * failed; under its own name smartcp finds
 				 * the end that failed (road_range.c) */
 				rec->failure = "copy";
-				msg(-e, _("error copying %s to %s"),
+				sc_report_error(&w->msgs, -e, _("error copying %s to %s"),
 				    sc_quote(src), sc_quote(dst));
 			} else if (rec->res.side == SC_SIDE_READ) {
 				rec->failure = "read";
-				msg(-e, _("error reading %s"), sc_quote(src));
+				sc_report_error(&w->msgs, -e, _("error reading %s"), sc_quote(src));
 			} else {
 				rec->failure = "write";
-				msg(-e, _("error writing %s"), sc_quote(dst));
+				sc_report_error(&w->msgs, -e, _("error writing %s"), sc_quote(dst));
 			}
 			e = -e;
 			goto fail;
@@ -1847,7 +1775,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 			/* As cp, the copy is kept (it holds what was read)
 			 * and, as tar, the run fails; GNU cp says nothing,
 			 * and under its name neither does smartcp. */
-			say_changed(rec, o->allow_changing_source || o->as_cp);
+			say_changed(w, rec, o->allow_changing_source || o->as_cp);
 		}
 	}
 	if (atomic && !o->preserve_mode)
@@ -1859,7 +1787,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	    (old.st_uid != ost.st_uid || old.st_gid != ost.st_gid))
 		(void)!fchown(out, old.st_uid, old.st_gid);
 	if (set_attrs(w, in, out, src, dst, &ist, &m) < 0) {
-		entry_failed = true;
+		w->msgs.failed = true;
 		if (atomic) {
 			e = EPERM;
 			goto fail;
@@ -1867,7 +1795,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	}
 	if (o->sync && fsync(out) < 0) {
 		e = errno;
-		msg(e, _("error writing %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, e, _("error writing %s"), sc_quote(dst));
 		rec->err = -e;
 		goto fail;
 	}
@@ -1875,7 +1803,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		e = atomic_commit(out, dst, named_tmp);
 		if (e < 0) {
 			e = -e;
-			msg(e, _("cannot replace %s"), sc_quote(dst));
+			sc_report_error(&w->msgs, e, _("cannot replace %s"), sc_quote(dst));
 			rec->err = -e;
 			goto fail;
 		}
@@ -1883,13 +1811,13 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	if (close(out) < 0) {
 		out = -1;
 		e = errno;
-		msg(e, _("failed to close %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, e, _("failed to close %s"), sc_quote(dst));
 		rec->err = -e;
 		goto fail;
 	}
 	partial_end();
 	if (o->sync && (e = fsync_dir_of(dst)) < 0) {
-		msg(-e, _("cannot sync the directory of %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, -e, _("cannot sync the directory of %s"), sc_quote(dst));
 		rec->err = e;
 		rec->seconds = elapsed(&t0);
 		if (w->o->json)
@@ -1941,7 +1869,7 @@ static int copy_regular(struct walk *w, const char *src, const char *dst,
 	 * says it (cp 9.2 and later) */
 	if (opened && w->o->debug && !w->o->attributes_only &&
 	    !w->o->json && !w->o->explain)
-		sc_report_debug(out_stream(), rec.copied ? &rec.res : NULL,
+		sc_report_debug(sc_report_out(&w->msgs), rec.copied ? &rec.res : NULL,
 				rec.planned ? &rec.plan : NULL,
 				w->o->reflink != SC_REFLINK_NEVER &&
 				!(rec.planned &&
@@ -2120,12 +2048,12 @@ static void job_free(struct job *j)
 static bool ensure_pool(struct walk *w, const struct sc_fs_facts *dst);
 
 /* Hands a run of files to the pool; on failure, says so for each. */
-static int submit(struct job *j)
+static int submit(struct walk *w, struct job *j)
 {
 	if (sc_pool_submit(pool, j) == 0)
 		return 0;
 	for (unsigned i = 0; i < j->n; i++)
-		msg(ENOMEM, "%s", sc_quote(j->src[i]));
+		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(j->src[i]));
 	job_free(j);
 	return -1;
 }
@@ -2149,12 +2077,12 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	for (size_t i = 0; i < w->n_ancestors; i++)
 		if (w->ancestors[i].dev == sst->st_dev &&
 		    w->ancestors[i].ino == sst->st_ino) {
-			msg(0, _("cannot copy cyclic symbolic link %s"),
+			sc_report_error(&w->msgs, 0, _("cannot copy cyclic symbolic link %s"),
 			    sc_quote(src));
 			return -1;
 		}
 	if ((cmdline || o->deref == SC_DEREF_ALWAYS) && inside(src, dst)) {
-		msg(0, _("cannot copy a directory, %s, into itself, %s"),
+		sc_report_error(&w->msgs, 0, _("cannot copy a directory, %s, into itself, %s"),
 		    sc_quote(src), sc_quote(dst));
 		return -1;
 	}
@@ -2164,12 +2092,12 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		/* mkdir decides about set-gid (inherited from the parent) */
 		m.omitted = omitted_bits(o, sst->st_mode);
 		if (mkdir(dst, sst->st_mode & 07777 & ~m.omitted) < 0) {
-			msg(errno, _("cannot create directory %s"), sc_quote(dst));
+			sc_report_error(&w->msgs, errno, _("cannot create directory %s"), sc_quote(dst));
 			return -1;
 		}
 		created = m.created = true;
 		if (lstat(dst, &now) < 0) {
-			msg(errno, _("cannot stat %s"), sc_quote(dst));
+			sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(dst));
 			return -1;
 		}
 		m.mode = now.st_mode;
@@ -2178,7 +2106,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 			/* we must enter it and write its entries */
 			m.restore = true;
 			if (chmod(dst, (now.st_mode & 07777) | S_IRWXU) < 0) {
-				msg(errno, _("setting permissions for %s"),
+				sc_report_error(&w->msgs, errno, _("setting permissions for %s"),
 				    sc_quote(dst));
 				return -1;
 			}
@@ -2198,7 +2126,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		void *na = realloc(w->ancestors, cap * sizeof(*w->ancestors));
 
 		if (!na) {
-			msg(ENOMEM, "%s", sc_quote(src));
+			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
 			rc = -1;
 			goto attrs;
 		}
@@ -2209,12 +2137,12 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	w->ancestors[w->n_ancestors++].ino = sst->st_ino;
 	e = list_dir(src, at_fd, at_name, follow, sst, &dirfd, &ents, &n);
 	if (e == -ESTALE) {
-		msg(0, _("skipping directory %s, as it was replaced while being copied"),
+		sc_report_error(&w->msgs, 0, _("skipping directory %s, as it was replaced while being copied"),
 		    sc_quote(src));
 		rc = -1;
 		goto done;
 	} else if (e < 0) {
-		msg(-e, _("cannot access %s"), sc_quote(src));
+		sc_report_error(&w->msgs, -e, _("cannot access %s"), sc_quote(src));
 		rc = -1;
 		goto done;
 	}
@@ -2222,7 +2150,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		char *s = join(src, ents[i].name), *d = join(dst, ents[i].name);
 
 		if (!s || !d) {
-			msg(ENOMEM, "%s", sc_quote(src));
+			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
 			rc = -1;
 		} else if (dir_facts && ents[i].type == DT_REG &&
 			   !o->hard_link && !o->symbolic_link &&
@@ -2233,7 +2161,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 				batch->dirfd = dirfd < 0 ? -1 :
 					keep_fd(dirfd);
 			if (!batch) {
-				msg(ENOMEM, "%s", sc_quote(s));
+				sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(s));
 				rc = -1;
 			} else {
 				batch->src[batch->n] = s;
@@ -2242,13 +2170,13 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 				s = d = NULL;	/* the job owns them now */
 				if (batch->n == JOB_MAX) {
 					/* the pool owns it from here */
-					if (submit(batch) < 0)
+					if (submit(w, batch) < 0)
 						rc = -1;
 					batch = NULL;
 				}
 			}
 		} else {
-			if (batch && submit(batch) < 0)
+			if (batch && submit(w, batch) < 0)
 				rc = -1;
 			batch = NULL;
 			/* set for each entry: copying a subdirectory changes it */
@@ -2264,7 +2192,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		free(d);
 		free(ents[i].name);
 	}
-	if (batch && submit(batch) < 0)
+	if (batch && submit(w, batch) < 0)
 		rc = -1;
 	free(ents);
 	if (dirfd >= 0)
@@ -2298,7 +2226,7 @@ attrs:
 		}
 	}
 	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0) {
-		entry_failed = true;
+		w->msgs.failed = true;
 		rc = -1;
 	}
 	return rc;
@@ -2354,7 +2282,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 
 	target = read_link(w->at_fd, w->at_name, src, sst->st_size, &n);
 	if (!target) {
-		msg(errno, _("cannot read symbolic link %s"), sc_quote(src));
+		sc_report_error(&w->msgs, errno, _("cannot read symbolic link %s"), sc_quote(src));
 		return -1;
 	}
 	if (w->o->explain) {
@@ -2375,11 +2303,11 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	free(target);
 	if (e < 0) {
-		msg(-e, _("cannot create symbolic link %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, -e, _("cannot create symbolic link %s"), sc_quote(dst));
 		return -1;
 	}
 	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
-		entry_failed = true;
+		w->msgs.failed = true;
 	report(w, &rec);
 	return 0;
 }
@@ -2400,13 +2328,13 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	mode = sst->st_mode & ~m.omitted;
 	if (S_ISFIFO(sst->st_mode) ? mkfifo(dst, mode & 07777) :
 	    mknod(dst, mode, sst->st_rdev)) {
-		msg(errno, S_ISFIFO(sst->st_mode) ?
+		sc_report_error(&w->msgs, errno, S_ISFIFO(sst->st_mode) ?
 		    _("cannot create fifo %s") :
 		    _("cannot create special file %s"), sc_quote(dst));
 		return -1;
 	}
 	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
-		entry_failed = true;
+		w->msgs.failed = true;
 	report(w, &rec);
 	return 0;
 }
@@ -2424,7 +2352,7 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 	int e;
 
 	if (!w->o->explain && (e = make_link(true, prev, dst, false, true)) < 0) {
-		msg(-e, _("cannot create hard link %s to %s"),
+		sc_report_error(&w->msgs, -e, _("cannot create hard link %s to %s"),
 		    sc_quote(dst), sc_quote(prev));
 		return -1;
 	}
@@ -2479,7 +2407,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	r = copy_regular(w, src, dst, NULL, NULL, false, in, &ist);
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
-	if (r == 0 && !entry_failed && tracked)
+	if (r == 0 && !w->msgs.failed && tracked)
 		hardlink_remember(w, &ist, dst);
 	return r;
 }
@@ -2488,11 +2416,11 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		      bool cmdline, unsigned char dtype)
 {
 	const struct sc_options *o = w->o;
-	bool outer_failed = entry_failed, outer_reported = w->reported;
+	bool outer_failed = w->msgs.failed, outer_reported = w->reported;
 	bool outer_announced = w->announced;
 	int r = 1;
 
-	entry_failed = false;
+	w->msgs.failed = false;
 	w->reported = false;
 	w->announced = false;
 	if (dtype == DT_REG && w->parent_facts && !o->explain &&
@@ -2500,18 +2428,18 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		r = copy_new_regular(w, src, dst);
 	if (r == 1)
 		r = copy_entry_1(w, src, dst, cmdline);
-	if (entry_failed) {
+	if (w->msgs.failed) {
 		n_failures++;
 		if (o->json && !w->reported) {
 			/* failed before a record was made: say so anyway */
 			struct sc_record rec = { .src = src, .dst = dst,
 						 .kind = SC_KIND_FILE,
-						 .err = -(last_errno ? last_errno :
+						 .err = -(w->msgs.last_errno ? w->msgs.last_errno :
 							  EINVAL) };
 			report(w, &rec);
 		}
 	}
-	entry_failed = outer_failed;
+	w->msgs.failed = outer_failed;
 	w->reported = outer_reported;
 	w->announced = outer_announced;
 
@@ -2534,7 +2462,7 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 			    w->src_seen[i].ino == sst->st_ino &&
 			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
 			    same_name(src, w->src_seen[i].name)) {
-				warn(0, _("warning: source file %s specified more than once"),
+				sc_report_warning(&w->msgs, 0, _("warning: source file %s specified more than once"),
 				     sc_quote(src));
 				return true;
 			}
@@ -2546,7 +2474,7 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
 		    w->src_seen[i].name &&
 		    same_name(dst, w->src_seen[i].name)) {
-			warn(0, _("warning: source directory %s specified more than once"),
+			sc_report_warning(&w->msgs, 0, _("warning: source directory %s specified more than once"),
 			     sc_quote(src));
 			return true;
 		}
@@ -2573,13 +2501,13 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		 * summary counts it */
 		if (!cmdline && errno == ENOENT)
 			sc_report_vanished(w->rep);
-		msg(errno, _("cannot stat %s"), sc_quote(src));
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(src));
 		return -1;
 	}
 	if (cmdline)
 		w->root_dev = sst.st_dev;
 	if (S_ISDIR(sst.st_mode) && !o->recursive) {
-		msg(0, _("-r not specified; omitting directory %s"),
+		sc_report_error(&w->msgs, 0, _("-r not specified; omitting directory %s"),
 		    sc_quote(src));
 		return -1;
 	}
@@ -2600,7 +2528,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		/* a symlink loop: -f removes it when it cannot be opened */
 		loop = lstat(dst, &dst_st) == 0;
 	} else if (!dst_exists && errno != ENOENT) {
-		msg(errno, _("cannot stat %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(dst));
 		return -1;
 	}
 
@@ -2608,7 +2536,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		if (o->interactive != SC_OVERWRITE_NEVER &&
 		    !same_file_ok(w, src, &sst, dst, &dst_st, cmdline,
 				  &return_now)) {
-			msg(0, _("%s and %s are the same file"), sc_quote(src),
+			sc_report_error(&w->msgs, 0, _("%s and %s are the same file"), sc_quote(src),
 			    sc_quote(dst));
 			return -1;
 		}
@@ -2616,7 +2544,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 		    update_skips(o, &sst, &dst_st)) {
 			if (o->update == SC_UPDATE_NONE_FAIL) {
 				/* cp 9.6: said, counted, nothing else done */
-				msg(0, _("not replacing %s"), sc_quote(dst));
+				sc_report_error(&w->msgs, 0, _("not replacing %s"), sc_quote(dst));
 				return -1;
 			}
 			skipped(w, dst);
@@ -2644,7 +2572,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			return 0;
 		if (!S_ISDIR(dst_st.st_mode)) {
 			if (S_ISDIR(sst.st_mode)) {
-				msg(0, _("cannot overwrite non-directory %s with directory %s"),
+				sc_report_error(&w->msgs, 0, _("cannot overwrite non-directory %s with directory %s"),
 				    sc_quote(dst), sc_quote(src));
 				return -1;
 			}
@@ -2652,13 +2580,13 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			if (cmdline && w->multi &&
 			    o->backup != SC_BACKUP_NUMBERED &&
 			    seen_has(w->dst_seen, w->n_dst_seen, &dst_st)) {
-				msg(0, _("will not overwrite just-created %s with %s"),
+				sc_report_error(&w->msgs, 0, _("will not overwrite just-created %s with %s"),
 				    sc_quote(dst), sc_quote(src));
 				return -1;
 			}
 		}
 		if (!S_ISDIR(sst.st_mode) && S_ISDIR(dst_st.st_mode)) {
-			msg(0, _("cannot overwrite directory %s with non-directory"),
+			sc_report_error(&w->msgs, 0, _("cannot overwrite directory %s with non-directory"),
 			    sc_quote(dst));
 			return -1;
 		}
@@ -2670,13 +2598,13 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 				goto backed_up;
 			if (o->backup != SC_BACKUP_NUMBERED &&
 			    source_is_dst_backup(w, src, &sst, dst)) {
-				msg(0, _("backing up %s might destroy source;  %s not copied"),
+				sc_report_error(&w->msgs, 0, _("backing up %s might destroy source;  %s not copied"),
 				    sc_quote(dst), sc_quote(src));
 				return -1;
 			}
 			b = backup_name(w, dst);
 			if (!b || (rename(dst, b) < 0 && errno != ENOENT)) {
-				msg(b ? errno : ENOMEM, _("cannot backup %s"),
+				sc_report_error(&w->msgs, b ? errno : ENOMEM, _("cannot backup %s"),
 				    sc_quote(dst));
 				free(b);
 				return -1;
@@ -2691,13 +2619,12 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			      (deref_never(o, cmdline) &&
 			       !S_ISREG(sst.st_mode)))))) {
 			if (unlink(dst) < 0 && errno != ENOENT) {
-				msg(errno, _("cannot remove %s"), sc_quote(dst));
+				sc_report_error(&w->msgs, errno, _("cannot remove %s"), sc_quote(dst));
 				return -1;
 			}
 			dst_exists = false;
 			if (o->verbose)
-				fprintf(out_stream(), _("removed %s\n"),
-					sc_quote(dst));
+				sc_report_removed(&w->msgs, dst);
 		}
 	}
 backed_up:
@@ -2707,7 +2634,7 @@ backed_up:
 
 		if (lstat(dst, &l) == 0 && S_ISLNK(l.st_mode) &&
 		    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
-			msg(0, _("will not copy %s through just-created symlink %s"),
+			sc_report_error(&w->msgs, 0, _("will not copy %s through just-created symlink %s"),
 			    sc_quote(src), sc_quote(dst));
 			return -1;
 		}
@@ -2721,7 +2648,7 @@ backed_up:
 	announce(w, src, dst);
 	if (!dst_exists && !loop && dst[0] && dst[strlen(dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
-		msg(ENOTDIR, _("cannot create regular file %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, ENOTDIR, _("cannot create regular file %s"), sc_quote(dst));
 		return -1;
 	}
 
@@ -2744,7 +2671,7 @@ backed_up:
 		if (o->symbolic_link && src[0] != '/' && !in_cwd(dst)) {
 			/* a relative target would be resolved from the
 			 * link's directory, not from here */
-			msg(0, _("%s: can make relative symbolic links only in current directory"),
+			sc_report_error(&w->msgs, 0, _("%s: can make relative symbolic links only in current directory"),
 			    sc_quote_plain(dst));
 			return -1;
 		}
@@ -2752,7 +2679,7 @@ backed_up:
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
 		if (e < 0) {
-			msg(-e, o->hard_link ?
+			sc_report_error(&w->msgs, -e, o->hard_link ?
 			    _("cannot create hard link %s to %s") :
 			    _("cannot create symbolic link %s to %s"),
 			    sc_quote(dst), sc_quote(src));
@@ -2775,7 +2702,7 @@ backed_up:
 	else
 		r = copy_special(w, src, dst, &sst);
 
-	if (r == 0 && !entry_failed && tracked)
+	if (r == 0 && !w->msgs.failed && tracked)
 		hardlink_remember(w, &sst, dst);
 made:
 	if (r == 0 && cmdline && w->multi && !o->explain) {
@@ -2848,7 +2775,7 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 	if (stat(top, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return 0;	/* all there: nothing to make or fix */
-		msg(0, _("%s exists but is not a directory"), sc_quote(top));
+		sc_report_error(&w->msgs, 0, _("%s exists but is not a directory"), sc_quote(top));
 		return -1;
 	}
 	for (p = rel; *p == '/'; p++)
@@ -2872,7 +2799,7 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 				  S_ISDIR(sst.st_mode) ? 0 : ENOTDIR;
 
 			if (err) {
-				msg(err, _("failed to get attributes of %s"),
+				sc_report_error(&w->msgs, err, _("failed to get attributes of %s"),
 				    sc_quote(rel));
 				goto fail;
 			}
@@ -2897,15 +2824,15 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 				continue;
 			}
 			if (mkdir(d, mode) < 0) {
-				msg(errno, _("cannot make directory %s"),
+				sc_report_error(&w->msgs, errno, _("cannot make directory %s"),
 				    sc_quote(d));
 				goto fail;
 			}
 			if (o->verbose)
 				/* cp prints these two names unquoted */
-				fprintf(out_stream(), "%s -> %s\n", rel, d);
+				sc_report_parent_made(&w->msgs, rel, d);
 			if (lstat(d, &now) < 0) {
-				msg(errno, _("failed to get attributes of %s"),
+				sc_report_error(&w->msgs, errno, _("failed to get attributes of %s"),
 				    sc_quote(d));
 				goto fail;
 			}
@@ -2920,12 +2847,12 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 			}
 			if ((now.st_mode & S_IRWXU) != S_IRWXU &&
 			    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0) {
-				msg(errno, _("setting permissions for %s"),
+				sc_report_error(&w->msgs, errno, _("setting permissions for %s"),
 				    sc_quote(d));
 				goto fail;
 			}
 		} else if (!S_ISDIR(st.st_mode)) {
-			msg(0, _("%s exists but is not a directory"), sc_quote(d));
+			sc_report_error(&w->msgs, 0, _("%s exists but is not a directory"), sc_quote(d));
 			goto fail;
 		}
 		*slash = '/';
@@ -2950,7 +2877,7 @@ static int parents_protect(struct walk *w, struct parent *v, size_t n)
 			struct timespec ts[2] = { p->st.st_atim, p->st.st_mtim };
 
 			if (utimensat(AT_FDCWD, p->dst, ts, 0) < 0) {
-				msg(errno, _("failed to preserve times for %s"),
+				sc_report_error(&w->msgs, errno, _("failed to preserve times for %s"),
 				    sc_quote(p->dst));
 				return -1;
 			}
@@ -2958,7 +2885,7 @@ static int parents_protect(struct walk *w, struct parent *v, size_t n)
 		if (o->preserve_ownership &&
 		    lchown(p->dst, p->st.st_uid, p->st.st_gid) < 0) {
 			if (w->privileged || (errno != EPERM && errno != EINVAL)) {
-				msg(errno, _("failed to preserve ownership for %s"),
+				sc_report_error(&w->msgs, errno, _("failed to preserve ownership for %s"),
 				    sc_quote(p->dst));
 				return -1;
 			}
@@ -2968,13 +2895,13 @@ static int parents_protect(struct walk *w, struct parent *v, size_t n)
 			if ((perm_copy_file(p->src, p->dst, &quiet_ctx) != 0 ||
 			     (p->st.st_mode & 07000)) &&
 			    chmod(p->dst, p->st.st_mode & 07777) < 0) {
-				msg(errno, _("preserving permissions for %s"),
+				sc_report_error(&w->msgs, errno, _("preserving permissions for %s"),
 				    sc_quote(p->dst));
 				return -1;
 			}
 		} else if (p->restore &&
 			   chmod(p->dst, p->st.st_mode & 07777) < 0) {
-			msg(errno, _("failed to preserve permissions for %s"),
+			sc_report_error(&w->msgs, errno, _("failed to preserve permissions for %s"),
 			    sc_quote(p->dst));
 			return -1;
 		}
@@ -2991,20 +2918,20 @@ static int run_operands(struct walk *w, char **ops, int n)
 
 	if (n < 1 || (n < 2 && !dir)) {
 		if (n < 1)
-			msg(0, _("missing file operand"));
+			sc_report_error(&w->msgs, 0, _("missing file operand"));
 		else
-			msg(0, _("missing destination file operand after %s"),
+			sc_report_error(&w->msgs, 0, _("missing destination file operand after %s"),
 			    sc_quote(ops[0]));
 		sc_options_try_help();
 		return 1;
 	}
 	if (dir && o->no_target_directory) {
-		msg(0, _("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
+		sc_report_error(&w->msgs, 0, _("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
 		return 1;
 	}
 	if (o->no_target_directory) {
 		if (n > 2) {
-			msg(0, _("extra operand %s"), sc_quote(ops[2]));
+			sc_report_error(&w->msgs, 0, _("extra operand %s"), sc_quote(ops[2]));
 			sc_options_try_help();
 			return 1;
 		}
@@ -3014,7 +2941,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 		if (is_dir || n > 2) {
 			dir = ops[--n];
 			if (!is_dir) {
-				msg(stat(dir, &st) < 0 ? errno : ENOTDIR,
+				sc_report_error(&w->msgs, stat(dir, &st) < 0 ? errno : ENOTDIR,
 				    _("target %s"), sc_quote(dir));
 				return 1;
 			}
@@ -3024,12 +2951,12 @@ static int run_operands(struct walk *w, char **ops, int n)
 			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 
 		if (err) {
-			msg(err, _("target directory %s"), sc_quote(dir));
+			sc_report_error(&w->msgs, err, _("target directory %s"), sc_quote(dir));
 			return 1;
 		}
 	}
 	if (o->parents && !dir) {
-		msg(0, _("with --parents, the destination must be a directory"));
+		sc_report_error(&w->msgs, 0, _("with --parents, the destination must be a directory"));
 		sc_options_try_help();
 		return 1;
 	}
@@ -3049,7 +2976,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 			int r;
 
 			if (!b) {
-				msg(ENOMEM, "%s", sc_quote(src));
+				sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
 				return 1;
 			}
 			once.backup = SC_BACKUP_NONE;
@@ -3076,7 +3003,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 		}
 		dst = target_name(w, dir, ops[i]);
 		if (!dst) {
-			msg(ENOMEM, "%s", sc_quote(ops[i]));
+			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(ops[i]));
 			rc = 1;
 			continue;
 		}
@@ -3163,7 +3090,7 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 	 * never needed. */
 	a.data = !j->parent_facts || j->parent_facts->can_clone == SC_NO ||
 		 w->o->reflink == SC_REFLINK_NEVER;
-	tl_slot = slot;
+	w->slot = slot;
 	tl_index = 1 + id;
 	w->parent_facts = j->parent_facts;
 	for (j->n_done = 0; j->n_done < j->n; j->n_done++) {
@@ -3173,27 +3100,27 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 		w->ahead_fd = a.fd[j->n_done];
 		a.fd[j->n_done] = -1;	/* copy_new_regular closes it */
 
-		entry_failed = false;
-		last_errno = 0;
+		w->msgs.failed = false;
+		w->msgs.last_errno = 0;
 		w->reported = false;
 		w->announced = false;
 		w->at_fd = j->dirfd;
 		w->at_name = j->dirfd >= 0 ? base_name(src) : NULL;
 		if (copy_new_regular(w, src, dst) == 1)
 			break;	/* the rest goes back to the walk, in order */
-		if (entry_failed && w->o->json && !w->reported) {
+		if (w->msgs.failed && w->o->json && !w->reported) {
 			struct sc_record rec = {
 				.src = src, .dst = dst, .kind = SC_KIND_FILE,
-				.err = -(last_errno ? last_errno : EINVAL) };
+				.err = -(w->msgs.last_errno ? w->msgs.last_errno : EINVAL) };
 
 			report(w, &rec);
 		}
-		j->failed += entry_failed;
+		j->failed += w->msgs.failed;
 	}
 	ahead_close(j, &a);
 	w->at_fd = -1;
 	w->at_name = NULL;
-	tl_slot = NULL;
+	w->slot = NULL;
 }
 
 /* -j, on the walk thread: print a finished slot, in order. */
@@ -3204,12 +3131,8 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 	const char *at_name;
 	int at_fd;
 
-	if (slot->out_len) {
-		fwrite(slot->out_buf, 1, slot->out_len, stdout);
-		fflush(stdout);
-	}
-	if (slot->err_len)
-		fwrite(slot->err_buf, 1, slot->err_len, stderr);
+	sc_report_buffered(slot->out_buf, slot->out_len, slot->err_buf,
+			   slot->err_len);
 	if (!j)
 		return;
 	n_failures += (int)j->failed;
@@ -3259,6 +3182,7 @@ static int start_workers(struct walk *w, unsigned n)
 		k->ahead_fd = -1;
 		k->workers = NULL;
 		k->backup = NULL;
+		k->msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
 		if (sc_copy_ctx_init(&k->ctx, w->o->sparse) < 0)
 			return -ENOMEM;
 		k->ctx.verify = w->o->verify;
@@ -3363,12 +3287,14 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 {
 	struct walk w = { .o = opts, .rep = rep, .at_fd = -1,
 			  .ahead_fd = -1 };
+
+	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
 	struct sc_xattr_rules *rules = NULL;
 	int rc;
 
 	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
 	    sc_copy_ctx_init(&w.ctx, opts->sparse) < 0) {
-		msg(ENOMEM, "%s", sc_program_name);
+		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
 		sc_fsinfo_free(w.fsi);
 		return 1;
 	}
@@ -3377,7 +3303,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	 * only read the rules (see xattr_rules.h). */
 	if (opts->preserve_xattr && !opts->explain &&
 	    sc_xattr_rules_load(NULL, &rules) < 0) {
-		msg(ENOMEM, "%s", sc_program_name);
+		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
 		sc_copy_ctx_done(&w.ctx);
 		sc_fsinfo_free(w.fsi);
 		return 1;
