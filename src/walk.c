@@ -6,6 +6,7 @@
 #include "change.h"
 #include "copy.h"
 #include "fsinfo.h"
+#include "links.h"
 #include "plan.h"
 #include "pool.h"
 #include "quote.h"
@@ -70,12 +71,6 @@ struct job {
 	int dirfd;		/* their source directory, or -1 */
 };
 
-struct hardlink {
-	dev_t dev;
-	ino_t ino;
-	char *dst;
-};
-
 struct seen {
 	dev_t dev;
 	ino_t ino;
@@ -118,8 +113,7 @@ struct walk {
 	 * leads back to one of them (-L, -H) would copy forever. */
 	struct { dev_t dev; ino_t ino; } *ancestors;
 	size_t n_ancestors, cap_ancestors;
-	struct hardlink *links;	/* hash table, cap_links slots */
-	size_t n_links, cap_links;
+	struct sc_links links;	/* the walk thread's hard-link table */
 	/* several operands into a directory: what they were and became */
 	bool multi;
 	struct seen *src_seen, *dst_seen;
@@ -330,74 +324,6 @@ static const struct sc_fs_facts *lookup(struct walk *w, int fd,
 	f = sc_fsinfo_lookup(w->fsi, fd, st);
 	pthread_mutex_unlock(&shared_lock);
 	return f;
-}
-
-static size_t link_slot(const struct walk *w, dev_t dev, ino_t ino)
-{
-	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev;
-
-	return (size_t)(h ^ (h >> 29)) & (w->cap_links - 1);
-}
-
-/* The copy made of the file ST names, when it is one of the files whose
- * other names must become links to that copy, or NULL. */
-static const char *hardlink_find(struct walk *w, const struct stat *st)
-{
-	if (!w->n_links)
-		return NULL;
-	for (size_t i = link_slot(w, st->st_dev, st->st_ino);
-	     w->links[i].dst; i = (i + 1) & (w->cap_links - 1))
-		if (w->links[i].dev == st->st_dev && w->links[i].ino == st->st_ino)
-			return w->links[i].dst;
-	return NULL;
-}
-
-static void hardlink_remember(struct walk *w, const struct stat *st,
-			      const char *dst)
-{
-	size_t i;
-
-	if (2 * (w->n_links + 1) > w->cap_links) {
-		/* grow: open addressing wants a half-empty table */
-		size_t cap = w->cap_links ? 2 * w->cap_links : 64;
-		struct hardlink *old = w->links, *n = calloc(cap, sizeof(*n));
-		size_t old_cap = w->cap_links;
-
-		if (!n)
-			return;
-		w->links = n;
-		w->cap_links = cap;
-		for (size_t k = 0; k < old_cap; k++) {
-			if (!old[k].dst)
-				continue;
-			for (i = link_slot(w, old[k].dev, old[k].ino); n[i].dst;
-			     i = (i + 1) & (cap - 1))
-				;
-			n[i] = old[k];
-		}
-		free(old);
-	}
-	for (i = link_slot(w, st->st_dev, st->st_ino); w->links[i].dst;
-	     i = (i + 1) & (w->cap_links - 1))
-		if (w->links[i].dev == st->st_dev && w->links[i].ino == st->st_ino)
-			return;		/* the first copy stays the one */
-	w->links[i].dst = strdup(dst);
-	if (!w->links[i].dst)
-		return;
-	w->links[i].dev = st->st_dev;
-	w->links[i].ino = st->st_ino;
-	w->n_links++;
-}
-
-/* Must this file's copy be remembered, so that its other names (hard
- * links, or with -L/-H symlinks to it) become links to the copy?  cp's
- * rule: more than one link, or any file reached by following links. */
-static bool links_tracked(const struct sc_options *o, const struct stat *st,
-			  bool cmdline)
-{
-	return o->preserve_links && !o->hard_link && !S_ISDIR(st->st_mode) &&
-	       (st->st_nlink > 1 || o->deref == SC_DEREF_ALWAYS ||
-		(cmdline && o->deref == SC_DEREF_ARGS));
 }
 
 /* Command-line operands and what they became, when several go into a
@@ -2390,7 +2316,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 		close(in);
 		return 1;
 	}
-	tracked = links_tracked(o, &ist, false);
+	tracked = sc_links_tracked(o, &ist, false);
 	if (tracked && w->in_worker) {
 		/* the hard-link map is the walk's: hand it back */
 		close(in);
@@ -2398,7 +2324,8 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	}
 	/* from here on this path copies it (cp's -v line goes first) */
 	announce(w, src, dst);
-	if (tracked && (prev = hardlink_find(w, &ist))) {
+	if (tracked &&
+	    (prev = sc_links_find(&w->links, ist.st_dev, ist.st_ino))) {
 		close(in);
 		return link_to_earlier(w, prev, src, dst);
 	}
@@ -2408,7 +2335,8 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
 	if (r == 0 && !w->msgs.failed && tracked)
-		hardlink_remember(w, &ist, dst);
+		(void)sc_links_remember(&w->links, ist.st_dev, ist.st_ino,
+					dst);
 	return r;
 }
 
@@ -2550,10 +2478,13 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			skipped(w, dst);
 			/* Left alone, but its other names still become
 			 * links to it, as they would to a copy. */
-			if (links_tracked(o, &sst, cmdline)) {
-				if ((prev = hardlink_find(w, &sst)))
+			if (sc_links_tracked(o, &sst, cmdline)) {
+				prev = sc_links_find(&w->links, sst.st_dev,
+						     sst.st_ino);
+				if (prev)
 					return link_to_earlier(w, prev, src, dst);
-				hardlink_remember(w, &sst, dst);
+				(void)sc_links_remember(&w->links, sst.st_dev,
+							sst.st_ino, dst);
 			}
 			return 0;
 		}
@@ -2653,8 +2584,9 @@ backed_up:
 	}
 
 	/* Hard links within the copied set (-a, --preserve=links). */
-	tracked = links_tracked(o, &sst, cmdline);
-	if (tracked && (prev = hardlink_find(w, &sst))) {
+	tracked = sc_links_tracked(o, &sst, cmdline);
+	if (tracked &&
+	    (prev = sc_links_find(&w->links, sst.st_dev, sst.st_ino))) {
 		r = link_to_earlier(w, prev, src, dst);
 		goto made;
 	}
@@ -2703,7 +2635,8 @@ backed_up:
 		r = copy_special(w, src, dst, &sst);
 
 	if (r == 0 && !w->msgs.failed && tracked)
-		hardlink_remember(w, &sst, dst);
+		(void)sc_links_remember(&w->links, sst.st_dev, sst.st_ino,
+					dst);
 made:
 	if (r == 0 && cmdline && w->multi && !o->explain) {
 		struct stat l;
@@ -3337,9 +3270,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_fsinfo_free(w.fsi);
 	sc_xattr_rules_free(rules);
 	free(w.backup);
-	for (size_t i = 0; i < w.cap_links; i++)
-		free(w.links[i].dst);
-	free(w.links);
+	sc_links_free(&w.links);
 	for (size_t i = 0; i < w.n_src_seen; i++)
 		free(w.src_seen[i].name);
 	free(w.src_seen);

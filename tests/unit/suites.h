@@ -8,4 +8,5 @@ Suite *report_suite(void);
 Suite *quote_suite(void);
 Suite *xattr_rules_suite(void);
 Suite *change_suite(void);
+Suite *links_suite(void);
 #endif
