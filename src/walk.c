@@ -3,6 +3,7 @@
  * people see what they know; names are quoted with sc_quote(). */
 #include "system.h"
 #include "walk.h"
+#include "attrs.h"
 #include "change.h"
 #include "copy.h"
 #include "fsinfo.h"
@@ -22,9 +23,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
-#include <acl/libacl.h>
-#include <attr/error_context.h>
-#include <attr/libattr.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -35,26 +33,11 @@ struct learned {
 	unsigned roads;
 };
 
-/* How a destination came to be, for the attribute step.  cp leaves some
- * permission bits out when it creates a file or directory, so that nobody
- * can open it before it is ready (with -p, before the owner changes), and
- * adds them back at the end. */
-struct made {
-	bool created;		/* this run made the destination */
-	bool mode_known;	/* MODE holds its mode after creation */
-	bool restore;		/* MODE | OMITTED must be set at the end */
-	mode_t mode;		/* mode after creation (directories, specials) */
-	mode_t omitted;		/* bits left out at creation */
-	mode_t extra;		/* S_IWUSR added at creation to set xattrs */
-	bool have_old;		/* an existing destination: OLD_MODE is its mode */
-	mode_t old_mode;
-};
-
 /* A directory whose mode and times wait until every file in it is done. */
 struct deferred {
 	char *src, *dst;
 	struct stat st;
-	struct made m;
+	struct sc_made m;
 };
 
 /* -j: a run of consecutive new regular files of one directory, for one
@@ -354,282 +337,16 @@ static void seen_add(struct seen **v, size_t *n, const struct stat *st,
 
 /* --- attributes ------------------------------------------------------- */
 
-/* The permission bits cp holds back when creating from a source of
- * mode SRC_MODE: with -p all group and other bits until the owner is
- * right; for a directory the write bits, until its contents are in. */
-static mode_t omitted_bits(const struct sc_options *o, mode_t src_mode)
-{
-	return src_mode & 07777 &
-	       (o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
-		S_ISDIR(src_mode) ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
-}
-
-/* libattr and libacl report through an error context.  Which failures
- * are said follows cp: all of them for --preserve=xattr (or
- * --attributes-only), all but "not supported" for --preserve=all, none
- * for -a. */
-static struct sc_msgs *ctx_msgs(struct error_context *ctx);
-
-static void ctx_error_some(struct error_context *ctx, const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	if (err == ENOTSUP || err == ENOSYS)
-		return;
-	va_start(ap, fmt);
-	sc_report_verror(ctx_msgs(ctx), false, err, fmt, ap);
-	va_end(ap);
-}
-
-static void ctx_error_all(struct error_context *ctx, const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	sc_report_verror(ctx_msgs(ctx), false, err, fmt, ap);
-	va_end(ap);
-}
-
-static void ctx_error_none(struct error_context *ctx, const char *fmt, ...)
-{
-	(void)ctx;
-	(void)fmt;
-}
-
-static const char *ctx_quote(struct error_context *ctx, const char *name)
-{
-	(void)ctx;
-	return sc_quote(name);
-}
-
-static void ctx_quote_free(struct error_context *ctx, const char *name)
-{
-	(void)ctx;
-	(void)name;
-}
-
-static struct error_context ctx_all = {
-	ctx_error_all, ctx_quote, ctx_quote_free
-};
-static struct error_context ctx_some = {
-	ctx_error_some, ctx_quote, ctx_quote_free
-};
-static struct error_context quiet_ctx = {
-	ctx_error_none, ctx_quote, ctx_quote_free
-};
-
-/* What attr_copy_fd() is handed: an error context that also carries the
- * run's xattr.conf rules, for the check it calls on every name (libattr
- * passes the context on to the check, and has no other argument for it). */
-struct attr_ctx {
-	struct error_context ec;	/* first: the check casts back */
-	const struct sc_xattr_rules *rules;
-	struct sc_msgs *msgs;		/* where its messages go */
-};
-
-/* Only ctx_all and ctx_some print, and only inside an attr_ctx. */
-static struct sc_msgs *ctx_msgs(struct error_context *ctx)
-{
-	return ((struct attr_ctx *)ctx)->msgs;
-}
-
-/* libattr's attr_copy_check_permissions() with rules read once: copy
- * what no rule names.  A file that could not be read or parsed is
- * reported for every attribute, and every attribute is copied, as
- * libattr does (and so cp). */
-static int xattr_wanted(const char *name, struct error_context *ctx)
-{
-	const struct attr_ctx *a = (const struct attr_ctx *)ctx;
-	int err = sc_xattr_rules_error(a->rules);
-
-	if (err) {
-		const char *q = a->ec.quote(ctx, sc_xattr_rules_path(a->rules));
-
-		errno = err;
-		a->ec.error(ctx, "%s", q);
-		a->ec.quote_free(ctx, q);
-	}
-	return sc_xattr_rules_action(a->rules, name) == SC_XATTR_COPY;
-}
-
-/* Applies --preserve (and cp's own mode rules) to DST, through OUT when
- * it is open (then IN is the open source), else by name.  The order is
- * cp's: times, owner (chown clears set-id bits and capabilities), xattrs,
- * then mode and ACL.  Returns 0, or -1 when a failure counts. */
+/* sc_attrs_set() with what W knows of the run. */
 static int set_attrs(struct walk *w, int in, int out, const char *src,
-		     const char *dst, const struct stat *st, struct made *m)
+		     const char *dst, const struct stat *st, struct sc_made *m)
 {
-	const struct sc_options *o = w->o;
-	bool is_link = S_ISLNK(st->st_mode);
-	mode_t src_mode = st->st_mode;
-	/* special bits creation gave (a directory's sticky bit, a set-gid
-	 * bit inherited from its parent), which cp's ACL calls keep */
-	mode_t kept = m->created && m->mode_known ? m->mode & 07000 : 0;
-	bool owner_lost = false;
-	int rc = 0, r;
+	const struct sc_attrs_env env = {
+		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
+		.privileged = w->privileged, .msgs = &w->msgs,
+	};
 
-	if (o->preserve_timestamps) {
-		struct timespec ts[2] = { st->st_atim, st->st_mtim };
-
-		r = out >= 0 ? futimens(out, ts) :
-		    utimensat(AT_FDCWD, dst, ts, AT_SYMLINK_NOFOLLOW);
-		if (r < 0) {
-			sc_report_warning(&w->msgs, errno, _("preserving times for %s"), sc_quote(dst));
-			if (o->require_preserve)
-				rc = -1;
-		}
-	}
-	if (o->preserve_ownership) {
-		if (!m->created && m->have_old && o->preserve_mode && !is_link) {
-			/* Owner first would open a window with the old
-			 * mode: narrow it to what both allow the owner. */
-			mode_t tmp = m->old_mode & src_mode & S_IRWXU;
-
-			if ((out >= 0 ? fchmod(out, tmp) : chmod(dst, tmp)) < 0) {
-				if (w->privileged || errno != EPERM) {
-					sc_report_warning(&w->msgs, errno, _("clearing permissions for %s"),
-					     sc_quote(dst));
-					if (o->require_preserve)
-						return -1;
-				}
-			}
-		}
-		struct stat now;
-
-		/* A file that already has the owner and group (made by their
-		 * owner, or by root from root's files) is left alone, as cp
-		 * does: filesystems without chown (FAT through FUSE) say
-		 * ENOSYS even to a chown that changes nothing. */
-		if (out >= 0 && fstat(out, &now) == 0 &&
-		    now.st_uid == st->st_uid && now.st_gid == st->st_gid)
-			r = 0;
-		else
-			r = out >= 0 ? fchown(out, st->st_uid, st->st_gid) :
-			    lchown(dst, st->st_uid, st->st_gid);
-		if (r < 0) {
-			int err = errno;
-
-			if (err == EPERM || err == EINVAL)
-				/* keep the group, if we may */
-				(void)!(out >= 0 ? fchown(out, (uid_t)-1, st->st_gid) :
-					lchown(dst, (uid_t)-1, st->st_gid));
-			if (w->privileged || (err != EPERM && err != EINVAL)) {
-				sc_report_warning(&w->msgs, err, _("failed to preserve ownership for %s"),
-				     sc_quote(dst));
-				if (o->require_preserve)
-					rc = -1;
-			}
-			/* Not the source's owner: no set-id bits for them. */
-			src_mode &= ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
-			owner_lost = true;
-		}
-	}
-	if (o->preserve_xattr) {
-		bool all = o->attributes_only || o->require_preserve_xattr;
-		struct attr_ctx actx = {
-			.ec = all ? ctx_all :
-			      o->reduce_diagnostics ? quiet_ctx : ctx_some,
-			.rules = w->xattr_rules,
-			.msgs = &w->msgs,
-		};
-
-		/* /etc/xattr.conf decides: ACLs and other "permissions"
-		 * attributes are left to perm_copy below, SELinux and NFSv4
-		 * bookkeeping are skipped. */
-		r = out >= 0 && in >= 0 ?
-		    attr_copy_fd(src, in, dst, out, xattr_wanted, &actx.ec) :
-		    attr_copy_file(src, dst, xattr_wanted, &actx.ec);
-		if (r != 0 && o->require_preserve_xattr)
-			rc = -1;
-	}
-	if (is_link)
-		return rc;
-
-	if (o->preserve_mode) {
-		/* Mode and POSIX ACLs together, as cp -p does; an ACL carries
-		 * the rwx bits only, so set-id and sticky bits need a chmod. */
-		int acl_err;
-
-		r = out >= 0 && in >= 0 ?
-		    perm_copy_fd(src, in, dst, out, &quiet_ctx) :
-		    perm_copy_file(src, dst, &quiet_ctx);
-		/* libacl falls back to the mode bits by itself where the ACL
-		 * is only those; a failure here is an ACL that was lost,
-		 * even if the chmod below gets the bits right */
-		acl_err = r != 0 ? errno : 0;
-		/* ... but a destination without ACLs (ramfs, FAT) loses
-		 * nothing when the source has none: libacl still fails
-		 * removing a directory's default ACL there, cp does not */
-		if ((acl_err == EOPNOTSUPP || acl_err == ENOSYS) &&
-		    (in >= 0 ? acl_extended_fd(in) : acl_extended_file(src)) == 0)
-			acl_err = 0;
-		if (r != 0 || (st->st_mode & 07000)) {
-			mode_t mode = owner_lost ? (src_mode & 0777) | kept :
-				      src_mode & 07777;
-
-			r = out >= 0 ? fchmod(out, mode) : chmod(dst, mode);
-		}
-		if (r != 0 || acl_err) {
-			/* cp's ACL code quotes this name with quote() */
-			sc_report_warning(&w->msgs, r != 0 ? errno : acl_err,
-			     _("preserving permissions for %s"),
-			     sc_quote_locale(dst));
-			if (o->require_preserve)
-				rc = -1;
-		}
-		return rc;
-	}
-	if (o->explicit_no_preserve_mode && m->created) {
-		/* --no-preserve=mode: what a new file gets by default */
-		mode_t def = ((S_ISDIR(src_mode) || S_ISSOCK(src_mode) ?
-			       0777 : 0666) & ~w->umask) | kept;
-
-		r = out >= 0 ? fchmod(out, def) : chmod(dst, def);
-		if (r != 0) {
-			/* cp's words here (its set_acl), quoted with quote() */
-			sc_report_error(&w->msgs, errno, _("setting permissions for %s"),
-			    sc_quote_locale(dst));
-			rc = -1;
-		}
-		return rc;
-	}
-	if (S_ISREG(src_mode) || out >= 0) {
-		/* a file made with bits held back or u+w added: now the
-		 * mode it would have had, less the umask */
-		mode_t mode = src_mode & 0777 & ~w->umask;
-
-		if (((m->omitted & ~w->umask) | m->extra) &&
-		    (out >= 0 ? fchmod(out, mode) : chmod(dst, mode)) < 0) {
-			sc_report_warning(&w->msgs, errno, _("preserving permissions for %s"),
-			     sc_quote(dst));
-			if (o->require_preserve)
-				rc = -1;
-		}
-		return rc;
-	}
-	m->omitted &= ~w->umask;
-	if (m->omitted && !m->restore) {
-		/* the mode creation gave (an inherited set-gid bit stays) */
-		if (!m->mode_known) {
-			struct stat now;
-
-			if (lstat(dst, &now) < 0) {
-				sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(dst));
-				return -1;
-			}
-			m->mode = now.st_mode;
-		}
-		if (m->omitted & ~m->mode)
-			m->restore = true;
-	}
-	if (m->restore && chmod(dst, (m->mode | m->omitted) & 07777) < 0) {
-		sc_report_warning(&w->msgs, errno, _("preserving permissions for %s"), sc_quote(dst));
-		if (o->require_preserve)
-			rc = -1;
-	}
-	return rc;
+	return sc_attrs_set(&env, in, out, src, dst, st, m);
 }
 
 /* --- overwrite rules --------------------------------------------------- */
@@ -1122,18 +839,6 @@ static int same_content(struct walk *w, int in, const char *dst,
 	}
 }
 
-static bool attrs_match(const struct sc_options *o, const struct stat *s,
-			const struct stat *d)
-{
-	return (!o->preserve_mode ||
-		(s->st_mode & 07777) == (d->st_mode & 07777)) &&
-	       (!o->preserve_ownership ||
-		(s->st_uid == d->st_uid && s->st_gid == d->st_gid)) &&
-	       (!o->preserve_timestamps ||
-		(s->st_mtim.tv_sec == d->st_mtim.tv_sec &&
-		 s->st_mtim.tv_nsec == d->st_mtim.tv_nsec));
-}
-
 /* Adds what a repair copy did to the record's result. */
 static void merge_result(struct sc_copy_result *into,
 			 const struct sc_copy_result *more)
@@ -1447,7 +1152,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
 	bool removable = false;	/* a failure removes the destination */
 	bool shared = false;	/* ... or empties it: it has other names */
-	struct made m = { 0 };
+	struct sc_made m = { 0 };
 	unsigned new_learned;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1496,7 +1201,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 			rec->unchanged = true;
 			m.have_old = true;
 			m.old_mode = old.st_mode;
-			if (!attrs_match(o, &ist, &old) &&
+			if (!sc_attrs_match(o, &ist, &old) &&
 			    set_attrs(w, -1, -1, src, dst, &ist, &m) < 0) {
 				w->msgs.failed = true;
 				return -1;
@@ -1548,11 +1253,11 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		}
 	}
 	if (!atomic && !dst_exists) {
-		/* Made without the bits that must wait (see struct made);
+		/* Made without the bits that must wait (see struct sc_made);
 		 * writable by us where xattrs are to be set on it. */
 		mode_t mode = ist.st_mode & 0777;
 
-		m.omitted = omitted_bits(o, ist.st_mode) & 0777;
+		m.omitted = sc_attrs_omitted(o, ist.st_mode) & 0777;
 		m.extra = o->preserve_xattr && !w->privileged ?
 			  S_IWUSR & ~mode : 0;
 		out = open(dst, flags | O_CREAT | O_EXCL,
@@ -1994,7 +1699,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	const struct sc_fs_facts *dir_facts = NULL;
 	struct job *batch = NULL;
 	struct dent *ents = NULL;
-	struct made m = { 0 };
+	struct sc_made m = { 0 };
 	size_t n = 0;
 	bool created = false;
 	int rc = 0, e, at_fd = w->at_fd, dirfd = -1;
@@ -2016,7 +1721,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		struct stat now;
 
 		/* mkdir decides about set-gid (inherited from the parent) */
-		m.omitted = omitted_bits(o, sst->st_mode);
+		m.omitted = sc_attrs_omitted(o, sst->st_mode);
 		if (mkdir(dst, sst->st_mode & 07777 & ~m.omitted) < 0) {
 			sc_report_error(&w->msgs, errno, _("cannot create directory %s"), sc_quote(dst));
 			return -1;
@@ -2201,7 +1906,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SYMLINK };
-	struct made m = { .created = true };
+	struct sc_made m = { .created = true };
 	char *target;
 	size_t n;
 	int e;
@@ -2243,14 +1948,14 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SPECIAL };
-	struct made m = { .created = true };
+	struct sc_made m = { .created = true };
 	mode_t mode;
 
 	if (w->o->explain) {
 		report(w, &rec);
 		return 0;
 	}
-	m.omitted = omitted_bits(w->o, sst->st_mode);
+	m.omitted = sc_attrs_omitted(w->o, sst->st_mode);
 	mode = sst->st_mode & ~m.omitted;
 	if (S_ISFIFO(sst->st_mode) ? mkfifo(dst, mode & 07777) :
 	    mknod(dst, mode, sst->st_rdev)) {
@@ -2801,44 +2506,15 @@ fail:
 /* After the copy: the parents' times, owners and modes, deepest first. */
 static int parents_protect(struct walk *w, struct parent *v, size_t n)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_attrs_env env = {
+		.o = w->o, .umask = w->umask, .privileged = w->privileged,
+		.msgs = &w->msgs,
+	};
 
-	for (size_t i = n; i-- > 0;) {
-		struct parent *p = &v[i];
-
-		if (o->preserve_timestamps) {
-			struct timespec ts[2] = { p->st.st_atim, p->st.st_mtim };
-
-			if (utimensat(AT_FDCWD, p->dst, ts, 0) < 0) {
-				sc_report_error(&w->msgs, errno, _("failed to preserve times for %s"),
-				    sc_quote(p->dst));
-				return -1;
-			}
-		}
-		if (o->preserve_ownership &&
-		    lchown(p->dst, p->st.st_uid, p->st.st_gid) < 0) {
-			if (w->privileged || (errno != EPERM && errno != EINVAL)) {
-				sc_report_error(&w->msgs, errno, _("failed to preserve ownership for %s"),
-				    sc_quote(p->dst));
-				return -1;
-			}
-			(void)!lchown(p->dst, (uid_t)-1, p->st.st_gid);
-		}
-		if (o->preserve_mode) {
-			if ((perm_copy_file(p->src, p->dst, &quiet_ctx) != 0 ||
-			     (p->st.st_mode & 07000)) &&
-			    chmod(p->dst, p->st.st_mode & 07777) < 0) {
-				sc_report_error(&w->msgs, errno, _("preserving permissions for %s"),
-				    sc_quote(p->dst));
-				return -1;
-			}
-		} else if (p->restore &&
-			   chmod(p->dst, p->st.st_mode & 07777) < 0) {
-			sc_report_error(&w->msgs, errno, _("failed to preserve permissions for %s"),
-			    sc_quote(p->dst));
+	for (size_t i = n; i-- > 0;)
+		if (sc_attrs_set_parent(&env, v[i].src, v[i].dst, &v[i].st,
+					v[i].restore) < 0)
 			return -1;
-		}
-	}
 	return 0;
 }
 
