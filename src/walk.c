@@ -4,10 +4,12 @@
 #include "system.h"
 #include "walk.h"
 #include "attrs.h"
+#include "dest.h"
 #include "change.h"
 #include "copy.h"
 #include "fsinfo.h"
 #include "links.h"
+#include "paths.h"
 #include "plan.h"
 #include "pool.h"
 #include "quote.h"
@@ -22,10 +24,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <time.h>
 
 struct learned {
@@ -87,6 +86,7 @@ struct walk {
 	bool privileged;	/* root: may chown, and must say when it fails */
 	bool in_worker;		/* a -j worker's copy of the walk */
 	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (dest.h) */
 	struct sc_msgs msgs;	/* this thread's messages about its entry */
 	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
 	struct walk *workers;	/* -j: one walk per worker thread */
@@ -138,68 +138,6 @@ static void walk_streams(void *arg, FILE **out, FILE **err)
 	*err = s ? s->err : NULL;
 }
 
-/* DIR/NAME, with one slash between them however many DIR ends in, as
- * cp names the files of "d//" in its messages: d/f. */
-static char *join(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = malloc(a + b + 2);
-
-	if (!p)
-		return NULL;
-	while (a > 1 && dir[a - 1] == '/' && dir[a - 2] == '/')
-		a--;
-	memcpy(p, dir, a);
-	if (a && dir[a - 1] != '/')
-		p[a++] = '/';
-	memcpy(p + a, name, b + 1);
-	return p;
-}
-
-static void strip_slashes(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n > 1 && s[n - 1] == '/')
-		s[--n] = '\0';
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-/* Makes NAME a hard link to TARGET (FLAGS for linkat) or, with !HARD, a
- * symlink holding TARGET. */
-static int make_name(bool hard, const char *target, const char *name,
-		     int flags)
-{
-	return hard ? linkat(AT_FDCWD, target, AT_FDCWD, name, flags) :
-		      symlink(target, name);
-}
-
-/* make_name() under a free temporary name in DIR, ".smartcp.PID.N",
- * written to TMP.  0 or -errno. */
-static int make_temp_name(bool hard, const char *target, int flags,
-			  const char *dir, char *tmp, size_t size)
-{
-	for (unsigned i = 0;; i++) {
-		if (snprintf(tmp, size, "%s/.smartcp.%d.%u", dir,
-			     (int)getpid(), i) >= (int)size)
-			return -ENAMETOOLONG;
-		if (make_name(hard, target, tmp, flags) == 0)
-			return 0;
-		if (errno != EEXIST || i > 100)
-			return -errno;
-	}
-}
-
 static double elapsed(const struct timespec *t0)
 {
 	struct timespec t;
@@ -215,15 +153,6 @@ static void report(struct walk *w, struct sc_record *rec)
 	rec->backup = w->backup;
 	rec->announced = w->announced;
 	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
-}
-
-/* The name of PATH's last entry (PATH, as join() makes them, has no
- * trailing slash). */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
 }
 
 /* --debug: a destination left as it was (-n, --update, a "no" to -i),
@@ -349,273 +278,6 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 	return sc_attrs_set(&env, in, out, src, dst, st, m);
 }
 
-/* --- overwrite rules --------------------------------------------------- */
-
-static bool yes(void)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	bool r = false;
-
-	if (getline(&line, &cap, stdin) > 0)
-		r = rpmatch(line) == 1;
-	free(line);
-	return r;
-}
-
-static char *backup_name(struct walk *w, const char *dst)
-{
-	const struct sc_options *o = w->o;
-	char *name = NULL;
-	enum sc_backup kind = o->backup;
-
-	if (kind == SC_BACKUP_NUMBERED || kind == SC_BACKUP_EXISTING) {
-		const char *slash = strrchr(dst, '/');
-		const char *base = slash ? slash + 1 : dst;
-		char *dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) :
-			    strdup(".");
-		DIR *d = dir ? opendir(*dir ? dir : "/") : NULL;
-		size_t blen = strlen(base);
-		unsigned long max = 0;
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			char *end;
-			unsigned long v;
-
-			if (strncmp(e->d_name, base, blen) ||
-			    strncmp(e->d_name + blen, ".~", 2))
-				continue;
-			v = strtoul(e->d_name + blen + 2, &end, 10);
-			if (end[0] == '~' && !end[1] && v > max)
-				max = v;
-		}
-		if (d)
-			closedir(d);
-		free(dir);
-		if (kind == SC_BACKUP_NUMBERED || max)
-			return asprintf(&name, "%s.~%lu~", dst, max + 1) < 0 ?
-				NULL : name;
-	}
-	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
-}
-
-/* The last component of NAME, trailing slashes ignored, in a new string. */
-static char *base_of(const char *name)
-{
-	char *copy = strdup(name), *slash;
-
-	if (!copy)
-		return NULL;
-	strip_slashes(copy);
-	slash = strrchr(copy, '/');
-	if (slash && slash[1])
-		memmove(copy, slash + 1, strlen(slash + 1) + 1);
-	return copy;
-}
-
-/* Are A and B the same directory entry: one directory, one name? */
-static bool same_name(const char *a, const char *b)
-{
-	_cleanup_free_ char *ba = base_of(a), *bb = base_of(b);
-	_cleanup_free_ char *da = NULL, *db = NULL;
-	struct stat sa, sb;
-
-	if (!ba || !bb || strcmp(ba, bb))
-		return false;
-	da = dir_of(a);
-	db = dir_of(b);
-	return da && db && stat(da, &sa) == 0 && stat(db, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* Is DST's directory the current one? */
-static bool in_cwd(const char *dst)
-{
-	_cleanup_free_ char *dir = dir_of(dst);
-	struct stat d, dot;
-
-	return !dir || !strcmp(dir, ".") || stat(".", &dot) < 0 ||
-	       stat(dir, &d) < 0 ||
-	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
-}
-
-#define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
-
-/* Symlinks are not followed for this entry: -P, or -H below the command
- * line (cp's copy of a directory's entries takes -H as -P). */
-static bool deref_never(const struct sc_options *o, bool cmdline)
-{
-	return o->deref == SC_DEREF_NEVER ||
-	       (o->deref == SC_DEREF_ARGS && !cmdline);
-}
-
-/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them) may be
- * one file.  Is the copy still safe -- a link replaced by a link, a
- * backup that keeps the data, a name removed first?  These are cp's
- * rules.  *RETURN_NOW: nothing to do (a hard link to itself). */
-static bool same_file_ok(struct walk *w, const char *src,
-			 const struct stat *sst, const char *dst,
-			 const struct stat *dst_st, bool cmdline,
-			 bool *return_now)
-{
-	const struct sc_options *o = w->o;
-	bool same = SAME_INODE(*sst, *dst_st), same_link;
-	bool never = deref_never(o, cmdline);
-	struct stat sl, dl, a, b;
-
-	*return_now = false;
-	if (same && o->hard_link) {
-		*return_now = true;
-		return true;
-	}
-	if (never) {
-		same_link = same;
-		sl = *sst;
-		dl = *dst_st;
-		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode)) {
-			/* two links: fine unless one entry */
-			bool sn = same_name(src, dst);
-
-			if (!sn && o->backup != SC_BACKUP_NONE)
-				return true;
-			if (!sn && same_link) {
-				*return_now = true;
-				return true;
-			}
-			return !sn;
-		}
-	} else {
-		if (!same)
-			return true;
-		if (lstat(dst, &dl) < 0 || lstat(src, &sl) < 0)
-			return true;
-		same_link = SAME_INODE(sl, dl);
-		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode) &&
-		    o->remove_destination)
-			return true;
-	}
-	if (o->backup != SC_BACKUP_NONE) {
-		if (!same_link)
-			/* backing up the file a followed link names would
-			 * leave the link dangling */
-			return !(!never &&
-				 S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode));
-		return !same_name(src, dst);
-	}
-	if (o->remove_destination) {
-		if (S_ISLNK(dl.st_mode))
-			return true;
-		if (same_link && dl.st_nlink > 1 && !same_name(src, dst))
-			return true;
-	}
-	if (!S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode)) {
-		if (!SAME_INODE(sl, dl))
-			return true;
-		if (o->hard_link) {
-			*return_now = true;
-			return true;
-		}
-	}
-	if (o->symbolic_link && S_ISLNK(dl.st_mode))
-		return true;	/* a link may be made again */
-	if (never) {
-		if (S_ISLNK(sl.st_mode) ? stat(src, &a) < 0 : (a = sl, false))
-			return true;
-		if (S_ISLNK(dl.st_mode) ? stat(dst, &b) < 0 : (b = dl, false))
-			return true;
-		if (!SAME_INODE(a, b))
-			return true;
-		if (o->hard_link) {
-			*return_now = !S_ISLNK(dl.st_mode);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Would backing DST up (to DST~) move the source itself aside? */
-static bool source_is_dst_backup(struct walk *w, const char *src,
-				 const struct stat *sst, const char *dst)
-{
-	_cleanup_free_ char *sb = base_of(src), *db = base_of(dst);
-	_cleanup_free_ char *back = NULL;
-	size_t dl, xl = strlen(w->o->suffix);
-	struct stat st;
-
-	if (!sb || !db)
-		return false;
-	dl = strlen(db);
-	if (strlen(sb) != dl + xl || memcmp(sb, db, dl) ||
-	    strcmp(sb + dl, w->o->suffix))
-		return false;
-	if (asprintf(&back, "%s%s", dst, w->o->suffix) < 0) {
-		back = NULL;
-		return false;
-	}
-	return stat(back, &st) == 0 && SAME_INODE(st, *sst);
-}
-
-/* -i: may DST be overwritten?  A file we may not write is named as such,
- * with its mode, as cp does. */
-static bool overwrite_ok(struct walk *w, const char *dst,
-			 const struct stat *dst_st)
-{
-	bool unwritable = !S_ISLNK(dst_st->st_mode) && !w->privileged &&
-			  faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) != 0;
-
-	sc_report_ask_overwrite(dst, dst_st, unwritable,
-				w->o->force || w->o->remove_destination);
-	return yes();
-}
-
-/* Is DST_ST (an existing destination, SST the source) new enough that
- * --update leaves it alone? */
-static bool update_skips(const struct sc_options *o, const struct stat *sst,
-			 const struct stat *dst_st)
-{
-	if (o->update == SC_UPDATE_NONE || o->update == SC_UPDATE_NONE_FAIL)
-		return true;
-	return o->update == SC_UPDATE_OLDER &&
-	       (dst_st->st_mtim.tv_sec > sst->st_mtim.tv_sec ||
-		(dst_st->st_mtim.tv_sec == sst->st_mtim.tv_sec &&
-		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
-}
-
-/* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
- * names) or a symlink holding TARGET.  An existing DST is replaced only
- * with REPLACE, in one rename, so DST never goes missing.  Returns 0, or
- * -errno. */
-static int make_link(bool hard, const char *target, const char *dst,
-		     bool follow, bool replace)
-{
-	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
-	_cleanup_free_ char *dir = NULL;
-	char tmp[PATH_MAX];
-	struct stat st;
-	int e;
-
-	if (make_name(hard, target, dst, flags) == 0)
-		return 0;
-	if (errno != EEXIST || !replace)
-		return -errno;
-	dir = dir_of(dst);
-	if (!dir)
-		return -ENOMEM;
-	e = make_temp_name(hard, target, flags, dir, tmp, sizeof(tmp));
-	if (e < 0)
-		return e;
-	if (rename(tmp, dst) < 0) {
-		e = -errno;
-		unlink(tmp);
-		return e;
-	}
-	/* renaming one name of a file onto another does nothing */
-	if (lstat(tmp, &st) == 0)
-		unlink(tmp);
-	return 0;
-}
-
 /* --- regular files ----------------------------------------------------- */
 
 /* Facts for a path that may not exist yet (--explain): the nearest
@@ -665,147 +327,6 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 	in.learned = learned_get(rec->src_fs, rec->dst_fs);
 	sc_plan_make(&in, &rec->plan);
 	rec->planned = true;
-}
-
-/* --atomic: the temporary that a signal must not leave behind.  An
- * O_TMPFILE temporary has no name until it is committed, so SIGKILL
- * leaves nothing either; the named fallback is removed here. */
-static char atomic_tmp[PATH_MAX + 64];
-static volatile sig_atomic_t atomic_tmp_set;	/* --atomic: -j1 only */
-
-/* A destination being written in place (no --atomic): a signal removes
- * it, so an interrupted copy leaves no file that looks complete.  One
- * slot per thread, the walk's (0) and each -j worker's.  SIGKILL cannot
- * be caught: only --atomic protects against it. */
-#define MAX_THREADS 65
-static char partial[MAX_THREADS][PATH_MAX];
-/* Set by the worker that owns the slot, read by the signal handler on
- * whichever thread the signal lands: an atomic (lock-free, so safe in a
- * handler) whose release store publishes the name written before it.
- * volatile sig_atomic_t only orders a handler against its own thread. */
-static atomic_int partial_set[MAX_THREADS];
-static __thread unsigned tl_index;
-
-/* KEEP_NAME: the file has other names (hard links), which a removal
- * would leave holding the prefix: it is emptied instead. */
-static void partial_begin(const char *dst, bool keep_name)
-{
-	if (strlen(dst) < PATH_MAX) {
-		strcpy(partial[tl_index], dst);
-		atomic_store_explicit(&partial_set[tl_index],
-				      keep_name ? 2 : 1, memory_order_release);
-	}
-}
-
-static void partial_end(void)
-{
-	atomic_store_explicit(&partial_set[tl_index], 0, memory_order_release);
-}
-
-static void on_fatal_signal(int sig)
-{
-	int saved = errno;
-
-	for (unsigned i = 0; i < MAX_THREADS; i++) {
-		int set = atomic_load_explicit(&partial_set[i],
-					       memory_order_acquire);
-
-		if (set == 1)
-			unlink(partial[i]);
-		else if (set == 2)
-			(void)!truncate(partial[i], 0);
-	}
-	if (atomic_tmp_set)
-		unlink(atomic_tmp);
-	signal(sig, SIG_DFL);
-	/* delivered when this handler returns (the signal is blocked in
-	 * it): the interrupted code never sees errno changed */
-	raise(sig);
-	errno = saved;
-}
-
-/* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
- * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
- * reported as cp reports it). */
-static void catch_fatal_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
-		struct sigaction old;
-
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		signal(sigs[i], on_fatal_signal);
-	}
-}
-
-/* Opens an unnamed temporary in DST's directory (or a named one where
- * O_TMPFILE is not supported).  Returns the fd or -errno; *ret_named
- * tells whether atomic_tmp holds its name. */
-static int atomic_open(const char *dst, bool *ret_named)
-{
-	_cleanup_free_ char *dir = dir_of(dst);
-	int fd;
-
-	*ret_named = false;
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-		return -errno;
-	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s/.smartcp.XXXXXX",
-		     dir) >= (int)sizeof(atomic_tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(atomic_tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	atomic_tmp_set = 1;
-	*ret_named = true;
-	return fd;
-}
-
-/* Puts the finished temporary in DST's place with one rename. */
-static int atomic_commit(int fd, const char *dst, bool named)
-{
-	_cleanup_free_ char *dir = dir_of(dst);
-	char fdpath[64];
-	int e;
-
-	if (!dir)
-		return -ENOMEM;
-	if (!named) {
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-		e = make_temp_name(true, fdpath, AT_SYMLINK_FOLLOW, dir,
-				   atomic_tmp, sizeof(atomic_tmp));
-		if (e < 0)
-			return e;
-		atomic_tmp_set = 1;
-	}
-	if (rename(atomic_tmp, dst) < 0) {
-		e = -errno;
-		unlink(atomic_tmp);
-		atomic_tmp_set = 0;
-		return e;
-	}
-	atomic_tmp_set = 0;
-	return 0;
-}
-
-static int fsync_dir_of(const char *path)
-{
-	_cleanup_free_ char *dir = dir_of(path);
-	_cleanup_close_ int fd = -1;
-
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) < 0)
-		return errno == EINVAL ? 0 : -errno;
-	return 0;
 }
 
 /* --if-changed: does DST already hold exactly IN's bytes?  1 yes, 0 no,
@@ -1112,25 +633,6 @@ changed:
 	return -EBADMSG;
 }
 
-/* DST was not there when stat'ed, but O_EXCL found a name: a symlink to
- * nowhere.  cp does not write through it (POSIXLY_CORRECT: it does,
- * making the file it names).  Returns the fd, -1 with errno, or -2 when
- * the message is said. */
-static int open_dangling(struct walk *w, const char *dst, int flags,
-			 mode_t mode)
-{
-	struct stat lst;
-
-	if (lstat(dst, &lst) < 0 || !S_ISLNK(lst.st_mode)) {
-		errno = EEXIST;
-		return -1;
-	}
-	if (getenv("POSIXLY_CORRECT"))
-		return open(dst, flags | O_CREAT, mode);
-	sc_report_error(&w->msgs, 0, _("not writing through dangling symlink %s"), sc_quote(dst));
-	return -2;
-}
-
 /* Copies regular file SRC (or, without -R, the data of a FIFO or device)
  * to DST.  PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the
  * fast path of a fresh tree); else SRC is opened here and checked against
@@ -1218,7 +720,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 
 	flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
 	if (atomic) {
-		out = atomic_open(dst, &named_tmp);
+		out = sc_dest_atomic_open(dst, &named_tmp);
 		if (out < 0) {
 			sc_report_error(&w->msgs, -out, _("cannot create regular file %s"),
 			    sc_quote(dst));
@@ -1236,14 +738,8 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		} else if (out < 0 && o->force) {
 			/* -f: a destination we cannot open goes, and a new
 			 * one is made in its place */
-			int u = unlink(dst);
-
-			if (u < 0 && errno != ENOENT) {
-				sc_report_error(&w->msgs, errno, _("cannot remove %s"), sc_quote(dst));
+			if (sc_dest_remove(&w->msgs, dst, o->verbose, false) < 0)
 				return -1;
-			}
-			if (u == 0 && o->verbose)
-				sc_report_removed(&w->msgs, dst);
 			dst_exists = have_old = false;
 		} else if (out < 0) {
 			/* cp's words, for an existing file too */
@@ -1263,7 +759,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		out = open(dst, flags | O_CREAT | O_EXCL,
 			   (mode & ~m.omitted) | m.extra);
 		if (out < 0 && errno == EEXIST) {
-			out = open_dangling(w, dst, flags, mode);
+			out = sc_dest_open_dangling(&w->msgs, dst, flags, mode);
 			if (out == -2)
 				return -1;
 		}
@@ -1295,7 +791,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 	removable = !atomic && !o->attributes_only && S_ISREG(ost.st_mode);
 	shared = removable && !created && ost.st_nlink > 1;
 	if (removable)
-		partial_begin(dst, shared);
+		sc_dest_partial_begin(w->thread, dst, shared);
 	make_plan(w, rec, &ist, ost.st_mode);
 	if (o->verify && !o->attributes_only &&
 	    (!out_seekable ||
@@ -1431,7 +927,7 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		goto fail;
 	}
 	if (atomic) {
-		e = atomic_commit(out, dst, named_tmp);
+		e = sc_dest_atomic_commit(out, dst, named_tmp);
 		if (e < 0) {
 			e = -e;
 			sc_report_error(&w->msgs, e, _("cannot replace %s"), sc_quote(dst));
@@ -1446,8 +942,8 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 		rec->err = -e;
 		goto fail;
 	}
-	partial_end();
-	if (o->sync && (e = fsync_dir_of(dst)) < 0) {
+	sc_dest_partial_end(w->thread);
+	if (o->sync && (e = sc_dest_fsync_dir(dst)) < 0) {
 		sc_report_error(&w->msgs, -e, _("cannot sync the directory of %s"), sc_quote(dst));
 		rec->err = e;
 		rec->seconds = elapsed(&t0);
@@ -1470,14 +966,12 @@ fail:
 			(void)!ftruncate(out, 0);
 		close(out);
 	}
-	if (atomic) {
-		if (named_tmp && atomic_tmp_set)
-			unlink(atomic_tmp);
-		atomic_tmp_set = 0;
-	} else if (removable && !shared) {
+	if (atomic)
+		sc_dest_atomic_abandon(named_tmp);
+	else if (removable && !shared) {
 		unlink(dst);
 	}
-	partial_end();
+	sc_dest_partial_end(w->thread);
 	rec->seconds = elapsed(&t0);
 	if (!rec->err)
 		rec->err = -e;
@@ -1635,36 +1129,6 @@ static int list_dir(const char *path, int at_fd, const char *at_name,
 	return 0;
 }
 
-/* Is DST (to be created) SRC itself or inside it? */
-static bool inside(const char *src, const char *dst)
-{
-	_cleanup_free_ char *s = realpath(src, NULL);
-	_cleanup_free_ char *parent = NULL, *d = NULL;
-	const char *slash = strrchr(dst, '/');
-	const char *base = slash ? slash + 1 : dst;
-	size_t sl;
-
-	if (!s)
-		return false;
-	parent = slash ? strndup(dst, (size_t)(slash - dst)) : strdup(".");
-	if (!parent)
-		return false;
-	d = realpath(*parent ? parent : "/", NULL);
-	if (!d)
-		return false;
-	if (*base && strcmp(base, ".") && strcmp(base, "..")) {
-		char *full = join(d, base);
-
-		free(d);
-		d = full;
-		if (!d)
-			return false;
-	}
-	sl = strlen(s);
-	return !strncmp(s, d, sl) && (d[sl] == '\0' || d[sl] == '/' ||
-				      !strcmp(s, "/"));
-}
-
 static void job_free(struct job *j)
 {
 	if (j->dirfd >= 0)
@@ -1712,7 +1176,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 			    sc_quote(src));
 			return -1;
 		}
-	if ((cmdline || o->deref == SC_DEREF_ALWAYS) && inside(src, dst)) {
+	if ((cmdline || o->deref == SC_DEREF_ALWAYS) && sc_path_is_inside(src, dst)) {
 		sc_report_error(&w->msgs, 0, _("cannot copy a directory, %s, into itself, %s"),
 		    sc_quote(src), sc_quote(dst));
 		return -1;
@@ -1778,7 +1242,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *s = join(src, ents[i].name), *d = join(dst, ents[i].name);
+		char *s = sc_path_join(src, ents[i].name), *d = sc_path_join(dst, ents[i].name);
 
 		if (!s || !d) {
 			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
@@ -1921,7 +1385,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		report(w, &rec);
 		return 0;
 	}
-	e = make_link(false, target, dst, false, w->o->force);
+	e = sc_dest_make_link(false, target, dst, false, w->o->force);
 	if (e == -EEXIST && w->o->update != SC_UPDATE_ALL && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {
 		/* -u: the link is already there as it should be */
@@ -1982,7 +1446,7 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 				 .kind = SC_KIND_HARDLINK };
 	int e;
 
-	if (!w->o->explain && (e = make_link(true, prev, dst, false, true)) < 0) {
+	if (!w->o->explain && (e = sc_dest_make_link(true, prev, dst, false, true)) < 0) {
 		sc_report_error(&w->msgs, -e, _("cannot create hard link %s to %s"),
 		    sc_quote(dst), sc_quote(prev));
 		return -1;
@@ -2094,7 +1558,7 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 			if (w->src_seen[i].dev == sst->st_dev &&
 			    w->src_seen[i].ino == sst->st_ino &&
 			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
-			    same_name(src, w->src_seen[i].name)) {
+			    sc_path_same_entry(src, w->src_seen[i].name)) {
 				sc_report_warning(&w->msgs, 0, _("warning: source file %s specified more than once"),
 				     sc_quote(src));
 				return true;
@@ -2106,7 +1570,7 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 		if (w->src_seen[i].dev == sst->st_dev &&
 		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
 		    w->src_seen[i].name &&
-		    same_name(dst, w->src_seen[i].name)) {
+		    sc_path_same_entry(dst, w->src_seen[i].name)) {
 			sc_report_warning(&w->msgs, 0, _("warning: source directory %s specified more than once"),
 			     sc_quote(src));
 			return true;
@@ -2167,14 +1631,14 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 
 	if (dst_exists && !o->explain) {
 		if (o->interactive != SC_OVERWRITE_NEVER &&
-		    !same_file_ok(w, src, &sst, dst, &dst_st, cmdline,
+		    !sc_dest_same_file_ok(o, src, &sst, dst, &dst_st, cmdline,
 				  &return_now)) {
 			sc_report_error(&w->msgs, 0, _("%s and %s are the same file"), sc_quote(src),
 			    sc_quote(dst));
 			return -1;
 		}
 		if (o->update != SC_UPDATE_ALL && !S_ISDIR(sst.st_mode) &&
-		    update_skips(o, &sst, &dst_st)) {
+		    sc_dest_update_skips(o, &sst, &dst_st)) {
 			if (o->update == SC_UPDATE_NONE_FAIL) {
 				/* cp 9.6: said, counted, nothing else done */
 				sc_report_error(&w->msgs, 0, _("not replacing %s"), sc_quote(dst));
@@ -2199,7 +1663,7 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 				return 0;
 			}
 			if (o->interactive == SC_OVERWRITE_ASK &&
-			    !overwrite_ok(w, dst, &dst_st)) {
+			    !sc_dest_ask_overwrite(o, w->privileged, dst, &dst_st)) {
 				skipped(w, dst);
 				return 0;
 			}
@@ -2227,18 +1691,18 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			return -1;
 		}
 		if (o->backup != SC_BACKUP_NONE && !S_ISDIR(dst_st.st_mode)) {
-			_cleanup_free_ char *base = base_of(src);
+			_cleanup_free_ char *base = sc_path_base(src);
 			char *b;
 
 			if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
 				goto backed_up;
 			if (o->backup != SC_BACKUP_NUMBERED &&
-			    source_is_dst_backup(w, src, &sst, dst)) {
+			    sc_dest_backup_is_source(o, src, &sst, dst)) {
 				sc_report_error(&w->msgs, 0, _("backing up %s might destroy source;  %s not copied"),
 				    sc_quote(dst), sc_quote(src));
 				return -1;
 			}
-			b = backup_name(w, dst);
+			b = sc_dest_backup_name(o, dst);
 			if (!b || (rename(dst, b) < 0 && errno != ENOENT)) {
 				sc_report_error(&w->msgs, b ? errno : ENOMEM, _("cannot backup %s"),
 				    sc_quote(dst));
@@ -2249,18 +1713,10 @@ static int copy_entry_1(struct walk *w, const char *src, const char *dst,
 			w->backup = b;		/* shown on the -v line */
 			dst_exists = false;
 		} else if (!S_ISDIR(dst_st.st_mode) &&
-			   (o->remove_destination ||
-			    (!o->attributes_only &&
-			     ((o->preserve_links && dst_st.st_nlink > 1) ||
-			      (deref_never(o, cmdline) &&
-			       !S_ISREG(sst.st_mode)))))) {
-			if (unlink(dst) < 0 && errno != ENOENT) {
-				sc_report_error(&w->msgs, errno, _("cannot remove %s"), sc_quote(dst));
+			   sc_dest_must_remove(o, &sst, &dst_st, cmdline)) {
+			if (sc_dest_remove(&w->msgs, dst, o->verbose, true) < 0)
 				return -1;
-			}
 			dst_exists = false;
-			if (o->verbose)
-				sc_report_removed(&w->msgs, dst);
 		}
 	}
 backed_up:
@@ -2305,14 +1761,14 @@ backed_up:
 			report(w, &rec);
 			return 0;
 		}
-		if (o->symbolic_link && src[0] != '/' && !in_cwd(dst)) {
+		if (o->symbolic_link && src[0] != '/' && !sc_path_in_cwd(dst)) {
 			/* a relative target would be resolved from the
 			 * link's directory, not from here */
 			sc_report_error(&w->msgs, 0, _("%s: can make relative symbolic links only in current directory"),
 			    sc_quote_plain(dst));
 			return -1;
 		}
-		e = make_link(o->hard_link, src, dst, follow,
+		e = sc_dest_make_link(o->hard_link, src, dst, follow,
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
 		if (e < 0) {
@@ -2363,12 +1819,12 @@ static char *target_name(struct walk *w, const char *dir, const char *src)
 
 	if (!copy)
 		return NULL;
-	strip_slashes(copy);
+	sc_path_strip_slashes(copy);
 	if (w->o->parents)
-		return join(dir, copy);
+		return sc_path_join(dir, copy);
 	slash = strrchr(copy, '/');
 	base = slash && slash[1] ? slash + 1 : copy;
-	return join(dir, base);
+	return sc_path_join(dir, base);
 }
 
 /* --parents: a directory of the source's path, made or found under the
@@ -2405,9 +1861,9 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 	*ret_n = 0;
 	if (!rel)
 		return -1;
-	strip_slashes(rel);
-	full = join(dir, rel);
-	top = full ? dir_of(full) : NULL;
+	sc_path_strip_slashes(rel);
+	full = sc_path_join(dir, rel);
+	top = full ? sc_path_dir(full) : NULL;
 	if (!top)
 		return -1;
 	if (stat(top, &st) == 0) {
@@ -2426,7 +1882,7 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 		if (slash == p)
 			continue;	/* "a//b" */
 		*slash = '\0';
-		d = join(dir, rel);
+		d = sc_path_join(dir, rel);
 		if (!d)
 			goto fail;
 		missing = stat(d, &st) != 0;
@@ -2581,7 +2037,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 			/* cp -fb f f: the copy is the backup, made under
 			 * the backup's name, and f stays as it is */
 			struct sc_options once = *o;
-			_cleanup_free_ char *b = backup_name(w, src);
+			_cleanup_free_ char *b = sc_dest_backup_name(o, src);
 			int r;
 
 			if (!b) {
@@ -2604,7 +2060,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 		char *dst;
 
 		if (o->strip_trailing_slashes)
-			strip_slashes(ops[i]);
+			sc_path_strip_slashes(ops[i]);
 		if (o->parents &&
 		    make_parents(w, dir, ops[i], &parents, &n_parents) < 0) {
 			rc = 1;
@@ -2653,7 +2109,7 @@ struct ahead {
 static int open_ahead(const struct job *j, unsigned i, bool data)
 {
 	int fd = j->dirfd >= 0 ?
-		 openat(j->dirfd, base_name(j->src[i]), NEW_SRC_FLAGS) :
+		 openat(j->dirfd, sc_path_last(j->src[i]), NEW_SRC_FLAGS) :
 		 open(j->src[i], NEW_SRC_FLAGS);
 
 	if (fd < 0)
@@ -2700,7 +2156,7 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 	a.data = !j->parent_facts || j->parent_facts->can_clone == SC_NO ||
 		 w->o->reflink == SC_REFLINK_NEVER;
 	w->slot = slot;
-	tl_index = 1 + id;
+	w->thread = 1 + id;
 	w->parent_facts = j->parent_facts;
 	for (j->n_done = 0; j->n_done < j->n; j->n_done++) {
 		const char *src = j->src[j->n_done], *dst = j->dst[j->n_done];
@@ -2714,7 +2170,7 @@ static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
 		w->reported = false;
 		w->announced = false;
 		w->at_fd = j->dirfd;
-		w->at_name = j->dirfd >= 0 ? base_name(src) : NULL;
+		w->at_name = j->dirfd >= 0 ? sc_path_last(src) : NULL;
 		if (copy_new_regular(w, src, dst) == 1)
 			break;	/* the rest goes back to the walk, in order */
 		if (w->msgs.failed && w->o->json && !w->reported) {
@@ -2753,7 +2209,7 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 	for (unsigned i = j->n_done; i < j->n; i++) {
 		w->parent_facts = j->parent_facts;
 		w->at_fd = j->dirfd;
-		w->at_name = j->dirfd >= 0 ? base_name(j->src[i]) : NULL;
+		w->at_name = j->dirfd >= 0 ? sc_path_last(j->src[i]) : NULL;
 		copy_entry(w, j->src[i], j->dst[i], false, DT_UNKNOWN);
 	}
 	w->at_fd = at_fd;
@@ -2773,7 +2229,7 @@ static unsigned jobs_for(const struct sc_options *o)
 	    o->interactive == SC_OVERWRITE_ASK)
 		return 1;
 	if (o->jobs)
-		return MIN(o->jobs, MAX_THREADS - 1);
+		return MIN(o->jobs, SC_DEST_THREADS - 1);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 1 ? (unsigned)MIN(n, 16) : 1;
 }
@@ -2931,7 +2387,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		w.ctx.progress_arg = &w;
 	}
 	if (!opts->explain)
-		catch_fatal_signals();
+		sc_dest_catch_signals();
 
 	pool_jobs = jobs_for(opts);
 	rc = run_operands(&w, operands, n);
