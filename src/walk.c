@@ -8,6 +8,7 @@
 #include "change.h"
 #include "copy.h"
 #include "fsinfo.h"
+#include "jobs.h"
 #include "links.h"
 #include "paths.h"
 #include "plan.h"
@@ -21,9 +22,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -37,20 +36,6 @@ struct deferred {
 	char *src, *dst;
 	struct stat st;
 	struct sc_made m;
-};
-
-/* -j: a run of consecutive new regular files of one directory, for one
- * worker.  Whole runs keep workers in different directories (creating
- * files in one directory serialises on its lock) and cost one hand-over
- * for many files. */
-#define JOB_MAX 256
-struct job {
-	char *src[JOB_MAX], *dst[JOB_MAX];
-	unsigned n;
-	unsigned n_done;	/* the worker handed back the rest */
-	unsigned failed;	/* files that failed */
-	const struct sc_fs_facts *parent_facts;
-	int dirfd;		/* their source directory, or -1 */
 };
 
 struct seen {
@@ -89,6 +74,7 @@ struct walk {
 	unsigned thread;	/* 0: the walk's, 1 + N: worker N (dest.h) */
 	struct sc_msgs msgs;	/* this thread's messages about its entry */
 	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
+	struct sc_jobs *jobs;	/* -j: the workers, shared */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
 	size_t n_deferred;
@@ -108,11 +94,6 @@ struct walk {
  * each failed entry counts once, whatever number of messages it printed. */
 static int n_failures;
 
-/* -j: the pool, and the slot the current thread's output goes to.  The
- * walk thread writes to its own slots in the pool's order; a worker to
- * its job's slot; when the pool is flushing, output goes straight out. */
-static struct sc_pool *pool;
-static bool flushing;
 
 /* Shared between the walk and the -j workers, under shared_lock: the
  * filesystem facts cache and what the run has learned. */
@@ -122,11 +103,7 @@ static size_t n_learned;
 
 static struct sc_pool_slot *current_slot(const struct walk *w)
 {
-	if (w->slot)
-		return w->slot;
-	if (pool && !flushing)
-		return sc_pool_own_slot(pool);
-	return NULL;
+	return w->slot ? w->slot : sc_jobs_own_slot(w->jobs);
 }
 
 /* Where W's -v lines and messages go now (struct sc_msgs). */
@@ -1020,42 +997,18 @@ static int by_ino(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
-/* A second descriptor of FD to keep while a directory's entries are
- * copied, or -1.  Only the lower half of the descriptors allowed is used
- * for these, one per level of a deep tree and one per queued job: the
- * copies need the rest, and without one the entries are opened by path. */
-static int fd_budget;	/* set on the walk thread before any job exists */
-
-static int keep_fd(int fd)
-{
-	int k;
-
-	if (!fd_budget) {
-		struct rlimit rl;
-
-		fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-			    rl.rlim_cur != RLIM_INFINITY &&
-			    rl.rlim_cur < INT_MAX ?
-			    (int)(rl.rlim_cur / 2) : 512;
-	}
-	k = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (k >= fd_budget) {
-		close(k);
-		k = -1;
-	}
-	return k;
-}
-
 /* A directory's entries, sorted by inode: cp's order, and the fastest
  * to read on ext4.  The directory is PATH, or AT_NAME in AT_FD; unless
  * FOLLOW, a symlink put in its place is refused, and it must still be
  * the directory WANT describes (-ESTALE if not).  *KEEP gets a
  * descriptor of it for opening its entries, or -1 (out of descriptors:
  * the entries are then opened by path). */
-static int list_dir(const char *path, int at_fd, const char *at_name,
-		    bool follow, const struct stat *want, int *keep,
-		    struct dent **ret, size_t *ret_n)
+static int list_dir(struct walk *w, const char *path, bool follow,
+		    const struct stat *want, int *keep, struct dent **ret,
+		    size_t *ret_n)
 {
+	int at_fd = w->at_fd;
+	const char *at_name = w->at_name;
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY |
 		    (follow ? 0 : O_NOFOLLOW);
 	int fd = at_fd >= 0 ? openat(at_fd, at_name, flags) :
@@ -1081,7 +1034,7 @@ static int list_dir(const char *path, int at_fd, const char *at_name,
 		close(fd);
 		return -ESTALE;
 	}
-	*keep = keep_fd(fd);
+	*keep = sc_jobs_keep_fd(w->jobs, fd);
 	d = fdopendir(fd);
 	if (!d) {
 		int err = errno;
@@ -1129,30 +1082,6 @@ static int list_dir(const char *path, int at_fd, const char *at_name,
 	return 0;
 }
 
-static void job_free(struct job *j)
-{
-	if (j->dirfd >= 0)
-		close(j->dirfd);
-	for (unsigned i = 0; i < j->n; i++) {
-		free(j->src[i]);
-		free(j->dst[i]);
-	}
-	free(j);
-}
-
-static bool ensure_pool(struct walk *w, const struct sc_fs_facts *dst);
-
-/* Hands a run of files to the pool; on failure, says so for each. */
-static int submit(struct walk *w, struct job *j)
-{
-	if (sc_pool_submit(pool, j) == 0)
-		return 0;
-	for (unsigned i = 0; i < j->n; i++)
-		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(j->src[i]));
-	job_free(j);
-	return -1;
-}
-
 static int copy_dir(struct walk *w, const char *src, const char *dst,
 		    const struct stat *sst, const struct stat *dst_st,
 		    bool cmdline, bool follow)
@@ -1161,13 +1090,12 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
 	const struct sc_fs_facts *dir_facts = NULL;
-	struct job *batch = NULL;
+	struct sc_job *batch = NULL;
 	struct dent *ents = NULL;
 	struct sc_made m = { 0 };
 	size_t n = 0;
 	bool created = false;
-	int rc = 0, e, at_fd = w->at_fd, dirfd = -1;
-	const char *at_name = w->at_name;
+	int rc = 0, e, dirfd = -1;
 
 	for (size_t i = 0; i < w->n_ancestors; i++)
 		if (w->ancestors[i].dev == sst->st_dev &&
@@ -1230,7 +1158,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	}
 	w->ancestors[w->n_ancestors].dev = sst->st_dev;
 	w->ancestors[w->n_ancestors++].ino = sst->st_ino;
-	e = list_dir(src, at_fd, at_name, follow, sst, &dirfd, &ents, &n);
+	e = list_dir(w, src, follow, sst, &dirfd, &ents, &n);
 	if (e == -ESTALE) {
 		sc_report_error(&w->msgs, 0, _("skipping directory %s, as it was replaced while being copied"),
 		    sc_quote(src));
@@ -1249,31 +1177,17 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 			rc = -1;
 		} else if (dir_facts && ents[i].type == DT_REG &&
 			   !o->hard_link && !o->symbolic_link &&
-			   !o->attributes_only && ensure_pool(w, dir_facts)) {
+			   !o->attributes_only && !w->in_worker &&
+			   sc_jobs_ready(w->jobs, dir_facts)) {
 			/* -j: new files in a new directory go to a worker in
 			 * runs; their output keeps its place in walk order */
-			if (!batch && (batch = calloc(1, sizeof(*batch))))
-				batch->dirfd = dirfd < 0 ? -1 :
-					keep_fd(dirfd);
-			if (!batch) {
-				sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(s));
+			if (sc_jobs_add(w->jobs, &w->msgs, &batch, dirfd,
+					dir_facts, s, d) < 0)
 				rc = -1;
-			} else {
-				batch->src[batch->n] = s;
-				batch->dst[batch->n++] = d;
-				batch->parent_facts = dir_facts;
-				s = d = NULL;	/* the job owns them now */
-				if (batch->n == JOB_MAX) {
-					/* the pool owns it from here */
-					if (submit(w, batch) < 0)
-						rc = -1;
-					batch = NULL;
-				}
-			}
+			s = d = NULL;	/* the job owns them now */
 		} else {
-			if (batch && submit(w, batch) < 0)
+			if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
 				rc = -1;
-			batch = NULL;
 			/* set for each entry: copying a subdirectory changes it */
 			w->parent_facts = dir_facts;
 			w->at_fd = dirfd;
@@ -1287,7 +1201,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		free(d);
 		free(ents[i].name);
 	}
-	if (batch && submit(w, batch) < 0)
+	if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
 		rc = -1;
 	free(ents);
 	if (dirfd >= 0)
@@ -1304,7 +1218,7 @@ attrs:
 			    o->preserve_timestamps || o->preserve_ownership ||
 			    o->preserve_xattr))
 		return rc;
-	if (pool) {
+	if (sc_jobs_running(w->jobs)) {
 		struct deferred *dl = realloc(w->deferred, (w->n_deferred + 1) *
 					      sizeof(*dl));
 
@@ -1458,11 +1372,6 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
-/* How a new regular file of a directory the walk made is opened: here,
- * and ahead of its copy by a -j worker (read_ahead). */
-#define NEW_SRC_FLAGS \
-	(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
-
 static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 {
 	const struct sc_options *o = w->o;
@@ -1475,7 +1384,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 		in = w->ahead_fd;	/* ours now */
 		w->ahead_fd = -1;
 	} else {
-		in = src_open(w, src, NEW_SRC_FLAGS);
+		in = src_open(w, src, SC_NEW_SRC_FLAGS);
 	}
 
 	if (in < 0)
@@ -2087,155 +1996,61 @@ static int run_operands(struct walk *w, char **ops, int n)
 	return rc;
 }
 
-/* -j: how many files of its run a worker keeps open ahead of the one it
- * copies, their data asked for.  A worker that opens, reads and writes one
- * small file after another has one read in flight at a time, and a cold
- * tree then runs at the device's depth-1 rate; the disk here answers ~3x
- * as many random 4 KiB reads a second with 8 in flight (fio, O_DIRECT). */
-#define READ_AHEAD 8
+/* --- -j: what workers do with a file (jobs.c runs them) ---------------- */
 
-struct ahead {
-	int fd[JOB_MAX];	/* opened ahead, or -1 */
-	unsigned next;		/* first file not yet opened ahead */
-	bool data;		/* ask for their data too */
-};
-
-/* Opens J's file I as copy_new_regular would and asks for its data:
- * POSIX_FADV_WILLNEED starts the reads of the whole file (length 0: up to
- * i_size) and returns without waiting for them (mm/fadvise.c ->
- * force_page_cache_readahead).  On a cached file it finds the pages and
- * costs one system call.  -1 if it cannot: the copy then opens the file
- * itself and reports whatever went wrong, as before. */
-static int open_ahead(const struct job *j, unsigned i, bool data)
-{
-	int fd = j->dirfd >= 0 ?
-		 openat(j->dirfd, sc_path_last(j->src[i]), NEW_SRC_FLAGS) :
-		 open(j->src[i], NEW_SRC_FLAGS);
-
-	if (fd < 0)
-		return -1;
-	/* only the lower half of the descriptors (keep_fd), never the
-	 * ones the copies need */
-	if (fd >= fd_budget) {
-		close(fd);
-		return -1;
-	}
-	/* a FIFO put in the file's place says ESPIPE: nothing to do */
-	if (data)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
-	return fd;
-}
-
-/* Keeps the READ_AHEAD files after file I of J open ahead. */
-static void read_ahead(const struct job *j, struct ahead *a, unsigned i)
-{
-	if (a->next <= i)
-		a->next = i;
-	for (; a->next < j->n && a->next <= i + READ_AHEAD; a->next++)
-		a->fd[a->next] = open_ahead(j, a->next, a->data);
-}
-
-static void ahead_close(const struct job *j, struct ahead *a)
-{
-	for (unsigned i = 0; i < a->next && i < j->n; i++)
-		if (a->fd[i] >= 0)
-			close(a->fd[i]);
-}
-
-/* -j worker thread: copy a run of new files into the job's slot. */
-static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
-		    unsigned id)
+/* On worker ID: copy new file F with the worker's own walk. */
+static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
+			  const struct sc_job_file *f)
 {
 	struct walk *w = &((struct walk *)arg)->workers[id];
-	struct job *j = job;
-	struct ahead a = { .next = 0 };
+	int r;
 
-	/* A clone shares the source's blocks without reading them: reading
-	 * them ahead would only cost a cold tree on btrfs or xfs reads it
-	 * never needed. */
-	a.data = !j->parent_facts || j->parent_facts->can_clone == SC_NO ||
-		 w->o->reflink == SC_REFLINK_NEVER;
 	w->slot = slot;
 	w->thread = 1 + id;
-	w->parent_facts = j->parent_facts;
-	for (j->n_done = 0; j->n_done < j->n; j->n_done++) {
-		const char *src = j->src[j->n_done], *dst = j->dst[j->n_done];
+	w->parent_facts = f->parent_facts;
+	w->ahead_fd = f->ahead_fd;
+	w->msgs.failed = false;
+	w->msgs.last_errno = 0;
+	w->reported = false;
+	w->announced = false;
+	w->at_fd = f->dirfd;
+	w->at_name = f->at_name;
+	r = copy_new_regular(w, f->src, f->dst);
+	if (r != 1 && w->msgs.failed && w->o->json && !w->reported) {
+		struct sc_record rec = {
+			.src = f->src, .dst = f->dst, .kind = SC_KIND_FILE,
+			.err = -(w->msgs.last_errno ? w->msgs.last_errno :
+				 EINVAL) };
 
-		read_ahead(j, &a, j->n_done);
-		w->ahead_fd = a.fd[j->n_done];
-		a.fd[j->n_done] = -1;	/* copy_new_regular closes it */
-
-		w->msgs.failed = false;
-		w->msgs.last_errno = 0;
-		w->reported = false;
-		w->announced = false;
-		w->at_fd = j->dirfd;
-		w->at_name = j->dirfd >= 0 ? sc_path_last(src) : NULL;
-		if (copy_new_regular(w, src, dst) == 1)
-			break;	/* the rest goes back to the walk, in order */
-		if (w->msgs.failed && w->o->json && !w->reported) {
-			struct sc_record rec = {
-				.src = src, .dst = dst, .kind = SC_KIND_FILE,
-				.err = -(w->msgs.last_errno ? w->msgs.last_errno : EINVAL) };
-
-			report(w, &rec);
-		}
-		j->failed += w->msgs.failed;
+		report(w, &rec);
 	}
-	ahead_close(j, &a);
 	w->at_fd = -1;
 	w->at_name = NULL;
 	w->slot = NULL;
+	return r == 1 ? 1 : w->msgs.failed ? -1 : 0;
 }
 
-/* -j, on the walk thread: print a finished slot, in order. */
-static void flush_slot(void *arg, struct sc_pool_slot *slot)
+/* On the walk thread: a file a worker handed back, by the general path. */
+static void copy_handed_back(void *arg, const struct sc_job_file *f)
 {
 	struct walk *w = arg;
-	struct job *j = slot->job;
-	const char *at_name;
-	int at_fd;
+	const char *at_name = w->at_name;
+	int at_fd = w->at_fd;
 
-	sc_report_buffered(slot->out_buf, slot->out_len, slot->err_buf,
-			   slot->err_len);
-	if (!j)
-		return;
-	n_failures += (int)j->failed;
-	/* Files a worker handed back (a hard link, a file that changed
-	 * type): the general path, here, at their place in the order. */
-	flushing = true;
-	at_fd = w->at_fd;
-	at_name = w->at_name;
-	for (unsigned i = j->n_done; i < j->n; i++) {
-		w->parent_facts = j->parent_facts;
-		w->at_fd = j->dirfd;
-		w->at_name = j->dirfd >= 0 ? sc_path_last(j->src[i]) : NULL;
-		copy_entry(w, j->src[i], j->dst[i], false, DT_UNKNOWN);
-	}
+	w->parent_facts = f->parent_facts;
+	w->at_fd = f->dirfd;
+	w->at_name = f->at_name;
+	copy_entry(w, f->src, f->dst, false, DT_UNKNOWN);
 	w->at_fd = at_fd;
 	w->at_name = at_name;
 	w->parent_facts = NULL;
-	flushing = false;
-	job_free(j);
 }
 
-static unsigned jobs_for(const struct sc_options *o)
+/* One walk per worker, copies of the walk thread's as it is now. */
+static int start_workers(void *arg, unsigned n)
 {
-	long n;
+	struct walk *w = arg;
 
-	/* Parallel only where order and prompts cannot suffer: a tree,
-	 * really copied, without questions or temporaries to track. */
-	if (!o->recursive || o->explain || o->atomic || o->parents ||
-	    o->interactive == SC_OVERWRITE_ASK)
-		return 1;
-	if (o->jobs)
-		return MIN(o->jobs, SC_DEST_THREADS - 1);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 1 ? (unsigned)MIN(n, 16) : 1;
-}
-
-static int start_workers(struct walk *w, unsigned n)
-{
 	w->workers = calloc(n, sizeof(*w->workers));
 	if (!w->workers)
 		return -ENOMEM;
@@ -2252,87 +2067,29 @@ static int start_workers(struct walk *w, unsigned n)
 			return -ENOMEM;
 		k->ctx.verify = w->o->verify;
 	}
-	return sc_pool_new(n, run_job, flush_slot, w, &pool);
+	return 0;
 }
 
-static unsigned pool_jobs;	/* jobs_for(): 1 means no workers */
-static unsigned pool_workers;	/* threads the pool started with */
-
-/* Is DST ext4 without a journal?  ext4 says so for a mounted filesystem
- * in /sys/fs/ext4/DEV/journal_task: "<none>" (fs/ext4/sysfs.c), DEV
- * being the block device's name (/sys/dev/block/MAJ:MIN leads to it). */
-static bool ext4_without_journal(const struct sc_fs_facts *dst)
+static void stop_workers(void *arg, unsigned n)
 {
-	char link[PATH_MAX], path[PATH_MAX + 64], buf[16] = "";
-	const char *name;
-	ssize_t n;
-	int fd;
+	struct walk *w = arg;
 
-	if (!dst || dst->magic != 0xEF53)	/* EXT4_SUPER_MAGIC */
-		return false;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u",
-		 major(dst->dev), minor(dst->dev));
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return false;
-	link[n] = '\0';
-	name = strrchr(link, '/');
-	snprintf(path, sizeof(path), "/sys/fs/ext4/%s/journal_task",
-		 name ? name + 1 : link);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n >= 6 && !strncmp(buf, "<none>", 6);
+	for (unsigned i = 0; w->workers && i < n; i++)
+		sc_copy_ctx_done(&w->workers[i].ctx);
+	free(w->workers);
+	w->workers = NULL;
 }
 
-/* How many workers copy into DST when -j was not given: POOL_JOBS (one a
- * CPU), but one on ext4 without a journal.  There ext4 checks every inode
- * it is about to allocate for a recent deletion by looking its inode
- * table block up in the buffer cache (fs/ext4/ialloc.c, recently_deleted(),
- * only when the filesystem has no journal), and a new file's inode is
- * searched from the start of the first group of its parent's flex group
- * with free inodes (find_group_other()): every directory of a tree copy
- * shares that group, so two threads creating files at once race for the
- * same free inodes whatever directories they fill.  Measured on this kind
- * of machine: -j2 spent twice the kernel time of -j1, and a third of it
- * under recently_deleted(); a lock around our own creates did not help
- * (5 runs each, shared machine).
- * One worker still overlaps the walk with the copies and keeps reads in
- * flight (read_ahead). */
-static unsigned workers_for(const struct walk *w, const struct sc_fs_facts *dst)
+static const struct sc_jobs_ops worker_ops = {
+	.start = start_workers,
+	.copy = copy_on_worker,
+	.copy_back = copy_handed_back,
+	.stop = stop_workers,
+};
+
+/* -j: directory attributes that waited for the workers, post-order. */
+static void set_deferred_attrs(struct walk *w)
 {
-	if (!w->o->jobs && ext4_without_journal(dst))
-		return 1;
-	return pool_jobs;
-}
-
-/* -j: the workers start with the first run of files to hand them, not
- * before: a copy of one file, or of directories holding none, costs no
- * threads.  False when copying stays on this thread. */
-
-static void stop_workers(struct walk *w, unsigned n);
-
-static bool ensure_pool(struct walk *w, const struct sc_fs_facts *dst)
-{
-	if (pool)
-		return true;
-	if (pool_jobs <= 1 || w->in_worker)
-		return false;
-	pool_workers = workers_for(w, dst);
-	if (start_workers(w, pool_workers) < 0) {
-		stop_workers(w, pool_workers);
-		pool_jobs = 1;	/* no threads: copy one by one */
-		return false;
-	}
-	return true;
-}
-
-static void stop_workers(struct walk *w, unsigned n)
-{
-	sc_pool_free(pool);	/* waits for and prints everything */
-	pool = NULL;
 	for (size_t i = 0; i < w->n_deferred; i++) {
 		struct deferred *d = &w->deferred[i];
 
@@ -2342,9 +2099,8 @@ static void stop_workers(struct walk *w, unsigned n)
 		free(d->dst);
 	}
 	free(w->deferred);
-	for (unsigned i = 0; w->workers && i < n; i++)
-		sc_copy_ctx_done(&w->workers[i].ctx);
-	free(w->workers);
+	w->deferred = NULL;
+	w->n_deferred = 0;
 }
 
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
@@ -2352,14 +2108,15 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 {
 	struct walk w = { .o = opts, .rep = rep, .at_fd = -1,
 			  .ahead_fd = -1 };
-
-	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
 	struct sc_xattr_rules *rules = NULL;
 	int rc;
 
+	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
 	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
+	    sc_jobs_new(opts, &worker_ops, &w, &w.jobs) < 0 ||
 	    sc_copy_ctx_init(&w.ctx, opts->sparse) < 0) {
 		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
+		sc_jobs_free(w.jobs);
 		sc_fsinfo_free(w.fsi);
 		return 1;
 	}
@@ -2370,6 +2127,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	    sc_xattr_rules_load(NULL, &rules) < 0) {
 		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
 		sc_copy_ctx_done(&w.ctx);
+		sc_jobs_free(w.jobs);
 		sc_fsinfo_free(w.fsi);
 		return 1;
 	}
@@ -2389,16 +2147,19 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	if (!opts->explain)
 		sc_dest_catch_signals();
 
-	pool_jobs = jobs_for(opts);
 	rc = run_operands(&w, operands, n);
-	if (pool)
-		stop_workers(&w, pool_workers);
+	if (sc_jobs_running(w.jobs)) {
+		sc_jobs_finish(w.jobs);
+		set_deferred_attrs(&w);
+	}
+	n_failures += (int)sc_jobs_failures(w.jobs);
 	if (n_failures)
 		rc = 1;
 	sc_report_finish(rep, n_failures ? n_failures : rc);
 	n_failures = 0;
 
 	sc_copy_ctx_done(&w.ctx);
+	sc_jobs_free(w.jobs);
 	sc_fsinfo_free(w.fsi);
 	sc_xattr_rules_free(rules);
 	free(w.backup);
