@@ -26,9 +26,25 @@
 #include <pthread.h>
 #include <time.h>
 
+/* Roads that failed "not here" for a pair of filesystems. */
 struct learned {
 	const struct sc_fs_facts *src, *dst;
 	unsigned roads;
+};
+
+/* What the walk and its -j workers share for the whole run. */
+struct run {
+	/* under LOCK: the filesystem facts cache and what the run has
+	 * learned */
+	pthread_mutex_t lock;
+	struct sc_fsinfo *fsi;
+	struct learned *learned;
+	size_t n_learned;
+	/* Failures: a message marks the entry being copied as failed
+	 * (struct sc_msgs); each failed entry counts once, whatever number
+	 * of messages it printed.  Walk thread only: workers count into
+	 * their jobs. */
+	int failures;
 };
 
 /* A directory whose mode and times wait until every file in it is done. */
@@ -62,7 +78,7 @@ struct walk {
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
 	struct sc_report *rep;
-	struct sc_fsinfo *fsi;
+	struct run *run;	/* shared by the walk and its workers */
 	/* --preserve=xattr: xattr.conf, read before any worker starts */
 	const struct sc_xattr_rules *xattr_rules;
 	struct sc_copy_ctx ctx;
@@ -90,16 +106,8 @@ struct walk {
 	dev_t root_dev;		/* -x: the device of the current operand */
 };
 
-/* Failures: a message marks the entry being copied as failed (w->msgs);
- * each failed entry counts once, whatever number of messages it printed. */
-static int n_failures;
 
 
-/* Shared between the walk and the -j workers, under shared_lock: the
- * filesystem facts cache and what the run has learned. */
-static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct learned *learned;
-static size_t n_learned;
 
 static struct sc_pool_slot *current_slot(const struct walk *w)
 {
@@ -169,39 +177,39 @@ static void on_progress(void *arg, uint64_t done, enum sc_road road)
 }
 
 /* Roads that failed "not here" for this pair of filesystems. */
-static unsigned learned_get(const struct sc_fs_facts *s,
+static unsigned learned_get(struct run *run, const struct sc_fs_facts *s,
 			    const struct sc_fs_facts *d)
 {
 	unsigned roads = 0;
 
-	pthread_mutex_lock(&shared_lock);
-	for (size_t i = 0; i < n_learned; i++)
-		if (learned[i].src == s && learned[i].dst == d)
-			roads = learned[i].roads;
-	pthread_mutex_unlock(&shared_lock);
+	pthread_mutex_lock(&run->lock);
+	for (size_t i = 0; i < run->n_learned; i++)
+		if (run->learned[i].src == s && run->learned[i].dst == d)
+			roads = run->learned[i].roads;
+	pthread_mutex_unlock(&run->lock);
 	return roads;
 }
 
-static void learned_add(const struct sc_fs_facts *s,
+static void learned_add(struct run *run, const struct sc_fs_facts *s,
 			const struct sc_fs_facts *d, unsigned roads)
 {
 	struct learned *n;
 	size_t i;
 
-	pthread_mutex_lock(&shared_lock);
-	for (i = 0; i < n_learned; i++)
-		if (learned[i].src == s && learned[i].dst == d)
+	pthread_mutex_lock(&run->lock);
+	for (i = 0; i < run->n_learned; i++)
+		if (run->learned[i].src == s && run->learned[i].dst == d)
 			break;
-	if (i == n_learned) {
-		n = realloc(learned, (n_learned + 1) * sizeof(*n));
+	if (i == run->n_learned) {
+		n = realloc(run->learned, (run->n_learned + 1) * sizeof(*n));
 		if (!n)
 			goto out;
-		learned = n;
-		learned[n_learned++] = (struct learned){ s, d, 0 };
+		run->learned = n;
+		run->learned[run->n_learned++] = (struct learned){ s, d, 0 };
 	}
-	learned[i].roads |= roads;
+	run->learned[i].roads |= roads;
 out:
-	pthread_mutex_unlock(&shared_lock);
+	pthread_mutex_unlock(&run->lock);
 }
 
 static const struct sc_fs_facts *lookup(struct walk *w, int fd,
@@ -209,9 +217,9 @@ static const struct sc_fs_facts *lookup(struct walk *w, int fd,
 {
 	const struct sc_fs_facts *f;
 
-	pthread_mutex_lock(&shared_lock);
-	f = sc_fsinfo_lookup(w->fsi, fd, st);
-	pthread_mutex_unlock(&shared_lock);
+	pthread_mutex_lock(&w->run->lock);
+	f = sc_fsinfo_lookup(w->run->fsi, fd, st);
+	pthread_mutex_unlock(&w->run->lock);
 	return f;
 }
 
@@ -301,7 +309,7 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 		.sparse = w->o->sparse,
 		.roads_forced = w->o->roads_forced,
 	};
-	in.learned = learned_get(rec->src_fs, rec->dst_fs);
+	in.learned = learned_get(w->run, rec->src_fs, rec->dst_fs);
 	sc_plan_make(&in, &rec->plan);
 	rec->planned = true;
 }
@@ -610,180 +618,217 @@ changed:
 	return -EBADMSG;
 }
 
-/* Copies regular file SRC (or, without -R, the data of a FIFO or device)
- * to DST.  PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the
- * fast path of a fresh tree); else SRC is opened here and checked against
- * SST, the stat the walk saw.  DST_ST is the stat of the existing
- * destination (links followed), or NULL when there is none. */
-static int copy_regular_1(struct walk *w, const char *src, const char *dst,
-			  const struct stat *sst, const struct stat *dst_st,
-			  bool follow, int pre_in, const struct stat *pre_ist,
-			  struct sc_record *rec, bool *opened)
-{
-	bool dst_exists = dst_st != NULL;
-	const struct sc_options *o = w->o;
+/* One regular file being copied: what the phases of copy_file() share. */
+struct file_copy {
+	const char *src, *dst;
+	struct sc_record *rec;
+	/* given: the walk's stats of the source (NULL: IN is already open
+	 * as IST) and of the existing destination (NULL: none) */
+	const struct stat *sst, *dst_st;
+	bool follow;		/* symlinks to the source are followed */
+	int in, out;		/* the source (closed by copy_regular()) */
+	bool opened;		/* IN was opened: --debug says how it went */
+	struct stat ist, ost, old;
 	struct timespec t0;
-	struct stat ist, ost, old = { 0 };
-	_cleanup_close_ int in = -1;
-	int out = -1, e = 0, flags;
-	bool created = false, named_tmp = false, atomic = o->atomic;
-	bool have_old = false, size_trusted, out_seekable;
-	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
-	bool removable = false;	/* a failure removes the destination */
-	bool shared = false;	/* ... or empties it: it has other names */
-	struct sc_made m = { 0 };
-	unsigned new_learned;
+	bool have_old;		/* OLD is the existing destination's stat */
+	bool dst_exists, created, atomic, named_tmp;
+	bool size_trusted, out_seekable;
+	bool clone_only;	/* --reflink=always */
+	bool removable;		/* a failure removes the destination */
+	bool shared;		/* ... or empties it: it has other names */
+	struct sc_made m;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (pre_in >= 0) {
-		in = pre_in;
-		ist = *pre_ist;
-	} else if ((in = src_open(w, src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-				  (follow ? 0 : O_NOFOLLOW))) < 0) {
-		sc_report_error(&w->msgs, errno, _("cannot open %s for reading"), sc_quote(src));
-		return -1;
-	} else if (fstat(in, &ist) < 0) {
-		*opened = true;
-		sc_report_error(&w->msgs, errno, _("cannot fstat %s"), sc_quote(src));
-		return -1;
-	}
-	*opened = true;
-	if (sst && (ist.st_ino != sst->st_ino || ist.st_dev != sst->st_dev)) {
-		sc_report_error(&w->msgs, 0, _("skipping file %s, as it was replaced while being copied"),
-		    sc_quote(src));
-		return -1;
-	}
-	rec->src_fs = lookup(w, in, &ist);
-	rec->src_size = ist.st_size;
-	rec->src_sparse = (uint64_t)ist.st_blocks * 512 < (uint64_t)ist.st_size;
-	size_trusted = !sc_plan_size_untrusted(rec->src_fs);
+/* Opens the source (unless the fast path did), and checks that it is
+ * the file the walk saw.  0, or -1 with the message said. */
+static int open_source(struct walk *w, struct file_copy *f)
+{
+	struct sc_record *rec = f->rec;
 
-	if (o->explain) {
-		rec->dst_fs = facts_for_path(w, dst);
-		make_plan(w, rec, &ist, dst_st ? dst_st->st_mode : S_IFREG);
-		report(w, rec);
-		return 0;
-	}
-
-	if (dst_st) {	/* the walk's stat: no second one */
-		old = *dst_st;
-		have_old = true;
-	}
-	if (o->if_changed && have_old && S_ISREG(old.st_mode) &&
-	    S_ISREG(ist.st_mode)) {
-		e = same_content(w, in, dst, &ist, size_trusted);
-		if (e < 0) {
-			sc_report_error(&w->msgs, -e, _("error reading %s"), sc_quote(src));
+	if (f->in < 0) {
+		f->in = src_open(w, f->src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+				 (f->follow ? 0 : O_NOFOLLOW));
+		if (f->in < 0) {
+			sc_report_error(&w->msgs, errno,
+					_("cannot open %s for reading"),
+					sc_quote(f->src));
 			return -1;
 		}
-		if (e == 1) {
-			rec->unchanged = true;
-			m.have_old = true;
-			m.old_mode = old.st_mode;
-			if (!sc_attrs_match(o, &ist, &old) &&
-			    set_attrs(w, -1, -1, src, dst, &ist, &m) < 0) {
-				w->msgs.failed = true;
-				return -1;
-			}
-			rec->seconds = elapsed(&t0);
-			report(w, rec);
-			return 0;
+		f->opened = true;
+		if (fstat(f->in, &f->ist) < 0) {
+			sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
+					sc_quote(f->src));
+			return -1;
 		}
 	}
+	f->opened = true;
+	if (f->sst && (f->ist.st_ino != f->sst->st_ino ||
+		       f->ist.st_dev != f->sst->st_dev)) {
+		sc_report_error(&w->msgs, 0,
+				_("skipping file %s, as it was replaced while being copied"),
+				sc_quote(f->src));
+		return -1;
+	}
+	rec->src_fs = lookup(w, f->in, &f->ist);
+	rec->src_size = f->ist.st_size;
+	rec->src_sparse = (uint64_t)f->ist.st_blocks * 512 <
+			  (uint64_t)f->ist.st_size;
+	f->size_trusted = !sc_plan_size_untrusted(rec->src_fs);
+	return 0;
+}
+
+/* --if-changed: a destination that already holds the source's bytes
+ * only gets its attributes.  1: done, 0: to be copied, -1: failed. */
+static int already_equal(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	int e;
+
+	if (!o->if_changed || !f->have_old || !S_ISREG(f->old.st_mode) ||
+	    !S_ISREG(f->ist.st_mode))
+		return 0;
+	e = same_content(w, f->in, f->dst, &f->ist, f->size_trusted);
+	if (e < 0) {
+		sc_report_error(&w->msgs, -e, _("error reading %s"),
+				sc_quote(f->src));
+		return -1;
+	}
+	if (e == 0)
+		return 0;
+	f->rec->unchanged = true;
+	f->m.have_old = true;
+	f->m.old_mode = f->old.st_mode;
+	if (!sc_attrs_match(o, &f->ist, &f->old) &&
+	    set_attrs(w, -1, -1, f->src, f->dst, &f->ist, &f->m) < 0) {
+		w->msgs.failed = true;
+		return -1;
+	}
+	f->rec->seconds = elapsed(&f->t0);
+	report(w, f->rec);
+	return 1;
+}
+
+/* Opens the destination: a temporary (--atomic), the existing file, or
+ * a new one made without the bits that must wait.  0, or -1 with the
+ * message said (nothing to clean up). */
+static int open_destination(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	int flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
+
 	/* A running program cannot be opened for writing (ETXTBSY), but it
 	 * can be replaced: --atomic renames over it, as install does. */
-	if (atomic && have_old && !S_ISREG(old.st_mode))
-		atomic = false;		/* a device or FIFO: write into it */
+	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
+		f->atomic = false;	/* a device or FIFO: write into it */
 
-	flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
-	if (atomic) {
-		out = sc_dest_atomic_open(dst, &named_tmp);
-		if (out < 0) {
-			sc_report_error(&w->msgs, -out, _("cannot create regular file %s"),
-			    sc_quote(dst));
+	if (f->atomic) {
+		f->out = sc_dest_atomic_open(f->dst, &f->named_tmp);
+		if (f->out < 0) {
+			sc_report_error(&w->msgs, -f->out,
+					_("cannot create regular file %s"),
+					sc_quote(f->dst));
 			return -1;
 		}
-	} else if (dst_exists) {
+	} else if (f->dst_exists) {
 		/* --reflink=always must leave the old file intact when the
 		 * clone is refused: clone over it, then cut it to size. */
-		out = open(dst, flags | (clone_only || o->attributes_only ?
-					 0 : O_TRUNC));
-		if (out < 0 && errno == ENOENT) {
+		f->out = open(f->dst, flags | (f->clone_only ||
+					       o->attributes_only ?
+					       0 : O_TRUNC));
+		if (f->out < 0 && errno == ENOENT) {
 			/* gone since it was stat'ed (another NFS client, say):
 			 * made anew below, as cp does */
-			dst_exists = have_old = false;
-		} else if (out < 0 && o->force) {
+			f->dst_exists = f->have_old = false;
+		} else if (f->out < 0 && o->force) {
 			/* -f: a destination we cannot open goes, and a new
 			 * one is made in its place */
-			if (sc_dest_remove(&w->msgs, dst, o->verbose, false) < 0)
+			if (sc_dest_remove(&w->msgs, f->dst, o->verbose,
+					   false) < 0)
 				return -1;
-			dst_exists = have_old = false;
-		} else if (out < 0) {
+			f->dst_exists = f->have_old = false;
+		} else if (f->out < 0) {
 			/* cp's words, for an existing file too */
-			sc_report_error(&w->msgs, errno, _("cannot create regular file %s"),
-			    sc_quote(dst));
+			sc_report_error(&w->msgs, errno,
+					_("cannot create regular file %s"),
+					sc_quote(f->dst));
 			return -1;
 		}
 	}
-	if (!atomic && !dst_exists) {
+	if (!f->atomic && !f->dst_exists) {
 		/* Made without the bits that must wait (see struct sc_made);
 		 * writable by us where xattrs are to be set on it. */
-		mode_t mode = ist.st_mode & 0777;
+		mode_t mode = f->ist.st_mode & 0777;
 
-		m.omitted = sc_attrs_omitted(o, ist.st_mode) & 0777;
-		m.extra = o->preserve_xattr && !w->privileged ?
-			  S_IWUSR & ~mode : 0;
-		out = open(dst, flags | O_CREAT | O_EXCL,
-			   (mode & ~m.omitted) | m.extra);
-		if (out < 0 && errno == EEXIST) {
-			out = sc_dest_open_dangling(&w->msgs, dst, flags, mode);
-			if (out == -2)
+		f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
+		f->m.extra = o->preserve_xattr && !w->privileged ?
+			     S_IWUSR & ~mode : 0;
+		f->out = open(f->dst, flags | O_CREAT | O_EXCL,
+			      (mode & ~f->m.omitted) | f->m.extra);
+		if (f->out < 0 && errno == EEXIST) {
+			f->out = sc_dest_open_dangling(&w->msgs, f->dst, flags,
+						       mode);
+			if (f->out == -2)
 				return -1;
 		}
-		if (out < 0) {
-			sc_report_error(&w->msgs, errno, _("cannot create regular file %s"),
-			    sc_quote(dst));
+		if (f->out < 0) {
+			sc_report_error(&w->msgs, errno,
+					_("cannot create regular file %s"),
+					sc_quote(f->dst));
 			return -1;
 		}
-		created = true;
+		f->created = true;
 	}
-	m.created = created || (atomic && !have_old);
-	m.have_old = have_old;
-	m.old_mode = have_old ? old.st_mode : 0;
-	if (created && w->parent_facts) {
+	f->m.created = f->created || (f->atomic && !f->have_old);
+	f->m.have_old = f->have_old;
+	f->m.old_mode = f->have_old ? f->old.st_mode : 0;
+	return 0;
+}
+
+/* What the open destination is, what a signal or a failure does to it,
+ * and the plan for the data.  0, or an errno for abandon_file(). */
+static int prepare_destination(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+
+	if (f->created && w->parent_facts) {
 		/* A file just made in a directory just made: a regular file
 		 * on the directory's filesystem, no need to ask. */
-		ost.st_mode = S_IFREG;
+		f->ost.st_mode = S_IFREG;
 		rec->dst_fs = w->parent_facts;
-	} else if (fstat(out, &ost) < 0) {
-		e = errno;
-		sc_report_error(&w->msgs, e, _("cannot fstat %s"), sc_quote(dst));
-		goto fail;
+	} else if (fstat(f->out, &f->ost) < 0) {
+		int e = errno;
+
+		sc_report_error(&w->msgs, e, _("cannot fstat %s"),
+				sc_quote(f->dst));
+		return e;
 	} else {
-		rec->dst_fs = lookup(w, out, &ost);
+		rec->dst_fs = lookup(w, f->out, &f->ost);
 	}
-	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
+	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
 	/* Only a regular file of ours is ever removed: never /dev/null or
 	 * another device or FIFO that was the destination. */
-	removable = !atomic && !o->attributes_only && S_ISREG(ost.st_mode);
-	shared = removable && !created && ost.st_nlink > 1;
-	if (removable)
-		sc_dest_partial_begin(w->thread, dst, shared);
-	make_plan(w, rec, &ist, ost.st_mode);
+	f->removable = !f->atomic && !o->attributes_only &&
+		       S_ISREG(f->ost.st_mode);
+	f->shared = f->removable && !f->created && f->ost.st_nlink > 1;
+	if (f->removable)
+		sc_dest_partial_begin(w->thread, f->dst, f->shared);
+	make_plan(w, rec, &f->ist, f->ost.st_mode);
 	if (o->verify && !o->attributes_only &&
-	    (!out_seekable ||
-	     (lseek(out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
+	    (!f->out_seekable ||
+	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
 		/* /dev/null, a FIFO, a terminal or a file opened as a
 		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
 		 * be read back: such a copy could never be proven, so
 		 * nothing is written. */
-		sc_report_error(&w->msgs, 0, _("cannot verify %s: nothing written there can be read back"),
-		    sc_quote(dst));
+		sc_report_error(&w->msgs, 0,
+				_("cannot verify %s: nothing written there can be read back"),
+				sc_quote(f->dst));
 		rec->failure = "verify";
-		e = EOPNOTSUPP;
-		goto fail;
+		return EOPNOTSUPP;
 	}
-	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
+	if (o->verify && !S_ISREG(f->ist.st_mode) &&
+	    !S_ISBLK(f->ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
 		 * smartcp to be checked. */
 		for (int r = 0; r < SC_ROAD__MAX; r++)
@@ -793,185 +838,281 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 				rec->plan.n_use--;
 			}
 	}
+	return 0;
+}
 
-	w->current = src;
-	w->current_size = ist.st_size;
-	if (!o->attributes_only) {
-		e = sc_copy_data(&w->ctx, in, out, &ist, out_seekable,
-				 &rec->plan, size_trusted,
-				 &rec->res);
-		rec->copied = true;
-		/* Only errors that belong to the filesystem pair are learned:
-		 * EPERM or ETXTBSY belong to one file. */
-		new_learned = 0;
-		for (int i = 0; i < rec->res.n_attempts; i++) {
-			int err = -rec->res.attempt[i].err;
+/* Only errors that belong to the filesystem pair are learned: EPERM or
+ * ETXTBSY belong to one file. */
+static void learn_from(struct walk *w, const struct sc_record *rec)
+{
+	unsigned roads = 0;
 
-			if (err == EXDEV || err == EOPNOTSUPP ||
-			    err == ENOSYS || err == ENOTTY)
-				new_learned |= 1u << rec->res.attempt[i].road;
-		}
-		if (new_learned)
-			learned_add(rec->src_fs, rec->dst_fs, new_learned);
-		if (e == 0 && clone_only && dst_exists &&
-		    ftruncate(out, ist.st_size) < 0) {
-			e = -errno;
-			rec->res.side = SC_SIDE_WRITE;
-		}
-		/* Did the source change while it was copied?  Only regular
-		 * files have a content that a size and times identify: a
-		 * FIFO or a device is read once, as it comes. */
-		if (e == 0 && S_ISREG(ist.st_mode) &&
-		    source_changed(w, src, in, follow, &ist, !size_trusted,
-				   &rec->change) &&
-		    (e = settle_changed(rec, out, out_seekable &&
-					S_ISREG(ost.st_mode),
-					!size_trusted)) < 0)
-			rec->res.side = SC_SIDE_WRITE;
+	for (int i = 0; i < rec->res.n_attempts; i++) {
+		int err = -rec->res.attempt[i].err;
+
+		if (err == EXDEV || err == EOPNOTSUPP || err == ENOSYS ||
+		    err == ENOTTY)
+			roads |= 1u << rec->res.attempt[i].road;
+	}
+	if (roads)
+		learned_add(w->run, rec->src_fs, rec->dst_fs, roads);
+}
+
+/* Says why the data could not be copied (E = -errno), in cp's words. */
+static void say_copy_failed(struct walk *w, const struct file_copy *f,
+			    int e)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	const struct sc_copy_result *res = &rec->res;
+	enum sc_road last = res->n_attempts ?
+			    res->attempt[res->n_attempts - 1].road :
+			    SC_ROAD__MAX;
+
+	/* with no attempt at all, the clone was already refused for this
+	 * pair of filesystems */
+	if (o->reflink == SC_REFLINK_ALWAYS &&
+	    (!res->n_attempts || last == SC_ROAD_CLONE)) {
+		rec->failure = "clone";
+		sc_report_error(&w->msgs, -e, _("failed to clone %s from %s"),
+				sc_quote(f->dst), sc_quote(f->src));
+	} else if (res->extend_failed) {
+		rec->failure = "write";
+		sc_report_error(&w->msgs, -e, _("failed to extend %s"),
+				sc_quote(f->dst));
+	} else if (o->as_cp && res->n_attempts && last == SC_ROAD_RANGE) {
+		/* cp's words for a copy_file_range that failed; under its
+		 * own name smartcp finds the end that failed
+		 * (road_range.c) */
+		rec->failure = "copy";
+		sc_report_error(&w->msgs, -e, _("error copying %s to %s"),
+				sc_quote(f->src), sc_quote(f->dst));
+	} else if (res->side == SC_SIDE_READ) {
+		rec->failure = "read";
+		sc_report_error(&w->msgs, -e, _("error reading %s"),
+				sc_quote(f->src));
+	} else {
+		rec->failure = "write";
+		sc_report_error(&w->msgs, -e, _("error writing %s"),
+				sc_quote(f->dst));
+	}
+}
+
+/* The data, by the plan's roads; then whether the source changed
+ * meanwhile, and --verify.  0, or an errno for abandon_file(). */
+static int copy_and_verify(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	int e;
+
+	w->current = f->src;
+	w->current_size = f->ist.st_size;
+	if (o->attributes_only)
+		return 0;
+	e = sc_copy_data(&w->ctx, f->in, f->out, &f->ist, f->out_seekable,
+			 &rec->plan, f->size_trusted, &rec->res);
+	rec->copied = true;
+	learn_from(w, rec);
+	if (e == 0 && f->clone_only && f->dst_exists &&
+	    ftruncate(f->out, f->ist.st_size) < 0) {
+		e = -errno;
+		rec->res.side = SC_SIDE_WRITE;
+	}
+	/* Did the source change while it was copied?  Only regular files
+	 * have a content that a size and times identify: a FIFO or a
+	 * device is read once, as it comes. */
+	if (e == 0 && S_ISREG(f->ist.st_mode) &&
+	    source_changed(w, f->src, f->in, f->follow, &f->ist,
+			   !f->size_trusted, &rec->change) &&
+	    (e = settle_changed(rec, f->out, f->out_seekable &&
+				S_ISREG(f->ost.st_mode),
+				!f->size_trusted)) < 0)
+		rec->res.side = SC_SIDE_WRITE;
+	if (e < 0) {
+		rec->err = e;
+		if (f->clone_only && f->dst_exists && !f->created)
+			f->removable = false;	/* untouched: keep it */
+		say_copy_failed(w, f, e);
+		return -e;
+	}
+	if (o->verify) {
+		e = rec->change.how == SC_CHANGE_NONE ?
+			verify_copy(w, rec, f->in, f->out, f->ost.st_mode,
+				    &f->ist, f->out_seekable) :
+			verify_changed(w, rec, f->in, f->out, f->ost.st_mode,
+				       f->out_seekable, f->follow,
+				       !f->size_trusted);
 		if (e < 0) {
 			rec->err = e;
-			if (clone_only && dst_exists && !created)
-				removable = false;	/* untouched: keep it */
-			/* with no attempt at all, the clone was already
-			 * refused for this pair of filesystems */
-			if (o->reflink == SC_REFLINK_ALWAYS &&
-			    (!rec->res.n_attempts ||
-			     rec->res.attempt[rec->res.n_attempts - 1].road ==
-			     SC_ROAD_CLONE)) {
-				rec->failure = "clone";
-				sc_report_error(&w->msgs, -e, _("failed to clone %s from %s"),
-				    sc_quote(dst), sc_quote(src));
-			} else if (rec->res.extend_failed) {
-				rec->failure = "write";
-				sc_report_error(&w->msgs, -e, _("failed to extend %s"), sc_quote(dst));
-			} else if (o->as_cp && rec->res.n_attempts &&
-				   rec->res.attempt[rec->res.n_attempts - 1].road ==
-				   SC_ROAD_RANGE) {
-				/* cp's words for a copy_file_range that
-				 * failed; under its own name smartcp finds
-				 * the end that failed (road_range.c) */
-				rec->failure = "copy";
-				sc_report_error(&w->msgs, -e, _("error copying %s to %s"),
-				    sc_quote(src), sc_quote(dst));
-			} else if (rec->res.side == SC_SIDE_READ) {
-				rec->failure = "read";
-				sc_report_error(&w->msgs, -e, _("error reading %s"), sc_quote(src));
-			} else {
-				rec->failure = "write";
-				sc_report_error(&w->msgs, -e, _("error writing %s"), sc_quote(dst));
-			}
-			e = -e;
-			goto fail;
+			return -e;
 		}
-		if (o->verify) {
-			e = rec->change.how == SC_CHANGE_NONE ?
-				verify_copy(w, rec, in, out, ost.st_mode, &ist,
-					    out_seekable) :
-				verify_changed(w, rec, in, out, ost.st_mode,
-					       out_seekable, follow,
-					       !size_trusted);
-			if (e < 0) {
-				rec->err = e;
-				e = -e;
-				goto fail;
-			}
-		} else if (rec->change.how != SC_CHANGE_NONE) {
-			/* As cp, the copy is kept (it holds what was read)
-			 * and, as tar, the run fails; GNU cp says nothing,
-			 * and under its name neither does smartcp. */
-			say_changed(w, rec, o->allow_changing_source || o->as_cp);
-		}
+	} else if (rec->change.how != SC_CHANGE_NONE) {
+		/* As cp, the copy is kept (it holds what was read) and, as
+		 * tar, the run fails; GNU cp says nothing, and under its name
+		 * neither does smartcp. */
+		say_changed(w, rec, o->allow_changing_source || o->as_cp);
 	}
-	if (atomic && !o->preserve_mode)
+	return 0;
+}
+
+/* Attributes, --sync, the rename of --atomic's temporary and the close.
+ * 0 (OUT is closed), or an errno for abandon_file(). */
+static int finish_file(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	int e;
+
+	if (f->atomic && !o->preserve_mode)
 		/* The new inode takes the old file's mode, as an overwrite
 		 * in place would have kept it. */
-		fchmod(out, have_old ? old.st_mode & 07777 :
-			    ist.st_mode & 0777 & ~w->umask);
-	if (atomic && !o->preserve_ownership && have_old &&
-	    (old.st_uid != ost.st_uid || old.st_gid != ost.st_gid))
-		(void)!fchown(out, old.st_uid, old.st_gid);
-	if (set_attrs(w, in, out, src, dst, &ist, &m) < 0) {
+		fchmod(f->out, f->have_old ? f->old.st_mode & 07777 :
+			       f->ist.st_mode & 0777 & ~w->umask);
+	if (f->atomic && !o->preserve_ownership && f->have_old &&
+	    (f->old.st_uid != f->ost.st_uid || f->old.st_gid != f->ost.st_gid))
+		(void)!fchown(f->out, f->old.st_uid, f->old.st_gid);
+	if (set_attrs(w, f->in, f->out, f->src, f->dst, &f->ist, &f->m) < 0) {
 		w->msgs.failed = true;
-		if (atomic) {
-			e = EPERM;
-			goto fail;
-		}
+		if (f->atomic)
+			return EPERM;
 	}
-	if (o->sync && fsync(out) < 0) {
+	if (o->sync && fsync(f->out) < 0) {
 		e = errno;
-		sc_report_error(&w->msgs, e, _("error writing %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, e, _("error writing %s"),
+				sc_quote(f->dst));
 		rec->err = -e;
-		goto fail;
+		return e;
 	}
-	if (atomic) {
-		e = sc_dest_atomic_commit(out, dst, named_tmp);
+	if (f->atomic) {
+		e = sc_dest_atomic_commit(f->out, f->dst, f->named_tmp);
 		if (e < 0) {
-			e = -e;
-			sc_report_error(&w->msgs, e, _("cannot replace %s"), sc_quote(dst));
-			rec->err = -e;
-			goto fail;
+			sc_report_error(&w->msgs, -e, _("cannot replace %s"),
+					sc_quote(f->dst));
+			rec->err = e;
+			return -e;
 		}
 	}
-	if (close(out) < 0) {
-		out = -1;
+	e = close(f->out);
+	f->out = -1;
+	if (e < 0) {
 		e = errno;
-		sc_report_error(&w->msgs, e, _("failed to close %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, e, _("failed to close %s"),
+				sc_quote(f->dst));
 		rec->err = -e;
-		goto fail;
+		return e;
 	}
-	sc_dest_partial_end(w->thread);
-	if (o->sync && (e = sc_dest_fsync_dir(dst)) < 0) {
-		sc_report_error(&w->msgs, -e, _("cannot sync the directory of %s"), sc_quote(dst));
-		rec->err = e;
-		rec->seconds = elapsed(&t0);
-		if (w->o->json)
-			report(w, rec);
-		return -1;
-	}
-	rec->seconds = elapsed(&t0);
-	report(w, rec);
 	return 0;
+}
 
-fail:
-	/* Never leave a destination that looks complete and is not.  With
-	 * --atomic the old file was never touched and the temporary goes;
-	 * without, what was written is a prefix, or nothing: remove it (an
-	 * existing destination was already truncated by the open), or, when
-	 * other hard links share it, empty it and keep the links. */
-	if (out >= 0) {
-		if (shared)
-			(void)!ftruncate(out, 0);
-		close(out);
+/* Never leave a destination that looks complete and is not.  With
+ * --atomic the old file was never touched and the temporary goes;
+ * without, what was written is a prefix, or nothing: remove it (an
+ * existing destination was already truncated by the open), or, when
+ * other hard links share it, empty it and keep the links.  E: the errno
+ * the record gets unless it has one.  Returns -1. */
+static int abandon_file(struct walk *w, struct file_copy *f, int e)
+{
+	if (f->out >= 0) {
+		if (f->shared)
+			(void)!ftruncate(f->out, 0);
+		close(f->out);
+		f->out = -1;
 	}
-	if (atomic)
-		sc_dest_atomic_abandon(named_tmp);
-	else if (removable && !shared) {
-		unlink(dst);
-	}
+	if (f->atomic)
+		sc_dest_atomic_abandon(f->named_tmp);
+	else if (f->removable && !f->shared)
+		unlink(f->dst);
 	sc_dest_partial_end(w->thread);
-	rec->seconds = elapsed(&t0);
-	if (!rec->err)
-		rec->err = -e;
+	f->rec->seconds = elapsed(&f->t0);
+	if (!f->rec->err)
+		f->rec->err = -e;
 	if (w->o->json)
-		report(w, rec);
+		report(w, f->rec);
 	return -1;
 }
 
+/* Copies regular file F->src (or, without -R, the data of a FIFO or
+ * device) to F->dst, phase by phase.  0, or -1 with the messages said
+ * and, for --json, the record made. */
+static int copy_file(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	int e;
+
+	clock_gettime(CLOCK_MONOTONIC, &f->t0);
+	if (open_source(w, f) < 0)
+		return -1;
+	if (o->explain) {
+		rec->dst_fs = facts_for_path(w, f->dst);
+		make_plan(w, rec, &f->ist,
+			  f->dst_st ? f->dst_st->st_mode : S_IFREG);
+		report(w, rec);
+		return 0;
+	}
+	if (f->dst_st) {	/* the walk's stat: no second one */
+		f->old = *f->dst_st;
+		f->have_old = true;
+	}
+	e = already_equal(w, f);
+	if (e)
+		return e > 0 ? 0 : -1;
+	if (open_destination(w, f) < 0)
+		return -1;
+	e = prepare_destination(w, f);
+	if (!e)
+		e = copy_and_verify(w, f);
+	if (!e)
+		e = finish_file(w, f);
+	if (e)
+		return abandon_file(w, f, e);
+	sc_dest_partial_end(w->thread);
+	if (o->sync && (e = sc_dest_fsync_dir(f->dst)) < 0) {
+		sc_report_error(&w->msgs, -e,
+				_("cannot sync the directory of %s"),
+				sc_quote(f->dst));
+		rec->err = e;
+		rec->seconds = elapsed(&f->t0);
+		if (o->json)
+			report(w, rec);
+		return -1;
+	}
+	rec->seconds = elapsed(&f->t0);
+	report(w, rec);
+	return 0;
+}
+
+/* Copies regular file SRC (or the data of a FIFO or device) to DST.
+ * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
+ * of a fresh tree); else SRC is opened here and checked against SST, the
+ * stat the walk saw.  DST_ST is the stat of the existing destination
+ * (links followed), or NULL when there is none. */
 static int copy_regular(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst, const struct stat *dst_st,
 			bool follow, int pre_in, const struct stat *pre_ist)
 {
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
-	bool opened = false;
+	struct file_copy f = {
+		.src = src, .dst = dst, .rec = &rec, .sst = sst,
+		.dst_st = dst_st, .follow = follow, .in = pre_in, .out = -1,
+		.dst_exists = dst_st != NULL, .atomic = w->o->atomic,
+		.clone_only = w->o->reflink == SC_REFLINK_ALWAYS &&
+			      !w->o->roads_forced,
+	};
 	int r;
 
-	r = copy_regular_1(w, src, dst, sst, dst_st, follow, pre_in, pre_ist,
-			   &rec, &opened);
+	if (pre_in >= 0)
+		f.ist = *pre_ist;
+	r = copy_file(w, &f);
+	if (f.in >= 0)
+		close(f.in);
 	/* --debug: how the data went, once the source was open, as cp
 	 * says it (cp 9.2 and later) */
-	if (opened && w->o->debug && !w->o->attributes_only &&
+	if (f.opened && w->o->debug && !w->o->attributes_only &&
 	    !w->o->json && !w->o->explain)
-		sc_report_debug(sc_report_out(&w->msgs), rec.copied ? &rec.res : NULL,
+		sc_report_debug(sc_report_out(&w->msgs),
+				rec.copied ? &rec.res : NULL,
 				rec.planned ? &rec.plan : NULL,
 				w->o->reflink != SC_REFLINK_NEVER &&
 				!(rec.planned &&
@@ -1435,7 +1576,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 	if (r == 1)
 		r = copy_entry_1(w, src, dst, cmdline);
 	if (w->msgs.failed) {
-		n_failures++;
+		w->run->failures++;
 		if (o->json && !w->reported) {
 			/* failed before a record was made: say so anyway */
 			struct sc_record rec = { .src = src, .dst = dst,
@@ -1985,7 +2126,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 			rc = 1;
 		if (o->parents && !o->explain &&
 		    parents_protect(w, parents, n_parents) < 0) {
-			n_failures++;
+			w->run->failures++;
 			rc = 1;
 		}
 		parents_free(parents, n_parents);
@@ -2094,7 +2235,7 @@ static void set_deferred_attrs(struct walk *w)
 		struct deferred *d = &w->deferred[i];
 
 		if (set_attrs(w, -1, -1, d->src, d->dst, &d->st, &d->m) < 0)
-			n_failures++;
+			w->run->failures++;
 		free(d->src);
 		free(d->dst);
 	}
@@ -2106,21 +2247,22 @@ static void set_deferred_attrs(struct walk *w)
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
-	struct walk w = { .o = opts, .rep = rep, .at_fd = -1,
+	struct run run = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct walk w = { .o = opts, .rep = rep, .run = &run, .at_fd = -1,
 			  .ahead_fd = -1 };
 	struct sc_xattr_rules *rules = NULL;
 	int rc;
 
 	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
-	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
+	if (sc_fsinfo_new(NULL, &run.fsi) < 0 ||
 	    sc_jobs_new(opts, &worker_ops, &w, &w.jobs) < 0 ||
 	    sc_copy_ctx_init(&w.ctx, opts->sparse) < 0) {
 		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
 		sc_jobs_free(w.jobs);
-		sc_fsinfo_free(w.fsi);
+		sc_fsinfo_free(run.fsi);
 		return 1;
 	}
-	sc_fsinfo_want_uuid(w.fsi, opts->explain || opts->json);
+	sc_fsinfo_want_uuid(run.fsi, opts->explain || opts->json);
 	/* Read here, on this thread, before any -j worker exists: workers
 	 * only read the rules (see xattr_rules.h). */
 	if (opts->preserve_xattr && !opts->explain &&
@@ -2128,7 +2270,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
 		sc_copy_ctx_done(&w.ctx);
 		sc_jobs_free(w.jobs);
-		sc_fsinfo_free(w.fsi);
+		sc_fsinfo_free(run.fsi);
 		return 1;
 	}
 	w.xattr_rules = rules;
@@ -2152,15 +2294,14 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		sc_jobs_finish(w.jobs);
 		set_deferred_attrs(&w);
 	}
-	n_failures += (int)sc_jobs_failures(w.jobs);
-	if (n_failures)
+	run.failures += (int)sc_jobs_failures(w.jobs);
+	if (run.failures)
 		rc = 1;
-	sc_report_finish(rep, n_failures ? n_failures : rc);
-	n_failures = 0;
+	sc_report_finish(rep, run.failures ? run.failures : rc);
 
 	sc_copy_ctx_done(&w.ctx);
 	sc_jobs_free(w.jobs);
-	sc_fsinfo_free(w.fsi);
+	sc_fsinfo_free(run.fsi);
 	sc_xattr_rules_free(rules);
 	free(w.backup);
 	sc_links_free(&w.links);
@@ -2169,8 +2310,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	free(w.src_seen);
 	free(w.dst_seen);
 	free(w.ancestors);
-	free(learned);
-	learned = NULL;
-	n_learned = 0;
+	free(run.learned);
+	pthread_mutex_destroy(&run.lock);
 	return rc;
 }
