@@ -1223,67 +1223,77 @@ static int list_dir(struct walk *w, const char *path, bool follow,
 	return 0;
 }
 
-static int copy_dir(struct walk *w, const char *src, const char *dst,
-		    const struct stat *sst, const struct stat *dst_st,
-		    bool cmdline, bool follow)
+/* A directory that must not be copied: one the walk is already inside
+ * (a link that leads back, -L or -H), or the destination inside the
+ * source.  True when refused, said. */
+static bool refuse_directory(struct walk *w, const char *src, const char *dst,
+			     const struct stat *sst, bool cmdline)
 {
-	bool dst_exists = dst_st != NULL;
-	const struct sc_options *o = w->o;
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
-	const struct sc_fs_facts *dir_facts = NULL;
-	struct sc_job *batch = NULL;
-	struct dent *ents = NULL;
-	struct sc_made m = { 0 };
-	size_t n = 0;
-	bool created = false;
-	int rc = 0, e, dirfd = -1;
-
 	for (size_t i = 0; i < w->n_ancestors; i++)
 		if (w->ancestors[i].dev == sst->st_dev &&
 		    w->ancestors[i].ino == sst->st_ino) {
-			sc_report_error(&w->msgs, 0, _("cannot copy cyclic symbolic link %s"),
-			    sc_quote(src));
-			return -1;
+			sc_report_error(&w->msgs, 0,
+					_("cannot copy cyclic symbolic link %s"),
+					sc_quote(src));
+			return true;
 		}
-	if ((cmdline || o->deref == SC_DEREF_ALWAYS) && sc_path_is_inside(src, dst)) {
-		sc_report_error(&w->msgs, 0, _("cannot copy a directory, %s, into itself, %s"),
-		    sc_quote(src), sc_quote(dst));
+	if ((cmdline || w->o->deref == SC_DEREF_ALWAYS) &&
+	    sc_path_is_inside(src, dst)) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot copy a directory, %s, into itself, %s"),
+				sc_quote(src), sc_quote(dst));
+		return true;
+	}
+	return false;
+}
+
+/* Makes directory DST like SST, less what must wait (M says what), and
+ * so that we may enter it and write its entries.  0 or -1. */
+static int make_directory(struct walk *w, const char *dst,
+			  const struct stat *sst, struct sc_made *m)
+{
+	struct stat now;
+
+	/* mkdir decides about set-gid (inherited from the parent) */
+	m->omitted = sc_attrs_omitted(w->o, sst->st_mode);
+	if (mkdir(dst, sst->st_mode & 07777 & ~m->omitted) < 0) {
+		sc_report_error(&w->msgs, errno,
+				_("cannot create directory %s"), sc_quote(dst));
 		return -1;
 	}
-	if (!dst_exists && !o->explain) {
-		struct stat now;
-
-		/* mkdir decides about set-gid (inherited from the parent) */
-		m.omitted = sc_attrs_omitted(o, sst->st_mode);
-		if (mkdir(dst, sst->st_mode & 07777 & ~m.omitted) < 0) {
-			sc_report_error(&w->msgs, errno, _("cannot create directory %s"), sc_quote(dst));
-			return -1;
-		}
-		created = m.created = true;
-		if (lstat(dst, &now) < 0) {
-			sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(dst));
-			return -1;
-		}
-		m.mode = now.st_mode;
-		m.mode_known = true;
-		if ((now.st_mode & S_IRWXU) != S_IRWXU) {
-			/* we must enter it and write its entries */
-			m.restore = true;
-			if (chmod(dst, (now.st_mode & 07777) | S_IRWXU) < 0) {
-				sc_report_error(&w->msgs, errno, _("setting permissions for %s"),
-				    sc_quote(dst));
-				return -1;
-			}
-		}
-		dir_facts = facts_for_path(w, dst);
-	} else if (dst_exists) {
-		m.have_old = true;
-		m.old_mode = dst_st->st_mode;
+	m->created = true;
+	if (lstat(dst, &now) < 0) {
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+				sc_quote(dst));
+		return -1;
 	}
-	if (created || o->explain)
-		report(w, &rec);
-	if (o->one_file_system && !cmdline && sst->st_dev != w->root_dev)
-		goto attrs;	/* a mount point: made, not entered */
+	m->mode = now.st_mode;
+	m->mode_known = true;
+	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
+		/* we must enter it and write its entries */
+		m->restore = true;
+		if (chmod(dst, (now.st_mode & 07777) | S_IRWXU) < 0) {
+			sc_report_error(&w->msgs, errno,
+					_("setting permissions for %s"),
+					sc_quote(dst));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Copies the entries of directory SRC (SST) into DST, in inode order.
+ * DIR_FACTS: DST's facts when this run made it (its new files may go to
+ * -j workers, and need no stat), else NULL.  0 or -1. */
+static int copy_entries(struct walk *w, const char *src, const char *dst,
+			const struct stat *sst, bool follow,
+			const struct sc_fs_facts *dir_facts)
+{
+	const struct sc_options *o = w->o;
+	struct sc_job *batch = NULL;
+	struct dent *ents = NULL;
+	size_t n = 0;
+	int rc = 0, e, dirfd = -1;
 
 	if (w->n_ancestors == w->cap_ancestors) {
 		size_t cap = w->cap_ancestors ? 2 * w->cap_ancestors : 16;
@@ -1291,8 +1301,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 
 		if (!na) {
 			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
-			rc = -1;
-			goto attrs;
+			return -1;
 		}
 		w->ancestors = na;
 		w->cap_ancestors = cap;
@@ -1301,17 +1310,20 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	w->ancestors[w->n_ancestors++].ino = sst->st_ino;
 	e = list_dir(w, src, follow, sst, &dirfd, &ents, &n);
 	if (e == -ESTALE) {
-		sc_report_error(&w->msgs, 0, _("skipping directory %s, as it was replaced while being copied"),
-		    sc_quote(src));
-		rc = -1;
-		goto done;
+		sc_report_error(&w->msgs, 0,
+				_("skipping directory %s, as it was replaced while being copied"),
+				sc_quote(src));
+		w->n_ancestors--;
+		return -1;
 	} else if (e < 0) {
-		sc_report_error(&w->msgs, -e, _("cannot access %s"), sc_quote(src));
-		rc = -1;
-		goto done;
+		sc_report_error(&w->msgs, -e, _("cannot access %s"),
+				sc_quote(src));
+		w->n_ancestors--;
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *s = sc_path_join(src, ents[i].name), *d = sc_path_join(dst, ents[i].name);
+		char *s = sc_path_join(src, ents[i].name);
+		char *d = sc_path_join(dst, ents[i].name);
 
 		if (!s || !d) {
 			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
@@ -1348,17 +1360,24 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	if (dirfd >= 0)
 		close(dirfd);
 	w->parent_facts = NULL;
-done:
 	w->n_ancestors--;
-attrs:
-	/* Modes and times of a directory go on after its contents: writing
-	 * the entries would change the times, and a read-only mode would
-	 * have stopped us writing them.  With -j its files may still be in
-	 * flight: wait for the end of the run (the list is in post-order). */
-	if (o->explain || !(created || o->preserve_mode ||
+	return rc;
+}
+
+/* Modes and times of a directory go on after its contents: writing the
+ * entries would change the times, and a read-only mode would have
+ * stopped us writing them.  With -j its files may still be in flight:
+ * they wait for the end of the run (the list is in post-order).
+ * 0 or -1. */
+static int directory_attrs(struct walk *w, const char *src, const char *dst,
+			   const struct stat *sst, struct sc_made *m)
+{
+	const struct sc_options *o = w->o;
+
+	if (o->explain || !(m->created || o->preserve_mode ||
 			    o->preserve_timestamps || o->preserve_ownership ||
 			    o->preserve_xattr))
-		return rc;
+		return 0;
 	if (sc_jobs_running(w->jobs)) {
 		struct deferred *dl = realloc(w->deferred, (w->n_deferred + 1) *
 					      sizeof(*dl));
@@ -1366,19 +1385,51 @@ attrs:
 		if (dl) {
 			w->deferred = dl;
 			dl[w->n_deferred] = (struct deferred){
-				strdup(src), strdup(dst), *sst, m };
+				strdup(src), strdup(dst), *sst, *m };
 			if (dl[w->n_deferred].src && dl[w->n_deferred].dst) {
 				w->n_deferred++;
-				return rc;
+				return 0;
 			}
 			free(dl[w->n_deferred].src);
 			free(dl[w->n_deferred].dst);
 		}
 	}
-	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0) {
+	if (set_attrs(w, -1, -1, src, dst, sst, m) < 0) {
 		w->msgs.failed = true;
-		rc = -1;
+		return -1;
 	}
+	return 0;
+}
+
+/* Copies directory SRC (SST) to DST (DST_ST: the existing one, or NULL):
+ * made, filled, then given its attributes.  0 or -1. */
+static int copy_dir(struct walk *w, const char *src, const char *dst,
+		    const struct stat *sst, const struct stat *dst_st,
+		    bool cmdline, bool follow)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
+	const struct sc_fs_facts *dir_facts = NULL;
+	struct sc_made m = { 0 };
+	int rc = 0;
+
+	if (refuse_directory(w, src, dst, sst, cmdline))
+		return -1;
+	if (!dst_st && !o->explain) {
+		if (make_directory(w, dst, sst, &m) < 0)
+			return -1;
+		dir_facts = facts_for_path(w, dst);
+	} else if (dst_st) {
+		m.have_old = true;
+		m.old_mode = dst_st->st_mode;
+	}
+	if (m.created || o->explain)
+		report(w, &rec);
+	/* -x: a mount point is made, not entered */
+	if (!o->one_file_system || cmdline || sst->st_dev == w->root_dev)
+		rc = copy_entries(w, src, dst, sst, follow, dir_facts);
+	if (directory_attrs(w, src, dst, sst, &m) < 0)
+		rc = -1;
 	return rc;
 }
 
@@ -1489,8 +1540,8 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	return 0;
 }
 
-static int copy_entry_1(struct walk *w, const char *src, const char *dst,
-			bool cmdline);
+static int copy_path(struct walk *w, const char *src, const char *dst,
+		     bool cmdline);
 
 /* -a, --preserve=links: SRC is another name of a file already copied to
  * PREV; DST becomes another name of PREV. */
@@ -1574,7 +1625,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(w, src, dst);
 	if (r == 1)
-		r = copy_entry_1(w, src, dst, cmdline);
+		r = copy_path(w, src, dst, cmdline);
 	if (w->msgs.failed) {
 		w->run->failures++;
 		if (o->json && !w->reported) {
@@ -1629,226 +1680,326 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 	return false;
 }
 
-static int copy_entry_1(struct walk *w, const char *src, const char *dst,
-			bool cmdline)
-{
-	const struct sc_options *o = w->o;
-	bool follow = o->deref == SC_DEREF_ALWAYS ||
-		      (o->deref == SC_DEREF_ARGS && cmdline);
-	bool as_regular = !o->recursive || o->copy_contents;
-	bool use_lstat, dst_exists, loop = false, return_now = false, tracked;
+/* One entry the walk copies, as its phases see it. */
+struct entry {
+	const char *src, *dst;
+	bool cmdline;		/* an operand, not found in a directory */
+	bool follow;		/* symlinks to the source are followed */
 	struct stat sst, dst_st;
-	const char *prev;
-	int r;
+	bool dst_exists;	/* DST_ST holds the destination's stat */
+	bool loop;		/* ... of a symlink loop that -f removes */
+};
 
-	if ((w->at_fd >= 0 ?
-	     fstatat(w->at_fd, w->at_name, &sst, follow ? 0 : AT_SYMLINK_NOFOLLOW) :
-	     follow ? stat(src, &sst) : lstat(src, &sst)) < 0) {
+/* Stats the source as the options say (through its directory's
+ * descriptor when the walk has one).  0, or -1 with the message said. */
+static int stat_source(struct walk *w, struct entry *e)
+{
+	int r = w->at_fd >= 0 ?
+		fstatat(w->at_fd, w->at_name, &e->sst,
+			e->follow ? 0 : AT_SYMLINK_NOFOLLOW) :
+		e->follow ? stat(e->src, &e->sst) : lstat(e->src, &e->sst);
+
+	if (r < 0) {
 		/* listed, then gone before its turn: cp's words, and the
 		 * summary counts it */
-		if (!cmdline && errno == ENOENT)
+		if (!e->cmdline && errno == ENOENT)
 			sc_report_vanished(w->rep);
-		sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(src));
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+				sc_quote(e->src));
 		return -1;
 	}
-	if (cmdline)
-		w->root_dev = sst.st_dev;
-	if (S_ISDIR(sst.st_mode) && !o->recursive) {
-		sc_report_error(&w->msgs, 0, _("-r not specified; omitting directory %s"),
-		    sc_quote(src));
-		return -1;
-	}
-	if (cmdline && w->multi && !o->explain &&
-	    named_twice(w, src, dst, &sst))
-		return 0;
+	return 0;
+}
 
-	/* The destination as cp sees it: through a symlink when the data
-	 * of a regular file will be written there; the name itself when it
-	 * is to be replaced or backed up. */
-	use_lstat = (!S_ISREG(sst.st_mode) &&
-		     (!as_regular || S_ISDIR(sst.st_mode) ||
-		      S_ISLNK(sst.st_mode))) ||
-		    o->symbolic_link || o->hard_link ||
-		    o->backup != SC_BACKUP_NONE || o->remove_destination;
-	dst_exists = (use_lstat ? lstat(dst, &dst_st) : stat(dst, &dst_st)) == 0;
-	if (!dst_exists && errno == ELOOP && !use_lstat && o->force) {
+/* The destination as cp sees it: through a symlink when the data of a
+ * regular file will be written there; the name itself when it is to be
+ * replaced or backed up.  0, or -1 with the message said. */
+static int stat_destination(struct walk *w, struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	mode_t mode = e->sst.st_mode;
+	bool use_lstat = (!S_ISREG(mode) &&
+			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
+			 o->symbolic_link || o->hard_link ||
+			 o->backup != SC_BACKUP_NONE || o->remove_destination;
+
+	e->dst_exists = (use_lstat ? lstat(e->dst, &e->dst_st) :
+			 stat(e->dst, &e->dst_st)) == 0;
+	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
 		/* a symlink loop: -f removes it when it cannot be opened */
-		loop = lstat(dst, &dst_st) == 0;
-	} else if (!dst_exists && errno != ENOENT) {
-		sc_report_error(&w->msgs, errno, _("cannot stat %s"), sc_quote(dst));
+		e->loop = lstat(e->dst, &e->dst_st) == 0;
+	} else if (!e->dst_exists && errno != ENOENT) {
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+				sc_quote(e->dst));
 		return -1;
 	}
+	return 0;
+}
 
-	if (dst_exists && !o->explain) {
-		if (o->interactive != SC_OVERWRITE_NEVER &&
-		    !sc_dest_same_file_ok(o, src, &sst, dst, &dst_st, cmdline,
-				  &return_now)) {
-			sc_report_error(&w->msgs, 0, _("%s and %s are the same file"), sc_quote(src),
-			    sc_quote(dst));
-			return -1;
-		}
-		if (o->update != SC_UPDATE_ALL && !S_ISDIR(sst.st_mode) &&
-		    sc_dest_update_skips(o, &sst, &dst_st)) {
-			if (o->update == SC_UPDATE_NONE_FAIL) {
-				/* cp 9.6: said, counted, nothing else done */
-				sc_report_error(&w->msgs, 0, _("not replacing %s"), sc_quote(dst));
-				return -1;
-			}
-			skipped(w, dst);
-			/* Left alone, but its other names still become
-			 * links to it, as they would to a copy. */
-			if (sc_links_tracked(o, &sst, cmdline)) {
-				prev = sc_links_find(&w->links, sst.st_dev,
-						     sst.st_ino);
-				if (prev)
-					return link_to_earlier(w, prev, src, dst);
-				(void)sc_links_remember(&w->links, sst.st_dev,
-							sst.st_ino, dst);
-			}
-			return 0;
-		}
-		if (!S_ISDIR(sst.st_mode)) {
-			if (o->interactive == SC_OVERWRITE_NEVER) {
-				skipped(w, dst);
-				return 0;
-			}
-			if (o->interactive == SC_OVERWRITE_ASK &&
-			    !sc_dest_ask_overwrite(o, w->privileged, dst, &dst_st)) {
-				skipped(w, dst);
-				return 0;
-			}
-		}
-		if (return_now)
-			return 0;
-		if (!S_ISDIR(dst_st.st_mode)) {
-			if (S_ISDIR(sst.st_mode)) {
-				sc_report_error(&w->msgs, 0, _("cannot overwrite non-directory %s with directory %s"),
-				    sc_quote(dst), sc_quote(src));
-				return -1;
-			}
-			/* cp a/f b/f c: the second would destroy the first */
-			if (cmdline && w->multi &&
-			    o->backup != SC_BACKUP_NUMBERED &&
-			    seen_has(w->dst_seen, w->n_dst_seen, &dst_st)) {
-				sc_report_error(&w->msgs, 0, _("will not overwrite just-created %s with %s"),
-				    sc_quote(dst), sc_quote(src));
-				return -1;
-			}
-		}
-		if (!S_ISDIR(sst.st_mode) && S_ISDIR(dst_st.st_mode)) {
-			sc_report_error(&w->msgs, 0, _("cannot overwrite directory %s with non-directory"),
-			    sc_quote(dst));
-			return -1;
-		}
-		if (o->backup != SC_BACKUP_NONE && !S_ISDIR(dst_st.st_mode)) {
-			_cleanup_free_ char *base = sc_path_base(src);
-			char *b;
+/* The existing destination is moved aside to its backup name.  0: done
+ * (it is gone), 1: nothing to back up ("." or ".." as the source), -1:
+ * failed, said. */
+static int back_up(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	_cleanup_free_ char *base = sc_path_base(e->src);
+	char *b;
 
-			if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
-				goto backed_up;
-			if (o->backup != SC_BACKUP_NUMBERED &&
-			    sc_dest_backup_is_source(o, src, &sst, dst)) {
-				sc_report_error(&w->msgs, 0, _("backing up %s might destroy source;  %s not copied"),
-				    sc_quote(dst), sc_quote(src));
-				return -1;
-			}
-			b = sc_dest_backup_name(o, dst);
-			if (!b || (rename(dst, b) < 0 && errno != ENOENT)) {
-				sc_report_error(&w->msgs, b ? errno : ENOMEM, _("cannot backup %s"),
-				    sc_quote(dst));
-				free(b);
-				return -1;
-			}
-			free(w->backup);
-			w->backup = b;		/* shown on the -v line */
-			dst_exists = false;
-		} else if (!S_ISDIR(dst_st.st_mode) &&
-			   sc_dest_must_remove(o, &sst, &dst_st, cmdline)) {
-			if (sc_dest_remove(&w->msgs, dst, o->verbose, true) < 0)
-				return -1;
-			dst_exists = false;
-		}
-	}
-backed_up:
-	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE && !o->explain) {
-		/* never write through a symlink this run made */
-		struct stat l;
-
-		if (lstat(dst, &l) == 0 && S_ISLNK(l.st_mode) &&
-		    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
-			sc_report_error(&w->msgs, 0, _("will not copy %s through just-created symlink %s"),
-			    sc_quote(src), sc_quote(dst));
-			return -1;
-		}
-	}
-
-	if (S_ISDIR(sst.st_mode)) {
-		r = copy_dir(w, src, dst, &sst, dst_exists ? &dst_st : NULL,
-			     cmdline, follow);
-		goto made;
-	}
-	announce(w, src, dst);
-	if (!dst_exists && !loop && dst[0] && dst[strlen(dst) - 1] == '/') {
-		/* "dir/" names a directory that is not there */
-		sc_report_error(&w->msgs, ENOTDIR, _("cannot create regular file %s"), sc_quote(dst));
+	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
+		return 1;
+	if (o->backup != SC_BACKUP_NUMBERED &&
+	    sc_dest_backup_is_source(o, e->src, &e->sst, e->dst)) {
+		sc_report_error(&w->msgs, 0,
+				_("backing up %s might destroy source;  %s not copied"),
+				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
-
-	/* Hard links within the copied set (-a, --preserve=links). */
-	tracked = sc_links_tracked(o, &sst, cmdline);
-	if (tracked &&
-	    (prev = sc_links_find(&w->links, sst.st_dev, sst.st_ino))) {
-		r = link_to_earlier(w, prev, src, dst);
-		goto made;
+	b = sc_dest_backup_name(o, e->dst);
+	if (!b || (rename(e->dst, b) < 0 && errno != ENOENT)) {
+		sc_report_error(&w->msgs, b ? errno : ENOMEM,
+				_("cannot backup %s"), sc_quote(e->dst));
+		free(b);
+		return -1;
 	}
+	free(w->backup);
+	w->backup = b;		/* shown on the -v line */
+	return 0;
+}
 
-	if (o->hard_link || o->symbolic_link) {
-		struct sc_record rec = { .src = src, .dst = dst,
-			.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
-		int e;
+/* Leaves a destination alone that --update finds new enough; its other
+ * names still become links to it, as they would to a copy.  0 or -1. */
+static int keep_newer(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	const char *prev;
 
-		if (o->explain) {
-			report(w, &rec);
-			return 0;
-		}
-		if (o->symbolic_link && src[0] != '/' && !sc_path_in_cwd(dst)) {
-			/* a relative target would be resolved from the
-			 * link's directory, not from here */
-			sc_report_error(&w->msgs, 0, _("%s: can make relative symbolic links only in current directory"),
-			    sc_quote_plain(dst));
+	if (o->update == SC_UPDATE_NONE_FAIL) {
+		/* cp 9.6: said, counted, nothing else done */
+		sc_report_error(&w->msgs, 0, _("not replacing %s"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	skipped(w, e->dst);
+	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
+		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
+		if (prev)
+			return link_to_earlier(w, prev, e->src, e->dst);
+		(void)sc_links_remember(&w->links, e->sst.st_dev,
+					e->sst.st_ino, e->dst);
+	}
+	return 0;
+}
+
+/* What cp decides about an existing destination before it copies: the
+ * same file, --update, -n, -i, a directory against a file, what this
+ * run just made, then a backup or a removal.  1: go on and copy, 0: done
+ * (nothing more to do), -1: failed, said. */
+static int settle_destination(struct walk *w, struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool src_dir = S_ISDIR(e->sst.st_mode);
+	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
+	bool nothing_to_do = false;
+	int r;
+
+	if (o->interactive != SC_OVERWRITE_NEVER &&
+	    !sc_dest_same_file_ok(o, e->src, &e->sst, e->dst, &e->dst_st,
+				  e->cmdline, &nothing_to_do)) {
+		sc_report_error(&w->msgs, 0, _("%s and %s are the same file"),
+				sc_quote(e->src), sc_quote(e->dst));
+		return -1;
+	}
+	if (o->update != SC_UPDATE_ALL && !src_dir &&
+	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
+		return keep_newer(w, e);
+	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
+			 (o->interactive == SC_OVERWRITE_ASK &&
+			  !sc_dest_ask_overwrite(o, w->privileged, e->dst,
+						 &e->dst_st)))) {
+		skipped(w, e->dst);
+		return 0;
+	}
+	if (nothing_to_do)
+		return 0;
+	if (!dst_dir && src_dir) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot overwrite non-directory %s with directory %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	/* cp a/f b/f c: the second would destroy the first */
+	if (!dst_dir && e->cmdline && w->multi &&
+	    o->backup != SC_BACKUP_NUMBERED &&
+	    seen_has(w->dst_seen, w->n_dst_seen, &e->dst_st)) {
+		sc_report_error(&w->msgs, 0,
+				_("will not overwrite just-created %s with %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	if (!src_dir && dst_dir) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot overwrite directory %s with non-directory"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	if (o->backup != SC_BACKUP_NONE && !dst_dir) {
+		r = back_up(w, e);
+		if (r < 0)
 			return -1;
-		}
-		e = sc_dest_make_link(o->hard_link, src, dst, follow,
+		if (r == 0)
+			e->dst_exists = false;
+	} else if (!dst_dir &&
+		   sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
+		if (sc_dest_remove(&w->msgs, e->dst, o->verbose, true) < 0)
+			return -1;
+		e->dst_exists = false;
+	}
+	return 1;
+}
+
+/* Several operands into a directory: never write through a symlink this
+ * run made.  True (said) when E's destination is one. */
+static bool through_new_symlink(struct walk *w, const struct entry *e)
+{
+	struct stat l;
+
+	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
+	    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
+		sc_report_error(&w->msgs, 0,
+				_("will not copy %s through just-created symlink %s"),
+				sc_quote(e->src), sc_quote(e->dst));
+		return true;
+	}
+	return false;
+}
+
+/* -l, -s: the destination becomes a link to the source instead of a
+ * copy.  0 or -1. */
+static int link_instead(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record rec = { .src = e->src, .dst = e->dst,
+		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
+	int r;
+
+	if (o->explain) {
+		report(w, &rec);
+		return 0;
+	}
+	if (o->symbolic_link && e->src[0] != '/' && !sc_path_in_cwd(e->dst)) {
+		/* a relative target would be resolved from the link's
+		 * directory, not from here */
+		sc_report_error(&w->msgs, 0,
+				_("%s: can make relative symbolic links only in current directory"),
+				sc_quote_plain(e->dst));
+		return -1;
+	}
+	r = sc_dest_make_link(o->hard_link, e->src, e->dst, e->follow,
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
-		if (e < 0) {
-			sc_report_error(&w->msgs, -e, o->hard_link ?
-			    _("cannot create hard link %s to %s") :
-			    _("cannot create symbolic link %s to %s"),
-			    sc_quote(dst), sc_quote(src));
-			return -1;
-		}
-		report(w, &rec);
-		r = 0;
-		goto made;
+	if (r < 0) {
+		sc_report_error(&w->msgs, -r, o->hard_link ?
+				_("cannot create hard link %s to %s") :
+				_("cannot create symbolic link %s to %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
 	}
+	report(w, &rec);
+	return 0;
+}
 
-	if (S_ISLNK(sst.st_mode))
-		r = copy_symlink(w, src, dst, &sst, dst_exists ? &dst_st : NULL);
-	else if (S_ISREG(sst.st_mode) || as_regular)
+/* Copies what is not a directory, by its type: another name of a file
+ * already copied becomes a link, -l/-s make links, then a symlink, the
+ * data of a file (or, without -R, of a FIFO or device) or a special
+ * file.  0 or -1. */
+static int copy_non_directory(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	const struct stat *dst_st = e->dst_exists || e->loop ?
+				    &e->dst_st : NULL;
+	const char *prev;
+	bool tracked;
+	int r;
+
+	announce(w, e->src, e->dst);
+	if (!e->dst_exists && !e->loop && e->dst[0] &&
+	    e->dst[strlen(e->dst) - 1] == '/') {
+		/* "dir/" names a directory that is not there */
+		sc_report_error(&w->msgs, ENOTDIR,
+				_("cannot create regular file %s"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	/* Hard links within the copied set (-a, --preserve=links). */
+	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
+	if (tracked &&
+	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
+		return link_to_earlier(w, prev, e->src, e->dst);
+	if (o->hard_link || o->symbolic_link)
+		return link_instead(w, e);
+
+	if (S_ISLNK(e->sst.st_mode))
+		r = copy_symlink(w, e->src, e->dst, &e->sst,
+				 e->dst_exists ? &e->dst_st : NULL);
+	else if (S_ISREG(e->sst.st_mode) || as_regular)
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does; a
 		 * socket cannot be opened (ENXIO), as cp says. */
-		r = copy_regular(w, src, dst, &sst,
-				 dst_exists ? &dst_st : loop ? &dst_st : NULL,
-				 follow, -1, NULL);
+		r = copy_regular(w, e->src, e->dst, &e->sst, dst_st,
+				 e->follow, -1, NULL);
 	else
-		r = copy_special(w, src, dst, &sst);
-
+		r = copy_special(w, e->src, e->dst, &e->sst);
 	if (r == 0 && !w->msgs.failed && tracked)
-		(void)sc_links_remember(&w->links, sst.st_dev, sst.st_ino,
-					dst);
-made:
+		(void)sc_links_remember(&w->links, e->sst.st_dev,
+					e->sst.st_ino, e->dst);
+	return r;
+}
+
+/* Copies what SRC names to DST, deciding as cp does: the source, then
+ * the destination, then the copy by type.  0 or -1. */
+static int copy_path(struct walk *w, const char *src, const char *dst,
+		     bool cmdline)
+{
+	const struct sc_options *o = w->o;
+	struct entry e = {
+		.src = src, .dst = dst, .cmdline = cmdline,
+		.follow = o->deref == SC_DEREF_ALWAYS ||
+			  (o->deref == SC_DEREF_ARGS && cmdline),
+	};
+	int r;
+
+	if (stat_source(w, &e) < 0)
+		return -1;
+	if (cmdline)
+		w->root_dev = e.sst.st_dev;
+	if (S_ISDIR(e.sst.st_mode) && !o->recursive) {
+		sc_report_error(&w->msgs, 0,
+				_("-r not specified; omitting directory %s"),
+				sc_quote(src));
+		return -1;
+	}
+	if (cmdline && w->multi && !o->explain &&
+	    named_twice(w, src, dst, &e.sst))
+		return 0;
+	if (stat_destination(w, &e) < 0)
+		return -1;
+	if (e.dst_exists && !o->explain) {
+		r = settle_destination(w, &e);
+		if (r <= 0)
+			return r;
+	}
+	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
+	    !o->explain && through_new_symlink(w, &e))
+		return -1;
+
+	if (S_ISDIR(e.sst.st_mode))
+		r = copy_dir(w, src, dst, &e.sst,
+			     e.dst_exists ? &e.dst_st : NULL, cmdline,
+			     e.follow);
+	else
+		r = copy_non_directory(w, &e);
 	if (r == 0 && cmdline && w->multi && !o->explain) {
 		struct stat l;
 
