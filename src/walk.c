@@ -140,6 +140,19 @@ static void report(struct walk *w, struct sc_record *rec)
 	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
+/* --json: an entry that failed before a record was made is said
+ * anyway, with the errno of its last message. */
+static void report_failed(struct walk *w, const char *src, const char *dst)
+{
+	struct sc_record rec = {
+		.src = src, .dst = dst, .kind = SC_KIND_FILE,
+		.err = -(w->msgs.last_errno ? w->msgs.last_errno : EINVAL),
+	};
+
+	if (w->o->json && !w->reported)
+		report(w, &rec);
+}
+
 /* --debug: a destination left as it was (-n, --update, a "no" to -i),
  * as cp 9.4 and later say it. */
 static void skipped(struct walk *w, const char *dst)
@@ -366,10 +379,11 @@ static void merge_result(struct sc_copy_result *into,
 static int verify_error(struct walk *w, struct sc_record *rec, int v,
 			enum sc_verify_side side)
 {
-	sc_report_error(&w->msgs, -v, side == SC_VSIDE_SOURCE ? _("error reading %s") :
-		side == SC_VSIDE_WRITE ? _("error writing %s") :
-		_("error reading back %s"),
-	    sc_quote(side == SC_VSIDE_SOURCE ? rec->src : rec->dst));
+	sc_report_error(&w->msgs, -v,
+			side == SC_VSIDE_SOURCE ? _("error reading %s") :
+			side == SC_VSIDE_WRITE ? _("error writing %s") :
+			_("error reading back %s"),
+			sc_quote(side == SC_VSIDE_SOURCE ? rec->src : rec->dst));
 	rec->failure = side == SC_VSIDE_SOURCE ? "read" :
 		       side == SC_VSIDE_WRITE ? "write" : "verify";
 	return v;
@@ -427,16 +441,18 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 		if (pass) {
 			rec->verify = SC_VERIFY_FAILED;
 			rec->failure = "verify";
-			sc_report_error(&w->msgs, 0, _("%s differs from %s at byte %lld, also after copying again"),
-			    sc_quote(rec->dst), sc_quote(rec->src),
-			    (long long)bad);
+			sc_report_error(&w->msgs, 0,
+					_("%s differs from %s at byte %lld, also after copying again"),
+					sc_quote(rec->dst), sc_quote(rec->src),
+					(long long)bad);
 			return -EBADMSG;
 		}
 		/* The road lied: copy again through read/write, where every
 		 * byte passes through smartcp and is hashed on the way.  A
 		 * block device is simply written over again. */
 		if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-			sc_report_error(&w->msgs, errno, _("error writing %s"), sc_quote(rec->dst));
+			sc_report_error(&w->msgs, errno, _("error writing %s"),
+					sc_quote(rec->dst));
 			return -errno;
 		}
 		plan_again(&rw);
@@ -444,10 +460,12 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 				 !sc_plan_size_untrusted(rec->src_fs), &again);
 		merge_result(&rec->res, &again);
 		if (e < 0) {
-			sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ?
-				_("error reading %s") : _("error writing %s"),
-			    sc_quote(again.side == SC_SIDE_READ ? rec->src :
-				     rec->dst));
+			sc_report_error(&w->msgs, -e,
+					again.side == SC_SIDE_READ ?
+					_("error reading %s") :
+					_("error writing %s"),
+					sc_quote(again.side == SC_SIDE_READ ?
+						 rec->src : rec->dst));
 			rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
 			return e;
 		}
@@ -520,11 +538,13 @@ static void say_changed(struct walk *w, struct sc_record *rec,
 	rec->change_failed = true;
 	sc_report_change_text(what, sizeof(what), &rec->change, true);
 	if (rec->change.again)
-		sc_report_error(&w->msgs, 0, _("%s changed while it was copied, and again while it was copied once more: %s"),
-		    sc_quote(rec->src), what);
+		sc_report_error(&w->msgs, 0,
+				_("%s changed while it was copied, and again while it was copied once more: %s"),
+				sc_quote(rec->src), what);
 	else
-		sc_report_error(&w->msgs, 0, _("%s changed while it was copied: %s"),
-		    sc_quote(rec->src), what);
+		sc_report_error(&w->msgs, 0,
+				_("%s changed while it was copied: %s"),
+				sc_quote(rec->src), what);
 }
 
 /* --verify of a source that changed while it was copied (REC->change):
@@ -551,7 +571,8 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	    rec->change.how == SC_CHANGE_REMOVED || generated)
 		goto changed;
 	if (fstat(in, &now) < 0) {
-		sc_report_error(&w->msgs, errno, _("cannot fstat %s"), sc_quote(rec->src));
+		sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
+				sc_quote(rec->src));
 		return -errno;
 	}
 	if (now.st_size == rec->res.size) {
@@ -568,11 +589,13 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	}
 	/* Once more, from the start, through smartcp's hands. */
 	if (fstat(in, &now) < 0) {
-		sc_report_error(&w->msgs, errno, _("cannot fstat %s"), sc_quote(rec->src));
+		sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
+				sc_quote(rec->src));
 		return -errno;
 	}
 	if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-		sc_report_error(&w->msgs, errno, _("error writing %s"), sc_quote(rec->dst));
+		sc_report_error(&w->msgs, errno, _("error writing %s"),
+				sc_quote(rec->dst));
 		return -errno;
 	}
 	plan_again(&rw);
@@ -580,9 +603,10 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 			 &again);
 	merge_result(&rec->res, &again);
 	if (e < 0) {
-		sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ? _("error reading %s") :
-			_("error writing %s"),
-		    sc_quote(again.side == SC_SIDE_READ ? rec->src : rec->dst));
+		sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ?
+				_("error reading %s") : _("error writing %s"),
+				sc_quote(again.side == SC_SIDE_READ ? rec->src :
+					 rec->dst));
 		rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
 		return e;
 	}
@@ -604,8 +628,9 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	rec->verify_bad = bad;
 	rec->verify = SC_VERIFY_FAILED;
 	rec->failure = "verify";
-	sc_report_error(&w->msgs, 0, _("%s differs from %s at byte %lld, also after copying again"),
-	    sc_quote(rec->dst), sc_quote(rec->src), (long long)bad);
+	sc_report_error(&w->msgs, 0,
+			_("%s differs from %s at byte %lld, also after copying again"),
+			sc_quote(rec->dst), sc_quote(rec->src), (long long)bad);
 	return -EBADMSG;
 
 changed:
@@ -1483,7 +1508,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 
 	target = read_link(w->at_fd, w->at_name, src, sst->st_size, &n);
 	if (!target) {
-		sc_report_error(&w->msgs, errno, _("cannot read symbolic link %s"), sc_quote(src));
+		sc_report_error(&w->msgs, errno,
+				_("cannot read symbolic link %s"),
+				sc_quote(src));
 		return -1;
 	}
 	if (w->o->explain) {
@@ -1504,7 +1531,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	free(target);
 	if (e < 0) {
-		sc_report_error(&w->msgs, -e, _("cannot create symbolic link %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, -e,
+				_("cannot create symbolic link %s"),
+				sc_quote(dst));
 		return -1;
 	}
 	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
@@ -1553,8 +1582,9 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 	int e;
 
 	if (!w->o->explain && (e = sc_dest_make_link(true, prev, dst, false, true)) < 0) {
-		sc_report_error(&w->msgs, -e, _("cannot create hard link %s to %s"),
-		    sc_quote(dst), sc_quote(prev));
+		sc_report_error(&w->msgs, -e,
+				_("cannot create hard link %s to %s"),
+				sc_quote(dst), sc_quote(prev));
 		return -1;
 	}
 	report(w, &rec);
@@ -1628,14 +1658,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		r = copy_path(w, src, dst, cmdline);
 	if (w->msgs.failed) {
 		w->run->failures++;
-		if (o->json && !w->reported) {
-			/* failed before a record was made: say so anyway */
-			struct sc_record rec = { .src = src, .dst = dst,
-						 .kind = SC_KIND_FILE,
-						 .err = -(w->msgs.last_errno ? w->msgs.last_errno :
-							  EINVAL) };
-			report(w, &rec);
-		}
+		report_failed(w, src, dst);
 	}
 	w->msgs.failed = outer_failed;
 	w->reported = outer_reported;
@@ -1660,8 +1683,9 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 			    w->src_seen[i].ino == sst->st_ino &&
 			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
 			    sc_path_same_entry(src, w->src_seen[i].name)) {
-				sc_report_warning(&w->msgs, 0, _("warning: source file %s specified more than once"),
-				     sc_quote(src));
+				sc_report_warning(&w->msgs, 0,
+						  _("warning: source file %s specified more than once"),
+						  sc_quote(src));
 				return true;
 			}
 		seen_add(&w->src_seen, &w->n_src_seen, sst, src);
@@ -1672,8 +1696,9 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
 		    w->src_seen[i].name &&
 		    sc_path_same_entry(dst, w->src_seen[i].name)) {
-			sc_report_warning(&w->msgs, 0, _("warning: source directory %s specified more than once"),
-			     sc_quote(src));
+			sc_report_warning(&w->msgs, 0,
+					  _("warning: source directory %s specified more than once"),
+					  sc_quote(src));
 			return true;
 		}
 	seen_add(&w->src_seen, &w->n_src_seen, sst, dst);
@@ -2070,7 +2095,9 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 	if (stat(top, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return 0;	/* all there: nothing to make or fix */
-		sc_report_error(&w->msgs, 0, _("%s exists but is not a directory"), sc_quote(top));
+		sc_report_error(&w->msgs, 0,
+				_("%s exists but is not a directory"),
+				sc_quote(top));
 		return -1;
 	}
 	for (p = rel; *p == '/'; p++)
@@ -2094,8 +2121,9 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 				  S_ISDIR(sst.st_mode) ? 0 : ENOTDIR;
 
 			if (err) {
-				sc_report_error(&w->msgs, err, _("failed to get attributes of %s"),
-				    sc_quote(rel));
+				sc_report_error(&w->msgs, err,
+						_("failed to get attributes of %s"),
+						sc_quote(rel));
 				goto fail;
 			}
 			nv = realloc(v, (n + 1) * sizeof(*v));
@@ -2119,16 +2147,18 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 				continue;
 			}
 			if (mkdir(d, mode) < 0) {
-				sc_report_error(&w->msgs, errno, _("cannot make directory %s"),
-				    sc_quote(d));
+				sc_report_error(&w->msgs, errno,
+						_("cannot make directory %s"),
+						sc_quote(d));
 				goto fail;
 			}
 			if (o->verbose)
 				/* cp prints these two names unquoted */
 				sc_report_parent_made(&w->msgs, rel, d);
 			if (lstat(d, &now) < 0) {
-				sc_report_error(&w->msgs, errno, _("failed to get attributes of %s"),
-				    sc_quote(d));
+				sc_report_error(&w->msgs, errno,
+						_("failed to get attributes of %s"),
+						sc_quote(d));
 				goto fail;
 			}
 			if (!o->preserve_mode) {
@@ -2142,12 +2172,15 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 			}
 			if ((now.st_mode & S_IRWXU) != S_IRWXU &&
 			    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0) {
-				sc_report_error(&w->msgs, errno, _("setting permissions for %s"),
-				    sc_quote(d));
+				sc_report_error(&w->msgs, errno,
+						_("setting permissions for %s"),
+						sc_quote(d));
 				goto fail;
 			}
 		} else if (!S_ISDIR(st.st_mode)) {
-			sc_report_error(&w->msgs, 0, _("%s exists but is not a directory"), sc_quote(d));
+			sc_report_error(&w->msgs, 0,
+					_("%s exists but is not a directory"),
+					sc_quote(d));
 			goto fail;
 		}
 		*slash = '/';
@@ -2186,18 +2219,21 @@ static int run_operands(struct walk *w, char **ops, int n)
 		if (n < 1)
 			sc_report_error(&w->msgs, 0, _("missing file operand"));
 		else
-			sc_report_error(&w->msgs, 0, _("missing destination file operand after %s"),
-			    sc_quote(ops[0]));
+			sc_report_error(&w->msgs, 0,
+					_("missing destination file operand after %s"),
+					sc_quote(ops[0]));
 		sc_options_try_help();
 		return 1;
 	}
 	if (dir && o->no_target_directory) {
-		sc_report_error(&w->msgs, 0, _("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
+		sc_report_error(&w->msgs, 0,
+				_("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
 		return 1;
 	}
 	if (o->no_target_directory) {
 		if (n > 2) {
-			sc_report_error(&w->msgs, 0, _("extra operand %s"), sc_quote(ops[2]));
+			sc_report_error(&w->msgs, 0, _("extra operand %s"),
+					sc_quote(ops[2]));
 			sc_options_try_help();
 			return 1;
 		}
@@ -2207,8 +2243,9 @@ static int run_operands(struct walk *w, char **ops, int n)
 		if (is_dir || n > 2) {
 			dir = ops[--n];
 			if (!is_dir) {
-				sc_report_error(&w->msgs, stat(dir, &st) < 0 ? errno : ENOTDIR,
-				    _("target %s"), sc_quote(dir));
+				sc_report_error(&w->msgs,
+						stat(dir, &st) < 0 ? errno : ENOTDIR,
+						_("target %s"), sc_quote(dir));
 				return 1;
 			}
 		}
@@ -2217,12 +2254,14 @@ static int run_operands(struct walk *w, char **ops, int n)
 			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 
 		if (err) {
-			sc_report_error(&w->msgs, err, _("target directory %s"), sc_quote(dir));
+			sc_report_error(&w->msgs, err, _("target directory %s"),
+					sc_quote(dir));
 			return 1;
 		}
 	}
 	if (o->parents && !dir) {
-		sc_report_error(&w->msgs, 0, _("with --parents, the destination must be a directory"));
+		sc_report_error(&w->msgs, 0,
+				_("with --parents, the destination must be a directory"));
 		sc_options_try_help();
 		return 1;
 	}
@@ -2242,7 +2281,8 @@ static int run_operands(struct walk *w, char **ops, int n)
 			int r;
 
 			if (!b) {
-				sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+				sc_report_error(&w->msgs, ENOMEM, "%s",
+						sc_quote(src));
 				return 1;
 			}
 			once.backup = SC_BACKUP_NONE;
@@ -2269,7 +2309,8 @@ static int run_operands(struct walk *w, char **ops, int n)
 		}
 		dst = target_name(w, dir, ops[i]);
 		if (!dst) {
-			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(ops[i]));
+			sc_report_error(&w->msgs, ENOMEM, "%s",
+					sc_quote(ops[i]));
 			rc = 1;
 			continue;
 		}
@@ -2308,14 +2349,8 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 	w->at_fd = f->dirfd;
 	w->at_name = f->at_name;
 	r = copy_new_regular(w, f->src, f->dst);
-	if (r != 1 && w->msgs.failed && w->o->json && !w->reported) {
-		struct sc_record rec = {
-			.src = f->src, .dst = f->dst, .kind = SC_KIND_FILE,
-			.err = -(w->msgs.last_errno ? w->msgs.last_errno :
-				 EINVAL) };
-
-		report(w, &rec);
-	}
+	if (r != 1 && w->msgs.failed)
+		report_failed(w, f->src, f->dst);
 	w->at_fd = -1;
 	w->at_name = NULL;
 	w->slot = NULL;
