@@ -2208,15 +2208,19 @@ static int parents_protect(struct walk *w, struct parent *v, size_t n)
 	return 0;
 }
 
-static int run_operands(struct walk *w, char **ops, int n)
+/* The target of the operands, as cp finds it: -t DIR, -T, or the last
+ * operand when it is a directory or there are more than two (*N then
+ * counts the sources only).  *RET_DIR: the target directory, or NULL for
+ * "copy OPS[0] onto OPS[1]".  0, or 1 with the message said. */
+static int find_target(struct walk *w, char **ops, int *n,
+		       const char **ret_dir)
 {
 	const struct sc_options *o = w->o;
 	const char *dir = o->target_directory;
 	struct stat st;
-	int rc = 0;
 
-	if (n < 1 || (n < 2 && !dir)) {
-		if (n < 1)
+	if (*n < 1 || (*n < 2 && !dir)) {
+		if (*n < 1)
 			sc_report_error(&w->msgs, 0, _("missing file operand"));
 		else
 			sc_report_error(&w->msgs, 0,
@@ -2231,17 +2235,18 @@ static int run_operands(struct walk *w, char **ops, int n)
 		return 1;
 	}
 	if (o->no_target_directory) {
-		if (n > 2) {
+		if (*n > 2) {
 			sc_report_error(&w->msgs, 0, _("extra operand %s"),
 					sc_quote(ops[2]));
 			sc_options_try_help();
 			return 1;
 		}
 	} else if (!dir) {
-		bool is_dir = stat(ops[n - 1], &st) == 0 && S_ISDIR(st.st_mode);
+		bool is_dir = stat(ops[*n - 1], &st) == 0 &&
+			      S_ISDIR(st.st_mode);
 
-		if (is_dir || n > 2) {
-			dir = ops[--n];
+		if (is_dir || *n > 2) {
+			dir = ops[--*n];
 			if (!is_dir) {
 				sc_report_error(&w->msgs,
 						stat(dir, &st) < 0 ? errno : ENOTDIR,
@@ -2265,34 +2270,47 @@ static int run_operands(struct walk *w, char **ops, int n)
 		sc_options_try_help();
 		return 1;
 	}
+	*ret_dir = dir;
+	return 0;
+}
 
-	if (!dir) {
-		/* --strip-trailing-slashes acts on operands going into a
-		 * directory only: cp leaves "f/ g" as it is (ENOTDIR) */
-		char *src = ops[0];
+/* cp SRC DST: one copy, under DST's name.  0, or 1 when it failed.
+ * --strip-trailing-slashes acts on operands going into a directory
+ * only: cp leaves "f/ g" as it is (ENOTDIR). */
+static int copy_onto(struct walk *w, const char *src, const char *dst)
+{
+	const struct sc_options *o = w->o;
+	struct stat st;
 
-		if (o->force && o->backup != SC_BACKUP_NONE &&
-		    !strcmp(src, ops[1]) && stat(src, &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			/* cp -fb f f: the copy is the backup, made under
-			 * the backup's name, and f stays as it is */
-			struct sc_options once = *o;
-			_cleanup_free_ char *b = sc_dest_backup_name(o, src);
-			int r;
+	if (o->force && o->backup != SC_BACKUP_NONE && !strcmp(src, dst) &&
+	    stat(src, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* cp -fb f f: the copy is the backup, made under the
+		 * backup's name, and f stays as it is */
+		struct sc_options once = *o;
+		_cleanup_free_ char *b = sc_dest_backup_name(o, src);
+		int r;
 
-			if (!b) {
-				sc_report_error(&w->msgs, ENOMEM, "%s",
-						sc_quote(src));
-				return 1;
-			}
-			once.backup = SC_BACKUP_NONE;
-			w->o = &once;
-			r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
-			w->o = o;
-			return r;
+		if (!b) {
+			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+			return 1;
 		}
-		return copy_entry(w, src, ops[1], true, DT_UNKNOWN) < 0;
+		once.backup = SC_BACKUP_NONE;
+		w->o = &once;
+		r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
+		w->o = o;
+		return r;
 	}
+	return copy_entry(w, src, dst, true, DT_UNKNOWN) < 0;
+}
+
+/* cp SRC... DIR: each source under its name in DIR (--parents: under
+ * its whole path, the directories of which are made first).  0, or 1
+ * when any failed. */
+static int copy_into(struct walk *w, const char *dir, char **ops, int n)
+{
+	const struct sc_options *o = w->o;
+	int rc = 0;
+
 	/* only several operands can collide with each other */
 	w->multi = n >= 2;
 	for (int i = 0; i < n; i++) {
@@ -2322,11 +2340,21 @@ static int run_operands(struct walk *w, char **ops, int n)
 			rc = 1;
 		}
 		parents_free(parents, n_parents);
-		parents = NULL;
-		n_parents = 0;
 		free(dst);
 	}
 	return rc;
+}
+
+/* The operands as cp takes them.  0, or 1 when anything failed. */
+static int run_operands(struct walk *w, char **ops, int n)
+{
+	const char *dir = NULL;
+
+	if (find_target(w, ops, &n, &dir))
+		return 1;
+	if (!dir)
+		return copy_onto(w, ops[0], ops[1]);
+	return copy_into(w, dir, ops, n);
 }
 
 /* --- -j: what workers do with a file (jobs.c runs them) ---------------- */
