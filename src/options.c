@@ -609,219 +609,348 @@ int sc_options_parse(int argc, char **argv, struct sc_options *o)
 	return r;
 }
 
-static int parse(int argc, char **argv, struct sc_options *o)
-{
-	static const char *const update_args[] = { "all", "none", "none-fail",
-						   "older", NULL };
-	const char *backup_arg = NULL;
-	bool make_backups = false;
-	char *end;
-	int c, i;
+/* What -b, --backup and -S asked for: decided once every option is
+ * read (apply_backups). */
+struct backup_request {
+	bool make;
+	const char *arg;	/* --backup=ARG, or NULL */
+};
 
+static void set_defaults(struct sc_options *o)
+{
 	memset(o, 0, sizeof(*o));
 	o->roads = SC_ROADMASK_ALL;
 	o->jobs = 0;	/* automatic: the CPUs for a tree, 1 otherwise */
 	o->suffix = backup_suffix(getenv("SIMPLE_BACKUP_SUFFIX"));
+}
 
+/* An option without an argument: true when C is one (and is set). */
+static bool apply_flag(int c, struct sc_options *o, struct backup_request *b)
+{
+	switch (c) {
+	case 'a':
+		o->deref = SC_DEREF_NEVER;
+		o->preserve_links = true;
+		o->preserve_mode = o->preserve_ownership = true;
+		o->preserve_timestamps = o->preserve_xattr = true;
+		o->require_preserve = o->reduce_diagnostics = true;
+		o->recursive = true;
+		return true;
+	case 'b':
+		b->make = true;
+		return true;
+	case 'd':
+		o->deref = SC_DEREF_NEVER;
+		o->preserve_links = true;
+		return true;
+	case 'f':
+		o->force = true;
+		return true;
+	case 'H':
+		o->deref = SC_DEREF_ARGS;
+		return true;
+	case 'i':
+		o->interactive = SC_OVERWRITE_ASK;
+		return true;
+	case 'l':
+		o->hard_link = true;
+		return true;
+	case 'L':
+		o->deref = SC_DEREF_ALWAYS;
+		return true;
+	case 'n':
+		o->interactive = SC_OVERWRITE_NEVER;
+		return true;
+	case 'P':
+		o->deref = SC_DEREF_NEVER;
+		return true;
+	case 'p':
+		o->preserve_mode = o->preserve_ownership = true;
+		o->preserve_timestamps = true;
+		o->require_preserve = true;
+		return true;
+	case 'q':
+		o->quiet = true;
+		return true;
+	case 'r':
+	case 'R':
+		o->recursive = true;
+		return true;
+	case 's':
+		o->symbolic_link = true;
+		return true;
+	case 'T':
+		o->no_target_directory = true;
+		return true;
+	case 'u':
+		o->update = SC_UPDATE_OLDER;
+		return true;
+	case 'v':
+		o->verbose = true;
+		return true;
+	case 'x':
+		o->one_file_system = true;
+		return true;
+	case 'Z':
+		return true;	/* no SELinux contexts here; accepted */
+	case OPT_ATTRIBUTES_ONLY:
+		o->attributes_only = true;
+		return true;
+	case OPT_COPY_CONTENTS:
+		o->copy_contents = true;
+		return true;
+	case OPT_DEBUG:
+		o->debug = o->verbose = true;
+		return true;
+	case OPT_PARENTS:
+		o->parents = true;
+		return true;
+	case OPT_REMOVE_DESTINATION:
+		o->remove_destination = true;
+		return true;
+	case OPT_STRIP_SLASHES:
+		o->strip_trailing_slashes = true;
+		return true;
+	case OPT_EXPLAIN:
+		o->explain = true;
+		return true;
+	case OPT_JSON:
+		o->json = true;
+		return true;
+	case OPT_VERIFY:
+		o->verify = true;
+		return true;
+	case OPT_ATOMIC:
+		o->atomic = true;
+		return true;
+	case OPT_SYNC:
+		o->sync = true;
+		return true;
+	case OPT_IF_CHANGED:
+		o->if_changed = true;
+		return true;
+	case OPT_ALLOW_CHANGING_SOURCE:
+		o->allow_changing_source = true;
+		return true;
+	case OPT_PROGRESS:
+		o->progress = true;
+		return true;
+	}
+	return false;
+}
+
+/* -j N: 1 to 1024.  0, or -1 said. */
+static int apply_jobs(struct sc_options *o, const char *arg)
+{
+	char *end;
+	int i = (int)strtol(arg, &end, 10);
+
+	if (*end || i < 1 || i > 1024) {
+		fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
+			sc_program_name, sc_quote_locale(arg));
+		sc_options_try_help();
+		return -1;
+	}
+	o->jobs = (unsigned)i;
+	return 0;
+}
+
+/* --update[=WHEN].  0, or -1 said. */
+static int apply_update(struct sc_options *o, const char *arg)
+{
+	static const char *const update_args[] = { "all", "none", "none-fail",
+						   "older", NULL };
+	int i;
+
+	if (!arg) {
+		o->update = SC_UPDATE_OLDER;
+		return 0;
+	}
+	i = argmatch(arg, update_args);
+	if (i < 0) {
+		bad_arg(arg, "--update", update_args);
+		sc_options_try_help();
+		return -1;
+	}
+	o->update = i == 0 ? SC_UPDATE_ALL :
+		    i == 1 ? SC_UPDATE_NONE :
+		    i == 2 ? SC_UPDATE_NONE_FAIL : SC_UPDATE_OLDER;
+	return 0;
+}
+
+/* --reflink[=WHEN].  0, or -1 said. */
+static int apply_reflink(struct sc_options *o, const char *arg)
+{
+	int i;
+
+	if (!arg) {
+		o->reflink = SC_REFLINK_ALWAYS;
+		return 0;
+	}
+	i = argmatch(arg, when_args);
+	if (i < 0) {
+		bad_arg(arg, "--reflink", when_args);
+		sc_options_try_help();
+		return -1;
+	}
+	o->reflink = i == 0 ? SC_REFLINK_AUTO :
+		     i == 1 ? SC_REFLINK_ALWAYS : SC_REFLINK_NEVER;
+	return 0;
+}
+
+/* --sparse=WHEN.  0, or -1 said. */
+static int apply_sparse(struct sc_options *o, const char *arg)
+{
+	int i = argmatch(arg, sparse_args);
+
+	if (i < 0) {
+		bad_arg(arg, "--sparse", sparse_args);
+		sc_options_try_help();
+		return -1;
+	}
+	o->sparse = i == 0 ? SC_SPARSE_NEVER :
+		    i == 1 ? SC_SPARSE_AUTO : SC_SPARSE_ALWAYS;
+	return 0;
+}
+
+/* An option with an argument (ARG, NULL when optional and absent).
+ * 0: set, -1: refused (said), 1: C is not one of these. */
+static int apply_value(int c, const char *arg, struct sc_options *o,
+		       struct backup_request *b)
+{
+	switch (c) {
+	case OPT_BACKUP:
+		b->make = true;
+		b->arg = arg ? arg : "";
+		return 0;
+	case 'j':
+		return apply_jobs(o, arg);
+	case 'S':
+		b->make = true;
+		o->suffix = backup_suffix(arg);
+		return 0;
+	case 't':
+		if (o->target_directory) {
+			fprintf(stderr, _("%s: multiple target directories specified\n"),
+				sc_program_name);
+			return -1;
+		}
+		o->target_directory = arg;
+		return 0;
+	case OPT_UPDATE:
+		return apply_update(o, arg);
+	case OPT_NO_PRESERVE:
+		if (preserve_list(o, arg, false, "--no-preserve")) {
+			sc_options_try_help();
+			return -1;
+		}
+		return 0;
+	case OPT_PRESERVE:
+		if (preserve_list(o, arg ? arg : "mode,ownership,timestamps",
+				  true, "--preserve")) {
+			sc_options_try_help();
+			return -1;
+		}
+		o->require_preserve = true;
+		return 0;
+	case OPT_REFLINK:
+		return apply_reflink(o, arg);
+	case OPT_ROAD:
+		if (parse_roads(o, arg)) {
+			sc_options_try_help();
+			return -1;
+		}
+		return 0;
+	case OPT_SPARSE:
+		return apply_sparse(o, arg);
+	}
+	return 1;
+}
+
+/* The backup asked for, and the options it cannot go with.  0, or -1
+ * said. */
+static int apply_backups(struct sc_options *o, const struct backup_request *b)
+{
+	enum sc_backup kind;
+
+	if (!b->make)
+		return 0;
+	kind = backup_from(b->arg);
+	if ((int)kind < 0) {
+		sc_options_try_help();
+		return -1;
+	}
+	o->backup = kind;
+	if (o->backup != SC_BACKUP_NONE &&
+	    o->interactive == SC_OVERWRITE_NEVER) {
+		fprintf(stderr, _("%s: options --backup and --no-clobber are mutually exclusive\n"),
+			sc_program_name);
+		sc_options_try_help();
+		return -1;
+	}
+	/* --update=none came with cp 9.3; from 9.5 cp refuses it (and
+	 * none-fail) with a backup, in these words */
+	if (o->backup != SC_BACKUP_NONE &&
+	    (o->update == SC_UPDATE_NONE ||
+	     o->update == SC_UPDATE_NONE_FAIL)) {
+		fprintf(stderr, _("%s: --backup is mutually exclusive with -n or --update=none-fail\n"),
+			sc_program_name);
+		sc_options_try_help();
+		return -1;
+	}
+	return 0;
+}
+
+/* Options that cannot go together, then what follows from the others.
+ * 0, or -1 said. */
+static int finish_options(struct sc_options *o,
+			  const struct backup_request *b)
+{
+	if (o->hard_link && o->symbolic_link) {
+		fprintf(stderr, _("%s: cannot make both hard and symbolic links\n"),
+			sc_program_name);
+		sc_options_try_help();
+		return -1;
+	}
+	if (apply_backups(o, b) < 0)
+		return -1;
+	if (o->reflink == SC_REFLINK_ALWAYS && o->sparse != SC_SPARSE_AUTO) {
+		fprintf(stderr, _("%s: --reflink can be used only with --sparse=auto\n"),
+			sc_program_name);
+		sc_options_try_help();
+		return -1;
+	}
+	/* cp: a recursive copy keeps links as links -- unless it makes hard
+	 * links, which then go to what the links point to. */
+	if (o->deref == SC_DEREF_UNSET)
+		o->deref = o->recursive && !o->hard_link ? SC_DEREF_NEVER :
+			   SC_DEREF_ALWAYS;
+	if (o->json)
+		o->verbose = false;	/* stdout carries JSON only */
+	return 0;
+}
+
+/* Returns the index of the first operand, -1 on an error (said), -2
+ * after --help or --version. */
+static int parse(int argc, char **argv, struct sc_options *o)
+{
+	struct backup_request b = { 0 };
+	int c, r;
+
+	set_defaults(o);
 	/* getopt must not print in its own words: we want the program name
 	 * from argv[0] and translated messages, which it does anyway. */
 	expand_long_options(argc, argv);
 	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options,
 				NULL)) != -1) {
+		if (apply_flag(c, o, &b))
+			continue;
+		r = apply_value(c, optarg, o, &b);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			continue;
 		switch (c) {
-		case 'a':
-			o->deref = SC_DEREF_NEVER;
-			o->preserve_links = true;
-			o->preserve_mode = o->preserve_ownership = true;
-			o->preserve_timestamps = o->preserve_xattr = true;
-			o->require_preserve = o->reduce_diagnostics = true;
-			o->recursive = true;
-			break;
-		case 'b':
-			make_backups = true;
-			break;
-		case OPT_BACKUP:
-			make_backups = true;
-			backup_arg = optarg ? optarg : "";
-			break;
-		case 'd':
-			o->deref = SC_DEREF_NEVER;
-			o->preserve_links = true;
-			break;
-		case 'f':
-			o->force = true;
-			break;
-		case 'H':
-			o->deref = SC_DEREF_ARGS;
-			break;
-		case 'i':
-			o->interactive = SC_OVERWRITE_ASK;
-			break;
-		case 'j':
-			i = (int)strtol(optarg, &end, 10);
-			if (*end || i < 1 || i > 1024) {
-				fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
-					sc_program_name, sc_quote_locale(optarg));
-				sc_options_try_help();
-				return -1;
-			}
-			o->jobs = (unsigned)i;
-			break;
-		case 'l':
-			o->hard_link = true;
-			break;
-		case 'L':
-			o->deref = SC_DEREF_ALWAYS;
-			break;
-		case 'n':
-			o->interactive = SC_OVERWRITE_NEVER;
-			break;
-		case 'P':
-			o->deref = SC_DEREF_NEVER;
-			break;
-		case 'p':
-			o->preserve_mode = o->preserve_ownership = true;
-			o->preserve_timestamps = true;
-			o->require_preserve = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'r':
-		case 'R':
-			o->recursive = true;
-			break;
-		case 's':
-			o->symbolic_link = true;
-			break;
-		case 'S':
-			make_backups = true;
-			o->suffix = backup_suffix(optarg);
-			break;
-		case 't':
-			if (o->target_directory) {
-				fprintf(stderr, _("%s: multiple target directories specified\n"),
-					sc_program_name);
-				return -1;
-			}
-			o->target_directory = optarg;
-			break;
-		case 'T':
-			o->no_target_directory = true;
-			break;
-		case 'u':
-			o->update = SC_UPDATE_OLDER;
-			break;
-		case OPT_UPDATE:
-			if (!optarg) {
-				o->update = SC_UPDATE_OLDER;
-				break;
-			}
-			i = argmatch(optarg, update_args);
-			if (i < 0) {
-				bad_arg(optarg, "--update", update_args);
-				sc_options_try_help();
-				return -1;
-			}
-			o->update = i == 0 ? SC_UPDATE_ALL :
-				    i == 1 ? SC_UPDATE_NONE :
-				    i == 2 ? SC_UPDATE_NONE_FAIL : SC_UPDATE_OLDER;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'x':
-			o->one_file_system = true;
-			break;
-		case 'Z':
-			break;	/* no SELinux contexts here; accepted */
-		case OPT_ATTRIBUTES_ONLY:
-			o->attributes_only = true;
-			break;
-		case OPT_COPY_CONTENTS:
-			o->copy_contents = true;
-			break;
-		case OPT_DEBUG:
-			o->debug = o->verbose = true;
-			break;
-		case OPT_NO_PRESERVE:
-			if (preserve_list(o, optarg, false, "--no-preserve")) {
-				sc_options_try_help();
-				return -1;
-			}
-			break;
-		case OPT_PARENTS:
-			o->parents = true;
-			break;
-		case OPT_PRESERVE:
-			if (preserve_list(o, optarg ? optarg :
-					  "mode,ownership,timestamps", true,
-					  "--preserve")) {
-				sc_options_try_help();
-				return -1;
-			}
-			o->require_preserve = true;
-			break;
-		case OPT_REFLINK:
-			if (!optarg) {
-				o->reflink = SC_REFLINK_ALWAYS;
-				break;
-			}
-			i = argmatch(optarg, when_args);
-			if (i < 0) {
-				bad_arg(optarg, "--reflink", when_args);
-				sc_options_try_help();
-				return -1;
-			}
-			o->reflink = i == 0 ? SC_REFLINK_AUTO :
-				     i == 1 ? SC_REFLINK_ALWAYS : SC_REFLINK_NEVER;
-			break;
-		case OPT_REMOVE_DESTINATION:
-			o->remove_destination = true;
-			break;
-		case OPT_ROAD:
-			if (parse_roads(o, optarg)) {
-				sc_options_try_help();
-				return -1;
-			}
-			break;
-		case OPT_SPARSE:
-			i = argmatch(optarg, sparse_args);
-			if (i < 0) {
-				bad_arg(optarg, "--sparse", sparse_args);
-				sc_options_try_help();
-				return -1;
-			}
-			o->sparse = i == 0 ? SC_SPARSE_NEVER :
-				    i == 1 ? SC_SPARSE_AUTO : SC_SPARSE_ALWAYS;
-			break;
-		case OPT_STRIP_SLASHES:
-			o->strip_trailing_slashes = true;
-			break;
-		case OPT_EXPLAIN:
-			o->explain = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_VERIFY:
-			o->verify = true;
-			break;
-		case OPT_ATOMIC:
-			o->atomic = true;
-			break;
-		case OPT_SYNC:
-			o->sync = true;
-			break;
-		case OPT_IF_CHANGED:
-			o->if_changed = true;
-			break;
-		case OPT_ALLOW_CHANGING_SOURCE:
-			o->allow_changing_source = true;
-			break;
-		case OPT_PROGRESS:
-			o->progress = true;
-			break;
 		case OPT_BAD_LONG:
 			bad_long_option(argv[0], optarg);
 			sc_options_try_help();
@@ -837,51 +966,7 @@ static int parse(int argc, char **argv, struct sc_options *o)
 			return -1;
 		}
 	}
-
-	if (o->hard_link && o->symbolic_link) {
-		fprintf(stderr, _("%s: cannot make both hard and symbolic links\n"),
-			sc_program_name);
-		sc_options_try_help();
+	if (finish_options(o, &b) < 0)
 		return -1;
-	}
-	if (make_backups) {
-		enum sc_backup b = backup_from(backup_arg);
-
-		if ((int)b < 0) {
-			sc_options_try_help();
-			return -1;
-		}
-		o->backup = b;
-		if (o->backup != SC_BACKUP_NONE &&
-		    o->interactive == SC_OVERWRITE_NEVER) {
-			fprintf(stderr, _("%s: options --backup and --no-clobber are mutually exclusive\n"),
-				sc_program_name);
-			sc_options_try_help();
-			return -1;
-		}
-		/* --update=none came with cp 9.3; from 9.5 cp refuses it
-		 * (and none-fail) with a backup, in these words */
-		if (o->backup != SC_BACKUP_NONE &&
-		    (o->update == SC_UPDATE_NONE ||
-		     o->update == SC_UPDATE_NONE_FAIL)) {
-			fprintf(stderr, _("%s: --backup is mutually exclusive with -n or --update=none-fail\n"),
-				sc_program_name);
-			sc_options_try_help();
-			return -1;
-		}
-	}
-	if (o->reflink == SC_REFLINK_ALWAYS && o->sparse != SC_SPARSE_AUTO) {
-		fprintf(stderr, _("%s: --reflink can be used only with --sparse=auto\n"),
-			sc_program_name);
-		sc_options_try_help();
-		return -1;
-	}
-	/* cp: a recursive copy keeps links as links -- unless it makes hard
-	 * links, which then go to what the links point to. */
-	if (o->deref == SC_DEREF_UNSET)
-		o->deref = o->recursive && !o->hard_link ? SC_DEREF_NEVER :
-			   SC_DEREF_ALWAYS;
-	if (o->json)
-		o->verbose = false;	/* stdout carries JSON only */
 	return optind;
 }

@@ -5,6 +5,7 @@
 #include "quote.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -618,4 +619,137 @@ void sc_report_finish(struct sc_report *rep, int failures)
 					 "; %u vanished before their turn",
 					 rep->vanished), rep->vanished);
 	fputc('\n', stderr);
+}
+
+/* --- messages ---------------------------------------------------------- */
+
+static void streams(struct sc_msgs *m, FILE **out, FILE **err)
+{
+	*out = *err = NULL;
+	if (m && m->streams)
+		m->streams(m->arg, out, err);
+}
+
+void sc_report_verror(struct sc_msgs *m, bool fail, int err,
+		      const char *fmt, va_list ap)
+{
+	FILE *out, *f;
+
+	streams(m, &out, &f);
+	if (fail && m) {
+		m->failed = true;
+		m->last_errno = err;
+	}
+	if (!f) {
+		/* what was said on stdout comes first */
+		fflush(stdout);
+		f = stderr;
+	}
+	fprintf(f, "%s: ", sc_program_name);
+	vfprintf(f, fmt, ap);
+	if (err) {
+		/* strerror_r: no static buffer shared by -j workers */
+		char buf[128];
+
+		fprintf(f, ": %s", strerror_r(err, buf, sizeof(buf)));
+	}
+	fputc('\n', f);
+}
+
+void sc_report_error(struct sc_msgs *m, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sc_report_verror(m, true, err, fmt, ap);
+	va_end(ap);
+}
+
+void sc_report_warning(struct sc_msgs *m, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sc_report_verror(m, false, err, fmt, ap);
+	va_end(ap);
+}
+
+FILE *sc_report_out(struct sc_msgs *m)
+{
+	FILE *out, *err;
+
+	streams(m, &out, &err);
+	return out ? out : stdout;
+}
+
+void sc_report_removed(struct sc_msgs *m, const char *dst)
+{
+	fprintf(sc_report_out(m), _("removed %s\n"), sc_quote(dst));
+}
+
+void sc_report_skipped(struct sc_msgs *m, const char *dst)
+{
+	fprintf(sc_report_out(m), _("skipped %s\n"), sc_quote(dst));
+}
+
+void sc_report_cp_line(struct sc_msgs *m, const char *src, const char *dst,
+		       const char *backup)
+{
+	FILE *out = sc_report_out(m);
+
+	fprintf(out, "%s -> %s", sc_quote(src), sc_quote(dst));
+	if (backup)
+		fprintf(out, _(" (backup: %s)"), sc_quote(backup));
+	fputc('\n', out);
+}
+
+void sc_report_parent_made(struct sc_msgs *m, const char *rel,
+			   const char *dir)
+{
+	fprintf(sc_report_out(m), "%s -> %s\n", rel, dir);
+}
+
+void sc_report_mode_letters(mode_t mode, char out[10])
+{
+	static const char rwx[] = "rwxrwxrwx";
+
+	for (int i = 0; i < 9; i++)
+		out[i] = mode & (0400 >> i) ? rwx[i] : '-';
+	if (mode & S_ISUID)
+		out[2] = out[2] == 'x' ? 's' : 'S';
+	if (mode & S_ISGID)
+		out[5] = out[5] == 'x' ? 's' : 'S';
+	if (mode & S_ISVTX)
+		out[8] = out[8] == 'x' ? 't' : 'T';
+	out[9] = '\0';
+}
+
+void sc_report_ask_overwrite(const char *dst, const struct stat *st,
+			     bool unwritable, bool force)
+{
+	if (unwritable) {
+		char perms[10];
+
+		sc_report_mode_letters(st->st_mode, perms);
+		fprintf(stderr, force ?
+			_("%s: replace %s, overriding mode %04lo (%s)? ") :
+			_("%s: unwritable %s (mode %04lo, %s); try anyway? "),
+			sc_program_name, sc_quote(dst),
+			(unsigned long)(st->st_mode & 07777), perms);
+	} else {
+		fprintf(stderr, _("%s: overwrite %s? "), sc_program_name,
+			sc_quote(dst));
+	}
+	fflush(stderr);
+}
+
+void sc_report_buffered(const char *out, size_t out_len, const char *err,
+			size_t err_len)
+{
+	if (out_len) {
+		fwrite(out, 1, out_len, stdout);
+		fflush(stdout);
+	}
+	if (err_len)
+		fwrite(err, 1, err_len, stderr);
 }

@@ -3,6 +3,7 @@
 #ifndef SMARTCP_REPORT_H
 #define SMARTCP_REPORT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -92,5 +93,69 @@ void sc_json_string(FILE *f, const char *s);
 
 /* "a → b: EXDEV → c" chain for -v, from a result. */
 void sc_report_chain(FILE *f, const struct sc_copy_result *res);
+
+/* --- messages ---------------------------------------------------------- */
+
+/* The messages of one thread (the walk's, or a -j worker's) about the
+ * entry it is copying: where its lines go, and what its messages did to
+ * the entry.  Each thread has its own; none is shared. */
+struct sc_msgs {
+	/* Where -v lines (*OUT) and messages (*ERR) go now; NULL is stdout
+	 * and stderr.  Asked before every line: under -j the walk thread's
+	 * place in the output order moves as it hands out jobs.  NULL
+	 * STREAMS: always stdout and stderr. */
+	void (*streams)(void *arg, FILE **out, FILE **err);
+	void *arg;
+	bool failed;		/* an error was said about the entry */
+	int last_errno;		/* ... with this errno, or 0 */
+};
+
+/* "smartcp: <what>: <strerror>" as cp's error(), on M's stderr; ERR 0
+ * leaves out the strerror part.  An error marks M's entry as failed; a
+ * warning (a message about an attribute the run was not required to
+ * keep, say) leaves it alone. */
+void sc_report_error(struct sc_msgs *m, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void sc_report_warning(struct sc_msgs *m, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void sc_report_verror(struct sc_msgs *m, bool fail, int err,
+		      const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+/* The stream M's -v lines and JSON records go to now. */
+FILE *sc_report_out(struct sc_msgs *m);
+
+/* -v: "removed 'DST'", a destination removed before it was made again. */
+void sc_report_removed(struct sc_msgs *m, const char *dst);
+
+/* --debug: "skipped 'DST'", a destination left as it was (-n, --update,
+ * a "no" to -i), as cp 9.4 and later say it. */
+void sc_report_skipped(struct sc_msgs *m, const char *dst);
+
+/* cp's -v line, "'SRC' -> 'DST'", with " (backup: 'BACKUP')" when a
+ * backup was made (BACKUP not NULL). */
+void sc_report_cp_line(struct sc_msgs *m, const char *src, const char *dst,
+		       const char *backup);
+
+/* --parents -v: a directory of the source's path made under the target,
+ * "REL -> DIR", both unquoted as cp prints them. */
+void sc_report_parent_made(struct sc_msgs *m, const char *rel,
+			   const char *dir);
+
+/* -i: the question before DST (ST its stat) is overwritten, on stderr.
+ * UNWRITABLE: we may not write it, which is said with its mode; FORCE
+ * (-f or --remove-destination): "replace" is asked rather than "try
+ * anyway". */
+void sc_report_ask_overwrite(const char *dst, const struct stat *st,
+			     bool unwritable, bool force);
+
+/* "rw-r--r--": the nine permission letters of MODE as ls shows them,
+ * set-id and sticky bits included.  OUT gets a terminated string. */
+void sc_report_mode_letters(mode_t mode, char out[10]);
+
+/* -j: the lines a job buffered (OUT_LEN bytes of stdout's, ERR_LEN of
+ * stderr's), written out in their place in the order. */
+void sc_report_buffered(const char *out, size_t out_len, const char *err,
+			size_t err_len);
 
 #endif

@@ -3,9 +3,14 @@
  * people see what they know; names are quoted with sc_quote(). */
 #include "system.h"
 #include "walk.h"
+#include "attrs.h"
+#include "dest.h"
 #include "change.h"
 #include "copy.h"
 #include "fsinfo.h"
+#include "jobs.h"
+#include "links.h"
+#include "paths.h"
 #include "plan.h"
 #include "pool.h"
 #include "quote.h"
@@ -17,63 +22,36 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/xattr.h>
-#include <acl/libacl.h>
-#include <attr/error_context.h>
-#include <attr/libattr.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <time.h>
 
+/* Roads that failed "not here" for a pair of filesystems. */
 struct learned {
 	const struct sc_fs_facts *src, *dst;
 	unsigned roads;
 };
 
-/* How a destination came to be, for the attribute step.  cp leaves some
- * permission bits out when it creates a file or directory, so that nobody
- * can open it before it is ready (with -p, before the owner changes), and
- * adds them back at the end. */
-struct made {
-	bool created;		/* this run made the destination */
-	bool mode_known;	/* MODE holds its mode after creation */
-	bool restore;		/* MODE | OMITTED must be set at the end */
-	mode_t mode;		/* mode after creation (directories, specials) */
-	mode_t omitted;		/* bits left out at creation */
-	mode_t extra;		/* S_IWUSR added at creation to set xattrs */
-	bool have_old;		/* an existing destination: OLD_MODE is its mode */
-	mode_t old_mode;
+/* What the walk and its -j workers share for the whole run. */
+struct run {
+	/* under LOCK: the filesystem facts cache and what the run has
+	 * learned */
+	pthread_mutex_t lock;
+	struct sc_fsinfo *fsi;
+	struct learned *learned;
+	size_t n_learned;
+	/* Failures: a message marks the entry being copied as failed
+	 * (struct sc_msgs); each failed entry counts once, whatever number
+	 * of messages it printed.  Walk thread only: workers count into
+	 * their jobs. */
+	int failures;
 };
 
 /* A directory whose mode and times wait until every file in it is done. */
 struct deferred {
 	char *src, *dst;
 	struct stat st;
-	struct made m;
-};
-
-/* -j: a run of consecutive new regular files of one directory, for one
- * worker.  Whole runs keep workers in different directories (creating
- * files in one directory serialises on its lock) and cost one hand-over
- * for many files. */
-#define JOB_MAX 256
-struct job {
-	char *src[JOB_MAX], *dst[JOB_MAX];
-	unsigned n;
-	unsigned n_done;	/* the worker handed back the rest */
-	unsigned failed;	/* files that failed */
-	const struct sc_fs_facts *parent_facts;
-	int dirfd;		/* their source directory, or -1 */
-};
-
-struct hardlink {
-	dev_t dev;
-	ino_t ino;
-	char *dst;
+	struct sc_made m;
 };
 
 struct seen {
@@ -100,7 +78,7 @@ struct walk {
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
 	struct sc_report *rep;
-	struct sc_fsinfo *fsi;
+	struct run *run;	/* shared by the walk and its workers */
 	/* --preserve=xattr: xattr.conf, read before any worker starts */
 	const struct sc_xattr_rules *xattr_rules;
 	struct sc_copy_ctx ctx;
@@ -108,7 +86,11 @@ struct walk {
 	mode_t umask;
 	bool privileged;	/* root: may chown, and must say when it fails */
 	bool in_worker;		/* a -j worker's copy of the walk */
+	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (dest.h) */
+	struct sc_msgs msgs;	/* this thread's messages about its entry */
 	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
+	struct sc_jobs *jobs;	/* -j: the workers, shared */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
 	size_t n_deferred;
@@ -116,8 +98,7 @@ struct walk {
 	 * leads back to one of them (-L, -H) would copy forever. */
 	struct { dev_t dev; ino_t ino; } *ancestors;
 	size_t n_ancestors, cap_ancestors;
-	struct hardlink *links;	/* hash table, cap_links slots */
-	size_t n_links, cap_links;
+	struct sc_links links;	/* the walk thread's hard-link table */
 	/* several operands into a directory: what they were and became */
 	bool multi;
 	struct seen *src_seen, *dst_seen;
@@ -125,150 +106,21 @@ struct walk {
 	dev_t root_dev;		/* -x: the device of the current operand */
 };
 
-static void msg(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
-/* Failures: a message marks the entry being copied as failed; each
- * failed entry counts once, whatever number of messages it printed. */
-static __thread bool entry_failed;
-static __thread int last_errno;
-static int n_failures;
 
-/* -j: the pool, and the slot the current thread's output goes to.  The
- * walk thread writes to its own slots in the pool's order; a worker to
- * its job's slot; when the pool is flushing, output goes straight out. */
-static struct sc_pool *pool;
-static __thread struct sc_pool_slot *tl_slot;
-static bool flushing;
 
-/* Shared between the walk and the -j workers, under shared_lock: the
- * filesystem facts cache and what the run has learned. */
-static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct learned *learned;
-static size_t n_learned;
-
-static struct sc_pool_slot *current_slot(void)
+static struct sc_pool_slot *current_slot(const struct walk *w)
 {
-	if (tl_slot)
-		return tl_slot;
-	if (pool && !flushing)
-		return sc_pool_own_slot(pool);
-	return NULL;
+	return w->slot ? w->slot : sc_jobs_own_slot(w->jobs);
 }
 
-/* Where -v lines and JSON records go now. */
-static FILE *out_stream(void)
+/* Where W's -v lines and messages go now (struct sc_msgs). */
+static void walk_streams(void *arg, FILE **out, FILE **err)
 {
-	struct sc_pool_slot *s = current_slot();
+	struct sc_pool_slot *s = current_slot(arg);
 
-	return s ? s->out : stdout;
-}
-
-/* "smartcp: <what>: <strerror>" on stderr, as cp's error().  FAIL marks
- * the entry being copied as failed; a warning leaves it alone. */
-static void vmsg(bool fail, int err, const char *fmt, va_list ap)
-{
-	struct sc_pool_slot *slot = current_slot();
-	FILE *f = slot ? slot->err : stderr;
-
-	if (fail) {
-		entry_failed = true;
-		last_errno = err;
-	}
-	if (!slot)
-		fflush(stdout);
-	fprintf(f, "%s: ", sc_program_name);
-	vfprintf(f, fmt, ap);
-	if (err) {
-		/* strerror_r: no static buffer shared by -j workers */
-		char buf[128];
-
-		fprintf(f, ": %s", strerror_r(err, buf, sizeof(buf)));
-	}
-	fputc('\n', f);
-}
-
-static void msg(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(true, err, fmt, ap);
-	va_end(ap);
-}
-
-/* A message that does not make the run fail, as cp's messages about
- * attributes it was not required to keep. */
-static void __attribute__((format(printf, 2, 3)))
-warn(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(false, err, fmt, ap);
-	va_end(ap);
-}
-
-/* DIR/NAME, with one slash between them however many DIR ends in, as
- * cp names the files of "d//" in its messages: d/f. */
-static char *join(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = malloc(a + b + 2);
-
-	if (!p)
-		return NULL;
-	while (a > 1 && dir[a - 1] == '/' && dir[a - 2] == '/')
-		a--;
-	memcpy(p, dir, a);
-	if (a && dir[a - 1] != '/')
-		p[a++] = '/';
-	memcpy(p + a, name, b + 1);
-	return p;
-}
-
-static void strip_slashes(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n > 1 && s[n - 1] == '/')
-		s[--n] = '\0';
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-/* Makes NAME a hard link to TARGET (FLAGS for linkat) or, with !HARD, a
- * symlink holding TARGET. */
-static int make_name(bool hard, const char *target, const char *name,
-		     int flags)
-{
-	return hard ? linkat(AT_FDCWD, target, AT_FDCWD, name, flags) :
-		      symlink(target, name);
-}
-
-/* make_name() under a free temporary name in DIR, ".smartcp.PID.N",
- * written to TMP.  0 or -errno. */
-static int make_temp_name(bool hard, const char *target, int flags,
-			  const char *dir, char *tmp, size_t size)
-{
-	for (unsigned i = 0;; i++) {
-		if (snprintf(tmp, size, "%s/.smartcp.%d.%u", dir,
-			     (int)getpid(), i) >= (int)size)
-			return -ENAMETOOLONG;
-		if (make_name(hard, target, tmp, flags) == 0)
-			return 0;
-		if (errno != EEXIST || i > 100)
-			return -errno;
-	}
+	*out = s ? s->out : NULL;
+	*err = s ? s->err : NULL;
 }
 
 static double elapsed(const struct timespec *t0)
@@ -282,21 +134,23 @@ static double elapsed(const struct timespec *t0)
 
 static void report(struct walk *w, struct sc_record *rec)
 {
-	struct sc_pool_slot *slot = current_slot();
-
 	w->reported = true;
 	rec->backup = w->backup;
 	rec->announced = w->announced;
-	sc_report_record(w->rep, rec, slot ? slot->out : NULL);
+	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
-/* The name of PATH's last entry (PATH, as join() makes them, has no
- * trailing slash). */
-static const char *base_name(const char *path)
+/* --json: an entry that failed before a record was made is said
+ * anyway, with the errno of its last message. */
+static void report_failed(struct walk *w, const char *src, const char *dst)
 {
-	const char *slash = strrchr(path, '/');
+	struct sc_record rec = {
+		.src = src, .dst = dst, .kind = SC_KIND_FILE,
+		.err = -(w->msgs.last_errno ? w->msgs.last_errno : EINVAL),
+	};
 
-	return slash ? slash + 1 : path;
+	if (w->o->json && !w->reported)
+		report(w, &rec);
 }
 
 /* --debug: a destination left as it was (-n, --update, a "no" to -i),
@@ -304,7 +158,7 @@ static const char *base_name(const char *path)
 static void skipped(struct walk *w, const char *dst)
 {
 	if (w->o->debug && !w->o->json && !w->o->explain)
-		fprintf(out_stream(), _("skipped %s\n"), sc_quote(dst));
+		sc_report_skipped(&w->msgs, dst);
 }
 
 /* Opens the source entry being copied (see at_fd in struct walk). */
@@ -321,15 +175,10 @@ static int src_open(struct walk *w, const char *src, int flags)
 static void announce(struct walk *w, const char *src, const char *dst)
 {
 	const struct sc_options *o = w->o;
-	FILE *out;
 
 	if (!o->verbose || !o->as_cp || o->json || o->explain || w->announced)
 		return;
-	out = out_stream();
-	fprintf(out, "%s -> %s", sc_quote(src), sc_quote(dst));
-	if (w->backup)
-		fprintf(out, _(" (backup: %s)"), sc_quote(w->backup));
-	fputc('\n', out);
+	sc_report_cp_line(&w->msgs, src, dst, w->backup);
 	w->announced = true;
 }
 
@@ -341,39 +190,39 @@ static void on_progress(void *arg, uint64_t done, enum sc_road road)
 }
 
 /* Roads that failed "not here" for this pair of filesystems. */
-static unsigned learned_get(const struct sc_fs_facts *s,
+static unsigned learned_get(struct run *run, const struct sc_fs_facts *s,
 			    const struct sc_fs_facts *d)
 {
 	unsigned roads = 0;
 
-	pthread_mutex_lock(&shared_lock);
-	for (size_t i = 0; i < n_learned; i++)
-		if (learned[i].src == s && learned[i].dst == d)
-			roads = learned[i].roads;
-	pthread_mutex_unlock(&shared_lock);
+	pthread_mutex_lock(&run->lock);
+	for (size_t i = 0; i < run->n_learned; i++)
+		if (run->learned[i].src == s && run->learned[i].dst == d)
+			roads = run->learned[i].roads;
+	pthread_mutex_unlock(&run->lock);
 	return roads;
 }
 
-static void learned_add(const struct sc_fs_facts *s,
+static void learned_add(struct run *run, const struct sc_fs_facts *s,
 			const struct sc_fs_facts *d, unsigned roads)
 {
 	struct learned *n;
 	size_t i;
 
-	pthread_mutex_lock(&shared_lock);
-	for (i = 0; i < n_learned; i++)
-		if (learned[i].src == s && learned[i].dst == d)
+	pthread_mutex_lock(&run->lock);
+	for (i = 0; i < run->n_learned; i++)
+		if (run->learned[i].src == s && run->learned[i].dst == d)
 			break;
-	if (i == n_learned) {
-		n = realloc(learned, (n_learned + 1) * sizeof(*n));
+	if (i == run->n_learned) {
+		n = realloc(run->learned, (run->n_learned + 1) * sizeof(*n));
 		if (!n)
 			goto out;
-		learned = n;
-		learned[n_learned++] = (struct learned){ s, d, 0 };
+		run->learned = n;
+		run->learned[run->n_learned++] = (struct learned){ s, d, 0 };
 	}
-	learned[i].roads |= roads;
+	run->learned[i].roads |= roads;
 out:
-	pthread_mutex_unlock(&shared_lock);
+	pthread_mutex_unlock(&run->lock);
 }
 
 static const struct sc_fs_facts *lookup(struct walk *w, int fd,
@@ -381,78 +230,10 @@ static const struct sc_fs_facts *lookup(struct walk *w, int fd,
 {
 	const struct sc_fs_facts *f;
 
-	pthread_mutex_lock(&shared_lock);
-	f = sc_fsinfo_lookup(w->fsi, fd, st);
-	pthread_mutex_unlock(&shared_lock);
+	pthread_mutex_lock(&w->run->lock);
+	f = sc_fsinfo_lookup(w->run->fsi, fd, st);
+	pthread_mutex_unlock(&w->run->lock);
 	return f;
-}
-
-static size_t link_slot(const struct walk *w, dev_t dev, ino_t ino)
-{
-	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev;
-
-	return (size_t)(h ^ (h >> 29)) & (w->cap_links - 1);
-}
-
-/* The copy made of the file ST names, when it is one of the files whose
- * other names must become links to that copy, or NULL. */
-static const char *hardlink_find(struct walk *w, const struct stat *st)
-{
-	if (!w->n_links)
-		return NULL;
-	for (size_t i = link_slot(w, st->st_dev, st->st_ino);
-	     w->links[i].dst; i = (i + 1) & (w->cap_links - 1))
-		if (w->links[i].dev == st->st_dev && w->links[i].ino == st->st_ino)
-			return w->links[i].dst;
-	return NULL;
-}
-
-static void hardlink_remember(struct walk *w, const struct stat *st,
-			      const char *dst)
-{
-	size_t i;
-
-	if (2 * (w->n_links + 1) > w->cap_links) {
-		/* grow: open addressing wants a half-empty table */
-		size_t cap = w->cap_links ? 2 * w->cap_links : 64;
-		struct hardlink *old = w->links, *n = calloc(cap, sizeof(*n));
-		size_t old_cap = w->cap_links;
-
-		if (!n)
-			return;
-		w->links = n;
-		w->cap_links = cap;
-		for (size_t k = 0; k < old_cap; k++) {
-			if (!old[k].dst)
-				continue;
-			for (i = link_slot(w, old[k].dev, old[k].ino); n[i].dst;
-			     i = (i + 1) & (cap - 1))
-				;
-			n[i] = old[k];
-		}
-		free(old);
-	}
-	for (i = link_slot(w, st->st_dev, st->st_ino); w->links[i].dst;
-	     i = (i + 1) & (w->cap_links - 1))
-		if (w->links[i].dev == st->st_dev && w->links[i].ino == st->st_ino)
-			return;		/* the first copy stays the one */
-	w->links[i].dst = strdup(dst);
-	if (!w->links[i].dst)
-		return;
-	w->links[i].dev = st->st_dev;
-	w->links[i].ino = st->st_ino;
-	w->n_links++;
-}
-
-/* Must this file's copy be remembered, so that its other names (hard
- * links, or with -L/-H symlinks to it) become links to the copy?  cp's
- * rule: more than one link, or any file reached by following links. */
-static bool links_tracked(const struct sc_options *o, const struct stat *st,
-			  bool cmdline)
-{
-	return o->preserve_links && !o->hard_link && !S_ISDIR(st->st_mode) &&
-	       (st->st_nlink > 1 || o->deref == SC_DEREF_ALWAYS ||
-		(cmdline && o->deref == SC_DEREF_ARGS));
 }
 
 /* Command-line operands and what they became, when several go into a
@@ -483,567 +264,16 @@ static void seen_add(struct seen **v, size_t *n, const struct stat *st,
 
 /* --- attributes ------------------------------------------------------- */
 
-/* The permission bits cp holds back when creating from a source of
- * mode SRC_MODE: with -p all group and other bits until the owner is
- * right; for a directory the write bits, until its contents are in. */
-static mode_t omitted_bits(const struct sc_options *o, mode_t src_mode)
-{
-	return src_mode & 07777 &
-	       (o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
-		S_ISDIR(src_mode) ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
-}
-
-/* libattr and libacl report through an error context.  Which failures
- * are said follows cp: all of them for --preserve=xattr (or
- * --attributes-only), all but "not supported" for --preserve=all, none
- * for -a. */
-static void ctx_error_some(struct error_context *ctx, const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	(void)ctx;
-	if (err == ENOTSUP || err == ENOSYS)
-		return;
-	va_start(ap, fmt);
-	vmsg(false, err, fmt, ap);
-	va_end(ap);
-}
-
-static void ctx_error_all(struct error_context *ctx, const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	(void)ctx;
-	va_start(ap, fmt);
-	vmsg(false, err, fmt, ap);
-	va_end(ap);
-}
-
-static void ctx_error_none(struct error_context *ctx, const char *fmt, ...)
-{
-	(void)ctx;
-	(void)fmt;
-}
-
-static const char *ctx_quote(struct error_context *ctx, const char *name)
-{
-	(void)ctx;
-	return sc_quote(name);
-}
-
-static void ctx_quote_free(struct error_context *ctx, const char *name)
-{
-	(void)ctx;
-	(void)name;
-}
-
-static struct error_context ctx_all = {
-	ctx_error_all, ctx_quote, ctx_quote_free
-};
-static struct error_context ctx_some = {
-	ctx_error_some, ctx_quote, ctx_quote_free
-};
-static struct error_context quiet_ctx = {
-	ctx_error_none, ctx_quote, ctx_quote_free
-};
-
-/* What attr_copy_fd() is handed: an error context that also carries the
- * run's xattr.conf rules, for the check it calls on every name (libattr
- * passes the context on to the check, and has no other argument for it). */
-struct attr_ctx {
-	struct error_context ec;	/* first: the check casts back */
-	const struct sc_xattr_rules *rules;
-};
-
-/* libattr's attr_copy_check_permissions() with rules read once: copy
- * what no rule names.  A file that could not be read or parsed is
- * reported for every attribute, and every attribute is copied, as
- * libattr does (and so cp). */
-static int xattr_wanted(const char *name, struct error_context *ctx)
-{
-	const struct attr_ctx *a = (const struct attr_ctx *)ctx;
-	int err = sc_xattr_rules_error(a->rules);
-
-	if (err) {
-		const char *q = a->ec.quote(ctx, sc_xattr_rules_path(a->rules));
-
-		errno = err;
-		a->ec.error(ctx, "%s", q);
-		a->ec.quote_free(ctx, q);
-	}
-	return sc_xattr_rules_action(a->rules, name) == SC_XATTR_COPY;
-}
-
-/* Applies --preserve (and cp's own mode rules) to DST, through OUT when
- * it is open (then IN is the open source), else by name.  The order is
- * cp's: times, owner (chown clears set-id bits and capabilities), xattrs,
- * then mode and ACL.  Returns 0, or -1 when a failure counts. */
+/* sc_attrs_set() with what W knows of the run. */
 static int set_attrs(struct walk *w, int in, int out, const char *src,
-		     const char *dst, const struct stat *st, struct made *m)
+		     const char *dst, const struct stat *st, struct sc_made *m)
 {
-	const struct sc_options *o = w->o;
-	bool is_link = S_ISLNK(st->st_mode);
-	mode_t src_mode = st->st_mode;
-	/* special bits creation gave (a directory's sticky bit, a set-gid
-	 * bit inherited from its parent), which cp's ACL calls keep */
-	mode_t kept = m->created && m->mode_known ? m->mode & 07000 : 0;
-	bool owner_lost = false;
-	int rc = 0, r;
+	const struct sc_attrs_env env = {
+		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
+		.privileged = w->privileged, .msgs = &w->msgs,
+	};
 
-	if (o->preserve_timestamps) {
-		struct timespec ts[2] = { st->st_atim, st->st_mtim };
-
-		r = out >= 0 ? futimens(out, ts) :
-		    utimensat(AT_FDCWD, dst, ts, AT_SYMLINK_NOFOLLOW);
-		if (r < 0) {
-			warn(errno, _("preserving times for %s"), sc_quote(dst));
-			if (o->require_preserve)
-				rc = -1;
-		}
-	}
-	if (o->preserve_ownership) {
-		if (!m->created && m->have_old && o->preserve_mode && !is_link) {
-			/* Owner first would open a window with the old
-			 * mode: narrow it to what both allow the owner. */
-			mode_t tmp = m->old_mode & src_mode & S_IRWXU;
-
-			if ((out >= 0 ? fchmod(out, tmp) : chmod(dst, tmp)) < 0) {
-				if (w->privileged || errno != EPERM) {
-					warn(errno, _("clearing permissions for %s"),
-					     sc_quote(dst));
-					if (o->require_preserve)
-						return -1;
-				}
-			}
-		}
-		struct stat now;
-
-		/* A file that already has the owner and group (made by their
-		 * owner, or by root from root's files) is left alone, as cp
-		 * does: filesystems without chown (FAT through FUSE) say
-		 * ENOSYS even to a chown that changes nothing. */
-		if (out >= 0 && fstat(out, &now) == 0 &&
-		    now.st_uid == st->st_uid && now.st_gid == st->st_gid)
-			r = 0;
-		else
-			r = out >= 0 ? fchown(out, st->st_uid, st->st_gid) :
-			    lchown(dst, st->st_uid, st->st_gid);
-		if (r < 0) {
-			int err = errno;
-
-			if (err == EPERM || err == EINVAL)
-				/* keep the group, if we may */
-				(void)!(out >= 0 ? fchown(out, (uid_t)-1, st->st_gid) :
-					lchown(dst, (uid_t)-1, st->st_gid));
-			if (w->privileged || (err != EPERM && err != EINVAL)) {
-				warn(err, _("failed to preserve ownership for %s"),
-				     sc_quote(dst));
-				if (o->require_preserve)
-					rc = -1;
-			}
-			/* Not the source's owner: no set-id bits for them. */
-			src_mode &= ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
-			owner_lost = true;
-		}
-	}
-	if (o->preserve_xattr) {
-		bool all = o->attributes_only || o->require_preserve_xattr;
-		struct attr_ctx actx = {
-			.ec = all ? ctx_all :
-			      o->reduce_diagnostics ? quiet_ctx : ctx_some,
-			.rules = w->xattr_rules,
-		};
-
-		/* /etc/xattr.conf decides: ACLs and other "permissions"
-		 * attributes are left to perm_copy below, SELinux and NFSv4
-		 * bookkeeping are skipped. */
-		r = out >= 0 && in >= 0 ?
-		    attr_copy_fd(src, in, dst, out, xattr_wanted, &actx.ec) :
-		    attr_copy_file(src, dst, xattr_wanted, &actx.ec);
-		if (r != 0 && o->require_preserve_xattr)
-			rc = -1;
-	}
-	if (is_link)
-		return rc;
-
-	if (o->preserve_mode) {
-		/* Mode and POSIX ACLs together, as cp -p does; an ACL carries
-		 * the rwx bits only, so set-id and sticky bits need a chmod. */
-		int acl_err;
-
-		r = out >= 0 && in >= 0 ?
-		    perm_copy_fd(src, in, dst, out, &quiet_ctx) :
-		    perm_copy_file(src, dst, &quiet_ctx);
-		/* libacl falls back to the mode bits by itself where the ACL
-		 * is only those; a failure here is an ACL that was lost,
-		 * even if the chmod below gets the bits right */
-		acl_err = r != 0 ? errno : 0;
-		/* ... but a destination without ACLs (ramfs, FAT) loses
-		 * nothing when the source has none: libacl still fails
-		 * removing a directory's default ACL there, cp does not */
-		if ((acl_err == EOPNOTSUPP || acl_err == ENOSYS) &&
-		    (in >= 0 ? acl_extended_fd(in) : acl_extended_file(src)) == 0)
-			acl_err = 0;
-		if (r != 0 || (st->st_mode & 07000)) {
-			mode_t mode = owner_lost ? (src_mode & 0777) | kept :
-				      src_mode & 07777;
-
-			r = out >= 0 ? fchmod(out, mode) : chmod(dst, mode);
-		}
-		if (r != 0 || acl_err) {
-			/* cp's ACL code quotes this name with quote() */
-			warn(r != 0 ? errno : acl_err,
-			     _("preserving permissions for %s"),
-			     sc_quote_locale(dst));
-			if (o->require_preserve)
-				rc = -1;
-		}
-		return rc;
-	}
-	if (o->explicit_no_preserve_mode && m->created) {
-		/* --no-preserve=mode: what a new file gets by default */
-		mode_t def = ((S_ISDIR(src_mode) || S_ISSOCK(src_mode) ?
-			       0777 : 0666) & ~w->umask) | kept;
-
-		r = out >= 0 ? fchmod(out, def) : chmod(dst, def);
-		if (r != 0) {
-			/* cp's words here (its set_acl), quoted with quote() */
-			msg(errno, _("setting permissions for %s"),
-			    sc_quote_locale(dst));
-			rc = -1;
-		}
-		return rc;
-	}
-	if (S_ISREG(src_mode) || out >= 0) {
-		/* a file made with bits held back or u+w added: now the
-		 * mode it would have had, less the umask */
-		mode_t mode = src_mode & 0777 & ~w->umask;
-
-		if (((m->omitted & ~w->umask) | m->extra) &&
-		    (out >= 0 ? fchmod(out, mode) : chmod(dst, mode)) < 0) {
-			warn(errno, _("preserving permissions for %s"),
-			     sc_quote(dst));
-			if (o->require_preserve)
-				rc = -1;
-		}
-		return rc;
-	}
-	m->omitted &= ~w->umask;
-	if (m->omitted && !m->restore) {
-		/* the mode creation gave (an inherited set-gid bit stays) */
-		if (!m->mode_known) {
-			struct stat now;
-
-			if (lstat(dst, &now) < 0) {
-				msg(errno, _("cannot stat %s"), sc_quote(dst));
-				return -1;
-			}
-			m->mode = now.st_mode;
-		}
-		if (m->omitted & ~m->mode)
-			m->restore = true;
-	}
-	if (m->restore && chmod(dst, (m->mode | m->omitted) & 07777) < 0) {
-		warn(errno, _("preserving permissions for %s"), sc_quote(dst));
-		if (o->require_preserve)
-			rc = -1;
-	}
-	return rc;
-}
-
-/* --- overwrite rules --------------------------------------------------- */
-
-static bool yes(void)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	bool r = false;
-
-	fflush(stderr);
-	if (getline(&line, &cap, stdin) > 0)
-		r = rpmatch(line) == 1;
-	free(line);
-	return r;
-}
-
-static char *backup_name(struct walk *w, const char *dst)
-{
-	const struct sc_options *o = w->o;
-	char *name = NULL;
-	enum sc_backup kind = o->backup;
-
-	if (kind == SC_BACKUP_NUMBERED || kind == SC_BACKUP_EXISTING) {
-		const char *slash = strrchr(dst, '/');
-		const char *base = slash ? slash + 1 : dst;
-		char *dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) :
-			    strdup(".");
-		DIR *d = dir ? opendir(*dir ? dir : "/") : NULL;
-		size_t blen = strlen(base);
-		unsigned long max = 0;
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			char *end;
-			unsigned long v;
-
-			if (strncmp(e->d_name, base, blen) ||
-			    strncmp(e->d_name + blen, ".~", 2))
-				continue;
-			v = strtoul(e->d_name + blen + 2, &end, 10);
-			if (end[0] == '~' && !end[1] && v > max)
-				max = v;
-		}
-		if (d)
-			closedir(d);
-		free(dir);
-		if (kind == SC_BACKUP_NUMBERED || max)
-			return asprintf(&name, "%s.~%lu~", dst, max + 1) < 0 ?
-				NULL : name;
-	}
-	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
-}
-
-/* The last component of NAME, trailing slashes ignored, in a new string. */
-static char *base_of(const char *name)
-{
-	char *copy = strdup(name), *slash;
-
-	if (!copy)
-		return NULL;
-	strip_slashes(copy);
-	slash = strrchr(copy, '/');
-	if (slash && slash[1])
-		memmove(copy, slash + 1, strlen(slash + 1) + 1);
-	return copy;
-}
-
-/* Are A and B the same directory entry: one directory, one name? */
-static bool same_name(const char *a, const char *b)
-{
-	_cleanup_free_ char *ba = base_of(a), *bb = base_of(b);
-	_cleanup_free_ char *da = NULL, *db = NULL;
-	struct stat sa, sb;
-
-	if (!ba || !bb || strcmp(ba, bb))
-		return false;
-	da = dir_of(a);
-	db = dir_of(b);
-	return da && db && stat(da, &sa) == 0 && stat(db, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* Is DST's directory the current one? */
-static bool in_cwd(const char *dst)
-{
-	_cleanup_free_ char *dir = dir_of(dst);
-	struct stat d, dot;
-
-	return !dir || !strcmp(dir, ".") || stat(".", &dot) < 0 ||
-	       stat(dir, &d) < 0 ||
-	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
-}
-
-#define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
-
-/* Symlinks are not followed for this entry: -P, or -H below the command
- * line (cp's copy of a directory's entries takes -H as -P). */
-static bool deref_never(const struct sc_options *o, bool cmdline)
-{
-	return o->deref == SC_DEREF_NEVER ||
-	       (o->deref == SC_DEREF_ARGS && !cmdline);
-}
-
-/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them) may be
- * one file.  Is the copy still safe -- a link replaced by a link, a
- * backup that keeps the data, a name removed first?  These are cp's
- * rules.  *RETURN_NOW: nothing to do (a hard link to itself). */
-static bool same_file_ok(struct walk *w, const char *src,
-			 const struct stat *sst, const char *dst,
-			 const struct stat *dst_st, bool cmdline,
-			 bool *return_now)
-{
-	const struct sc_options *o = w->o;
-	bool same = SAME_INODE(*sst, *dst_st), same_link;
-	bool never = deref_never(o, cmdline);
-	struct stat sl, dl, a, b;
-
-	*return_now = false;
-	if (same && o->hard_link) {
-		*return_now = true;
-		return true;
-	}
-	if (never) {
-		same_link = same;
-		sl = *sst;
-		dl = *dst_st;
-		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode)) {
-			/* two links: fine unless one entry */
-			bool sn = same_name(src, dst);
-
-			if (!sn && o->backup != SC_BACKUP_NONE)
-				return true;
-			if (!sn && same_link) {
-				*return_now = true;
-				return true;
-			}
-			return !sn;
-		}
-	} else {
-		if (!same)
-			return true;
-		if (lstat(dst, &dl) < 0 || lstat(src, &sl) < 0)
-			return true;
-		same_link = SAME_INODE(sl, dl);
-		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode) &&
-		    o->remove_destination)
-			return true;
-	}
-	if (o->backup != SC_BACKUP_NONE) {
-		if (!same_link)
-			/* backing up the file a followed link names would
-			 * leave the link dangling */
-			return !(!never &&
-				 S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode));
-		return !same_name(src, dst);
-	}
-	if (o->remove_destination) {
-		if (S_ISLNK(dl.st_mode))
-			return true;
-		if (same_link && dl.st_nlink > 1 && !same_name(src, dst))
-			return true;
-	}
-	if (!S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode)) {
-		if (!SAME_INODE(sl, dl))
-			return true;
-		if (o->hard_link) {
-			*return_now = true;
-			return true;
-		}
-	}
-	if (o->symbolic_link && S_ISLNK(dl.st_mode))
-		return true;	/* a link may be made again */
-	if (never) {
-		if (S_ISLNK(sl.st_mode) ? stat(src, &a) < 0 : (a = sl, false))
-			return true;
-		if (S_ISLNK(dl.st_mode) ? stat(dst, &b) < 0 : (b = dl, false))
-			return true;
-		if (!SAME_INODE(a, b))
-			return true;
-		if (o->hard_link) {
-			*return_now = !S_ISLNK(dl.st_mode);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Would backing DST up (to DST~) move the source itself aside? */
-static bool source_is_dst_backup(struct walk *w, const char *src,
-				 const struct stat *sst, const char *dst)
-{
-	_cleanup_free_ char *sb = base_of(src), *db = base_of(dst);
-	_cleanup_free_ char *back = NULL;
-	size_t dl, xl = strlen(w->o->suffix);
-	struct stat st;
-
-	if (!sb || !db)
-		return false;
-	dl = strlen(db);
-	if (strlen(sb) != dl + xl || memcmp(sb, db, dl) ||
-	    strcmp(sb + dl, w->o->suffix))
-		return false;
-	if (asprintf(&back, "%s%s", dst, w->o->suffix) < 0) {
-		back = NULL;
-		return false;
-	}
-	return stat(back, &st) == 0 && SAME_INODE(st, *sst);
-}
-
-/* "rw-r--r--": the nine permission letters of MODE, as ls shows them. */
-static void mode_letters(mode_t mode, char out[10])
-{
-	static const char rwx[] = "rwxrwxrwx";
-
-	for (int i = 0; i < 9; i++)
-		out[i] = mode & (0400 >> i) ? rwx[i] : '-';
-	if (mode & S_ISUID)
-		out[2] = out[2] == 'x' ? 's' : 'S';
-	if (mode & S_ISGID)
-		out[5] = out[5] == 'x' ? 's' : 'S';
-	if (mode & S_ISVTX)
-		out[8] = out[8] == 'x' ? 't' : 'T';
-	out[9] = '\0';
-}
-
-/* -i: may DST be overwritten?  A file we may not write is named as such,
- * with its mode, as cp does. */
-static bool overwrite_ok(struct walk *w, const char *dst,
-			 const struct stat *dst_st)
-{
-	if (!S_ISLNK(dst_st->st_mode) && !w->privileged &&
-	    faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) != 0) {
-		char perms[10];
-
-		mode_letters(dst_st->st_mode, perms);
-		fprintf(stderr, w->o->force || w->o->remove_destination ?
-			_("%s: replace %s, overriding mode %04lo (%s)? ") :
-			_("%s: unwritable %s (mode %04lo, %s); try anyway? "),
-			sc_program_name, sc_quote(dst),
-			(unsigned long)(dst_st->st_mode & 07777), perms);
-	} else {
-		fprintf(stderr, _("%s: overwrite %s? "), sc_program_name,
-			sc_quote(dst));
-	}
-	return yes();
-}
-
-/* Is DST_ST (an existing destination, SST the source) new enough that
- * --update leaves it alone? */
-static bool update_skips(const struct sc_options *o, const struct stat *sst,
-			 const struct stat *dst_st)
-{
-	if (o->update == SC_UPDATE_NONE || o->update == SC_UPDATE_NONE_FAIL)
-		return true;
-	return o->update == SC_UPDATE_OLDER &&
-	       (dst_st->st_mtim.tv_sec > sst->st_mtim.tv_sec ||
-		(dst_st->st_mtim.tv_sec == sst->st_mtim.tv_sec &&
-		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
-}
-
-/* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
- * names) or a symlink holding TARGET.  An existing DST is replaced only
- * with REPLACE, in one rename, so DST never goes missing.  Returns 0, or
- * -errno. */
-static int make_link(bool hard, const char *target, const char *dst,
-		     bool follow, bool replace)
-{
-	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
-	_cleanup_free_ char *dir = NULL;
-	char tmp[PATH_MAX];
-	struct stat st;
-	int e;
-
-	if (make_name(hard, target, dst, flags) == 0)
-		return 0;
-	if (errno != EEXIST || !replace)
-		return -errno;
-	dir = dir_of(dst);
-	if (!dir)
-		return -ENOMEM;
-	e = make_temp_name(hard, target, flags, dir, tmp, sizeof(tmp));
-	if (e < 0)
-		return e;
-	if (rename(tmp, dst) < 0) {
-		e = -errno;
-		unlink(tmp);
-		return e;
-	}
-	/* renaming one name of a file onto another does nothing */
-	if (lstat(tmp, &st) == 0)
-		unlink(tmp);
-	return 0;
+	return sc_attrs_set(&env, in, out, src, dst, st, m);
 }
 
 /* --- regular files ----------------------------------------------------- */
@@ -1092,150 +322,9 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 		.sparse = w->o->sparse,
 		.roads_forced = w->o->roads_forced,
 	};
-	in.learned = learned_get(rec->src_fs, rec->dst_fs);
+	in.learned = learned_get(w->run, rec->src_fs, rec->dst_fs);
 	sc_plan_make(&in, &rec->plan);
 	rec->planned = true;
-}
-
-/* --atomic: the temporary that a signal must not leave behind.  An
- * O_TMPFILE temporary has no name until it is committed, so SIGKILL
- * leaves nothing either; the named fallback is removed here. */
-static char atomic_tmp[PATH_MAX + 64];
-static volatile sig_atomic_t atomic_tmp_set;	/* --atomic: -j1 only */
-
-/* A destination being written in place (no --atomic): a signal removes
- * it, so an interrupted copy leaves no file that looks complete.  One
- * slot per thread, the walk's (0) and each -j worker's.  SIGKILL cannot
- * be caught: only --atomic protects against it. */
-#define MAX_THREADS 65
-static char partial[MAX_THREADS][PATH_MAX];
-/* Set by the worker that owns the slot, read by the signal handler on
- * whichever thread the signal lands: an atomic (lock-free, so safe in a
- * handler) whose release store publishes the name written before it.
- * volatile sig_atomic_t only orders a handler against its own thread. */
-static atomic_int partial_set[MAX_THREADS];
-static __thread unsigned tl_index;
-
-/* KEEP_NAME: the file has other names (hard links), which a removal
- * would leave holding the prefix: it is emptied instead. */
-static void partial_begin(const char *dst, bool keep_name)
-{
-	if (strlen(dst) < PATH_MAX) {
-		strcpy(partial[tl_index], dst);
-		atomic_store_explicit(&partial_set[tl_index],
-				      keep_name ? 2 : 1, memory_order_release);
-	}
-}
-
-static void partial_end(void)
-{
-	atomic_store_explicit(&partial_set[tl_index], 0, memory_order_release);
-}
-
-static void on_fatal_signal(int sig)
-{
-	int saved = errno;
-
-	for (unsigned i = 0; i < MAX_THREADS; i++) {
-		int set = atomic_load_explicit(&partial_set[i],
-					       memory_order_acquire);
-
-		if (set == 1)
-			unlink(partial[i]);
-		else if (set == 2)
-			(void)!truncate(partial[i], 0);
-	}
-	if (atomic_tmp_set)
-		unlink(atomic_tmp);
-	signal(sig, SIG_DFL);
-	/* delivered when this handler returns (the signal is blocked in
-	 * it): the interrupted code never sees errno changed */
-	raise(sig);
-	errno = saved;
-}
-
-/* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
- * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
- * reported as cp reports it). */
-static void catch_fatal_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
-		struct sigaction old;
-
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		signal(sigs[i], on_fatal_signal);
-	}
-}
-
-/* Opens an unnamed temporary in DST's directory (or a named one where
- * O_TMPFILE is not supported).  Returns the fd or -errno; *ret_named
- * tells whether atomic_tmp holds its name. */
-static int atomic_open(const char *dst, bool *ret_named)
-{
-	_cleanup_free_ char *dir = dir_of(dst);
-	int fd;
-
-	*ret_named = false;
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-		return -errno;
-	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s/.smartcp.XXXXXX",
-		     dir) >= (int)sizeof(atomic_tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(atomic_tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	atomic_tmp_set = 1;
-	*ret_named = true;
-	return fd;
-}
-
-/* Puts the finished temporary in DST's place with one rename. */
-static int atomic_commit(int fd, const char *dst, bool named)
-{
-	_cleanup_free_ char *dir = dir_of(dst);
-	char fdpath[64];
-	int e;
-
-	if (!dir)
-		return -ENOMEM;
-	if (!named) {
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-		e = make_temp_name(true, fdpath, AT_SYMLINK_FOLLOW, dir,
-				   atomic_tmp, sizeof(atomic_tmp));
-		if (e < 0)
-			return e;
-		atomic_tmp_set = 1;
-	}
-	if (rename(atomic_tmp, dst) < 0) {
-		e = -errno;
-		unlink(atomic_tmp);
-		atomic_tmp_set = 0;
-		return e;
-	}
-	atomic_tmp_set = 0;
-	return 0;
-}
-
-static int fsync_dir_of(const char *path)
-{
-	_cleanup_free_ char *dir = dir_of(path);
-	_cleanup_close_ int fd = -1;
-
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) < 0)
-		return errno == EINVAL ? 0 : -errno;
-	return 0;
 }
 
 /* --if-changed: does DST already hold exactly IN's bytes?  1 yes, 0 no,
@@ -1269,18 +358,6 @@ static int same_content(struct walk *w, int in, const char *dst,
 	}
 }
 
-static bool attrs_match(const struct sc_options *o, const struct stat *s,
-			const struct stat *d)
-{
-	return (!o->preserve_mode ||
-		(s->st_mode & 07777) == (d->st_mode & 07777)) &&
-	       (!o->preserve_ownership ||
-		(s->st_uid == d->st_uid && s->st_gid == d->st_gid)) &&
-	       (!o->preserve_timestamps ||
-		(s->st_mtim.tv_sec == d->st_mtim.tv_sec &&
-		 s->st_mtim.tv_nsec == d->st_mtim.tv_nsec));
-}
-
 /* Adds what a repair copy did to the record's result. */
 static void merge_result(struct sc_copy_result *into,
 			 const struct sc_copy_result *more)
@@ -1299,13 +376,14 @@ static void merge_result(struct sc_copy_result *into,
 
 /* Says that --verify could not read or write (V = -errno, SIDE the
  * side); returns V. */
-static int verify_error(struct sc_record *rec, int v,
+static int verify_error(struct walk *w, struct sc_record *rec, int v,
 			enum sc_verify_side side)
 {
-	msg(-v, side == SC_VSIDE_SOURCE ? _("error reading %s") :
-		side == SC_VSIDE_WRITE ? _("error writing %s") :
-		_("error reading back %s"),
-	    sc_quote(side == SC_VSIDE_SOURCE ? rec->src : rec->dst));
+	sc_report_error(&w->msgs, -v,
+			side == SC_VSIDE_SOURCE ? _("error reading %s") :
+			side == SC_VSIDE_WRITE ? _("error writing %s") :
+			_("error reading back %s"),
+			sc_quote(side == SC_VSIDE_SOURCE ? rec->src : rec->dst));
 	rec->failure = side == SC_VSIDE_SOURCE ? "read" :
 		       side == SC_VSIDE_WRITE ? "write" : "verify";
 	return v;
@@ -1354,7 +432,7 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 				      &bad, &side);
 		}
 		if (v < 0)
-			return verify_error(rec, v, side);
+			return verify_error(w, rec, v, side);
 		if (v == 1) {
 			rec->verify = pass ? SC_VERIFY_REPAIRED : SC_VERIFY_OK;
 			return 0;
@@ -1363,16 +441,18 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 		if (pass) {
 			rec->verify = SC_VERIFY_FAILED;
 			rec->failure = "verify";
-			msg(0, _("%s differs from %s at byte %lld, also after copying again"),
-			    sc_quote(rec->dst), sc_quote(rec->src),
-			    (long long)bad);
+			sc_report_error(&w->msgs, 0,
+					_("%s differs from %s at byte %lld, also after copying again"),
+					sc_quote(rec->dst), sc_quote(rec->src),
+					(long long)bad);
 			return -EBADMSG;
 		}
 		/* The road lied: copy again through read/write, where every
 		 * byte passes through smartcp and is hashed on the way.  A
 		 * block device is simply written over again. */
 		if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-			msg(errno, _("error writing %s"), sc_quote(rec->dst));
+			sc_report_error(&w->msgs, errno, _("error writing %s"),
+					sc_quote(rec->dst));
 			return -errno;
 		}
 		plan_again(&rw);
@@ -1380,10 +460,12 @@ static int verify_copy(struct walk *w, struct sc_record *rec, int in,
 				 !sc_plan_size_untrusted(rec->src_fs), &again);
 		merge_result(&rec->res, &again);
 		if (e < 0) {
-			msg(-e, again.side == SC_SIDE_READ ?
-				_("error reading %s") : _("error writing %s"),
-			    sc_quote(again.side == SC_SIDE_READ ? rec->src :
-				     rec->dst));
+			sc_report_error(&w->msgs, -e,
+					again.side == SC_SIDE_READ ?
+					_("error reading %s") :
+					_("error writing %s"),
+					sc_quote(again.side == SC_SIDE_READ ?
+						 rec->src : rec->dst));
 			rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
 			return e;
 		}
@@ -1446,7 +528,8 @@ static int settle_changed(struct sc_record *rec, int out, bool out_reg,
 
 /* Says that SRC changed while it was copied (REC->change); fails the
  * file unless ALLOWED. */
-static void say_changed(struct sc_record *rec, bool allowed)
+static void say_changed(struct walk *w, struct sc_record *rec,
+			bool allowed)
 {
 	char what[256];
 
@@ -1455,11 +538,13 @@ static void say_changed(struct sc_record *rec, bool allowed)
 	rec->change_failed = true;
 	sc_report_change_text(what, sizeof(what), &rec->change, true);
 	if (rec->change.again)
-		msg(0, _("%s changed while it was copied, and again while it was copied once more: %s"),
-		    sc_quote(rec->src), what);
+		sc_report_error(&w->msgs, 0,
+				_("%s changed while it was copied, and again while it was copied once more: %s"),
+				sc_quote(rec->src), what);
 	else
-		msg(0, _("%s changed while it was copied: %s"),
-		    sc_quote(rec->src), what);
+		sc_report_error(&w->msgs, 0,
+				_("%s changed while it was copied: %s"),
+				sc_quote(rec->src), what);
 }
 
 /* --verify of a source that changed while it was copied (REC->change):
@@ -1486,7 +571,8 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	    rec->change.how == SC_CHANGE_REMOVED || generated)
 		goto changed;
 	if (fstat(in, &now) < 0) {
-		msg(errno, _("cannot fstat %s"), sc_quote(rec->src));
+		sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
+				sc_quote(rec->src));
 		return -errno;
 	}
 	if (now.st_size == rec->res.size) {
@@ -1494,7 +580,7 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 			      w->o->sync, &w->ctx.dg, w->ctx.buf,
 			      w->ctx.bufsize, &bad, &side);
 		if (v < 0)
-			return verify_error(rec, v, side);
+			return verify_error(w, rec, v, side);
 		if (v == 1 && !source_changed(w, rec->src, in, follow, &now,
 					      false, &ch)) {
 			rec->verify = SC_VERIFY_CURRENT;
@@ -1503,11 +589,13 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	}
 	/* Once more, from the start, through smartcp's hands. */
 	if (fstat(in, &now) < 0) {
-		msg(errno, _("cannot fstat %s"), sc_quote(rec->src));
+		sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
+				sc_quote(rec->src));
 		return -errno;
 	}
 	if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-		msg(errno, _("error writing %s"), sc_quote(rec->dst));
+		sc_report_error(&w->msgs, errno, _("error writing %s"),
+				sc_quote(rec->dst));
 		return -errno;
 	}
 	plan_again(&rw);
@@ -1515,9 +603,10 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 			 &again);
 	merge_result(&rec->res, &again);
 	if (e < 0) {
-		msg(-e, again.side == SC_SIDE_READ ? _("error reading %s") :
-			_("error writing %s"),
-		    sc_quote(again.side == SC_SIDE_READ ? rec->src : rec->dst));
+		sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ?
+				_("error reading %s") : _("error writing %s"),
+				sc_quote(again.side == SC_SIDE_READ ? rec->src :
+					 rec->dst));
 		rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
 		return e;
 	}
@@ -1531,7 +620,7 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 		      w->o->sync, &w->ctx.dg, w->ctx.buf, w->ctx.bufsize,
 		      &bad, &side);
 	if (v < 0)
-		return verify_error(rec, v, side);
+		return verify_error(w, rec, v, side);
 	if (v == 1) {
 		rec->verify = SC_VERIFY_RECOPIED;
 		return 0;
@@ -1539,8 +628,9 @@ static int verify_changed(struct walk *w, struct sc_record *rec, int in,
 	rec->verify_bad = bad;
 	rec->verify = SC_VERIFY_FAILED;
 	rec->failure = "verify";
-	msg(0, _("%s differs from %s at byte %lld, also after copying again"),
-	    sc_quote(rec->dst), sc_quote(rec->src), (long long)bad);
+	sc_report_error(&w->msgs, 0,
+			_("%s differs from %s at byte %lld, also after copying again"),
+			sc_quote(rec->dst), sc_quote(rec->src), (long long)bad);
 	return -EBADMSG;
 
 changed:
@@ -1548,210 +638,222 @@ changed:
 	 * --allow-changing-source says of changes alone. */
 	rec->verify = SC_VERIFY_FAILED;
 	rec->failure = "changed";
-	say_changed(rec, false);
+	say_changed(w, rec, false);
 	rec->change_failed = false;	/* rec->err says it */
 	return -EBADMSG;
 }
 
-/* DST was not there when stat'ed, but O_EXCL found a name: a symlink to
- * nowhere.  cp does not write through it (POSIXLY_CORRECT: it does,
- * making the file it names).  Returns the fd, -1 with errno, or -2 when
- * the message is said. */
-static int open_dangling(const char *dst, int flags, mode_t mode)
-{
-	struct stat lst;
+/* One regular file being copied: what the phases of copy_file() share. */
+struct file_copy {
+	const char *src, *dst;
+	struct sc_record *rec;
+	/* given: the walk's stats of the source (NULL: IN is already open
+	 * as IST) and of the existing destination (NULL: none) */
+	const struct stat *sst, *dst_st;
+	bool follow;		/* symlinks to the source are followed */
+	int in, out;		/* the source (closed by copy_regular()) */
+	bool opened;		/* IN was opened: --debug says how it went */
+	struct stat ist, ost, old;
+	struct timespec t0;
+	bool have_old;		/* OLD is the existing destination's stat */
+	bool dst_exists, created, atomic, named_tmp;
+	bool size_trusted, out_seekable;
+	bool clone_only;	/* --reflink=always */
+	bool removable;		/* a failure removes the destination */
+	bool shared;		/* ... or empties it: it has other names */
+	struct sc_made m;
+};
 
-	if (lstat(dst, &lst) < 0 || !S_ISLNK(lst.st_mode)) {
-		errno = EEXIST;
+/* Opens the source (unless the fast path did), and checks that it is
+ * the file the walk saw.  0, or -1 with the message said. */
+static int open_source(struct walk *w, struct file_copy *f)
+{
+	struct sc_record *rec = f->rec;
+
+	if (f->in < 0) {
+		f->in = src_open(w, f->src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+				 (f->follow ? 0 : O_NOFOLLOW));
+		if (f->in < 0) {
+			sc_report_error(&w->msgs, errno,
+					_("cannot open %s for reading"),
+					sc_quote(f->src));
+			return -1;
+		}
+		f->opened = true;
+		if (fstat(f->in, &f->ist) < 0) {
+			sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
+					sc_quote(f->src));
+			return -1;
+		}
+	}
+	f->opened = true;
+	if (f->sst && (f->ist.st_ino != f->sst->st_ino ||
+		       f->ist.st_dev != f->sst->st_dev)) {
+		sc_report_error(&w->msgs, 0,
+				_("skipping file %s, as it was replaced while being copied"),
+				sc_quote(f->src));
 		return -1;
 	}
-	if (getenv("POSIXLY_CORRECT"))
-		return open(dst, flags | O_CREAT, mode);
-	msg(0, _("not writing through dangling symlink %s"), sc_quote(dst));
-	return -2;
+	rec->src_fs = lookup(w, f->in, &f->ist);
+	rec->src_size = f->ist.st_size;
+	rec->src_sparse = (uint64_t)f->ist.st_blocks * 512 <
+			  (uint64_t)f->ist.st_size;
+	f->size_trusted = !sc_plan_size_untrusted(rec->src_fs);
+	return 0;
 }
 
-/* Copies regular file SRC (or, without -R, the data of a FIFO or device)
- * to DST.  PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the
- * fast path of a fresh tree); else SRC is opened here and checked against
- * SST, the stat the walk saw.  DST_ST is the stat of the existing
- * destination (links followed), or NULL when there is none. */
-static int copy_regular_1(struct walk *w, const char *src, const char *dst,
-			  const struct stat *sst, const struct stat *dst_st,
-			  bool follow, int pre_in, const struct stat *pre_ist,
-			  struct sc_record *rec, bool *opened)
+/* --if-changed: a destination that already holds the source's bytes
+ * only gets its attributes.  1: done, 0: to be copied, -1: failed. */
+static int already_equal(struct walk *w, struct file_copy *f)
 {
-	bool dst_exists = dst_st != NULL;
 	const struct sc_options *o = w->o;
-	struct timespec t0;
-	struct stat ist, ost, old = { 0 };
-	_cleanup_close_ int in = -1;
-	int out = -1, e = 0, flags;
-	bool created = false, named_tmp = false, atomic = o->atomic;
-	bool have_old = false, size_trusted, out_seekable;
-	bool clone_only = o->reflink == SC_REFLINK_ALWAYS && !o->roads_forced;
-	bool removable = false;	/* a failure removes the destination */
-	bool shared = false;	/* ... or empties it: it has other names */
-	struct made m = { 0 };
-	unsigned new_learned;
+	int e;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (pre_in >= 0) {
-		in = pre_in;
-		ist = *pre_ist;
-	} else if ((in = src_open(w, src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-				  (follow ? 0 : O_NOFOLLOW))) < 0) {
-		msg(errno, _("cannot open %s for reading"), sc_quote(src));
-		return -1;
-	} else if (fstat(in, &ist) < 0) {
-		*opened = true;
-		msg(errno, _("cannot fstat %s"), sc_quote(src));
-		return -1;
-	}
-	*opened = true;
-	if (sst && (ist.st_ino != sst->st_ino || ist.st_dev != sst->st_dev)) {
-		msg(0, _("skipping file %s, as it was replaced while being copied"),
-		    sc_quote(src));
-		return -1;
-	}
-	rec->src_fs = lookup(w, in, &ist);
-	rec->src_size = ist.st_size;
-	rec->src_sparse = (uint64_t)ist.st_blocks * 512 < (uint64_t)ist.st_size;
-	size_trusted = !sc_plan_size_untrusted(rec->src_fs);
-
-	if (o->explain) {
-		rec->dst_fs = facts_for_path(w, dst);
-		make_plan(w, rec, &ist, dst_st ? dst_st->st_mode : S_IFREG);
-		report(w, rec);
+	if (!o->if_changed || !f->have_old || !S_ISREG(f->old.st_mode) ||
+	    !S_ISREG(f->ist.st_mode))
 		return 0;
+	e = same_content(w, f->in, f->dst, &f->ist, f->size_trusted);
+	if (e < 0) {
+		sc_report_error(&w->msgs, -e, _("error reading %s"),
+				sc_quote(f->src));
+		return -1;
 	}
+	if (e == 0)
+		return 0;
+	f->rec->unchanged = true;
+	f->m.have_old = true;
+	f->m.old_mode = f->old.st_mode;
+	if (!sc_attrs_match(o, &f->ist, &f->old) &&
+	    set_attrs(w, -1, -1, f->src, f->dst, &f->ist, &f->m) < 0) {
+		w->msgs.failed = true;
+		return -1;
+	}
+	f->rec->seconds = elapsed(&f->t0);
+	report(w, f->rec);
+	return 1;
+}
 
-	if (dst_st) {	/* the walk's stat: no second one */
-		old = *dst_st;
-		have_old = true;
-	}
-	if (o->if_changed && have_old && S_ISREG(old.st_mode) &&
-	    S_ISREG(ist.st_mode)) {
-		e = same_content(w, in, dst, &ist, size_trusted);
-		if (e < 0) {
-			msg(-e, _("error reading %s"), sc_quote(src));
-			return -1;
-		}
-		if (e == 1) {
-			rec->unchanged = true;
-			m.have_old = true;
-			m.old_mode = old.st_mode;
-			if (!attrs_match(o, &ist, &old) &&
-			    set_attrs(w, -1, -1, src, dst, &ist, &m) < 0) {
-				entry_failed = true;
-				return -1;
-			}
-			rec->seconds = elapsed(&t0);
-			report(w, rec);
-			return 0;
-		}
-	}
+/* Opens the destination: a temporary (--atomic), the existing file, or
+ * a new one made without the bits that must wait.  0, or -1 with the
+ * message said (nothing to clean up). */
+static int open_destination(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	int flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
+
 	/* A running program cannot be opened for writing (ETXTBSY), but it
 	 * can be replaced: --atomic renames over it, as install does. */
-	if (atomic && have_old && !S_ISREG(old.st_mode))
-		atomic = false;		/* a device or FIFO: write into it */
+	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
+		f->atomic = false;	/* a device or FIFO: write into it */
 
-	flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
-	if (atomic) {
-		out = atomic_open(dst, &named_tmp);
-		if (out < 0) {
-			msg(-out, _("cannot create regular file %s"),
-			    sc_quote(dst));
+	if (f->atomic) {
+		f->out = sc_dest_atomic_open(f->dst, &f->named_tmp);
+		if (f->out < 0) {
+			sc_report_error(&w->msgs, -f->out,
+					_("cannot create regular file %s"),
+					sc_quote(f->dst));
 			return -1;
 		}
-	} else if (dst_exists) {
+	} else if (f->dst_exists) {
 		/* --reflink=always must leave the old file intact when the
 		 * clone is refused: clone over it, then cut it to size. */
-		out = open(dst, flags | (clone_only || o->attributes_only ?
-					 0 : O_TRUNC));
-		if (out < 0 && errno == ENOENT) {
+		f->out = open(f->dst, flags | (f->clone_only ||
+					       o->attributes_only ?
+					       0 : O_TRUNC));
+		if (f->out < 0 && errno == ENOENT) {
 			/* gone since it was stat'ed (another NFS client, say):
 			 * made anew below, as cp does */
-			dst_exists = have_old = false;
-		} else if (out < 0 && o->force) {
+			f->dst_exists = f->have_old = false;
+		} else if (f->out < 0 && o->force) {
 			/* -f: a destination we cannot open goes, and a new
 			 * one is made in its place */
-			int u = unlink(dst);
-
-			if (u < 0 && errno != ENOENT) {
-				msg(errno, _("cannot remove %s"), sc_quote(dst));
+			if (sc_dest_remove(&w->msgs, f->dst, o->verbose,
+					   false) < 0)
 				return -1;
-			}
-			if (u == 0 && o->verbose)
-				fprintf(out_stream(), _("removed %s\n"),
-					sc_quote(dst));
-			dst_exists = have_old = false;
-		} else if (out < 0) {
+			f->dst_exists = f->have_old = false;
+		} else if (f->out < 0) {
 			/* cp's words, for an existing file too */
-			msg(errno, _("cannot create regular file %s"),
-			    sc_quote(dst));
+			sc_report_error(&w->msgs, errno,
+					_("cannot create regular file %s"),
+					sc_quote(f->dst));
 			return -1;
 		}
 	}
-	if (!atomic && !dst_exists) {
-		/* Made without the bits that must wait (see struct made);
+	if (!f->atomic && !f->dst_exists) {
+		/* Made without the bits that must wait (see struct sc_made);
 		 * writable by us where xattrs are to be set on it. */
-		mode_t mode = ist.st_mode & 0777;
+		mode_t mode = f->ist.st_mode & 0777;
 
-		m.omitted = omitted_bits(o, ist.st_mode) & 0777;
-		m.extra = o->preserve_xattr && !w->privileged ?
-			  S_IWUSR & ~mode : 0;
-		out = open(dst, flags | O_CREAT | O_EXCL,
-			   (mode & ~m.omitted) | m.extra);
-		if (out < 0 && errno == EEXIST) {
-			out = open_dangling(dst, flags, mode);
-			if (out == -2)
+		f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
+		f->m.extra = o->preserve_xattr && !w->privileged ?
+			     S_IWUSR & ~mode : 0;
+		f->out = open(f->dst, flags | O_CREAT | O_EXCL,
+			      (mode & ~f->m.omitted) | f->m.extra);
+		if (f->out < 0 && errno == EEXIST) {
+			f->out = sc_dest_open_dangling(&w->msgs, f->dst, flags,
+						       mode);
+			if (f->out == -2)
 				return -1;
 		}
-		if (out < 0) {
-			msg(errno, _("cannot create regular file %s"),
-			    sc_quote(dst));
+		if (f->out < 0) {
+			sc_report_error(&w->msgs, errno,
+					_("cannot create regular file %s"),
+					sc_quote(f->dst));
 			return -1;
 		}
-		created = true;
+		f->created = true;
 	}
-	m.created = created || (atomic && !have_old);
-	m.have_old = have_old;
-	m.old_mode = have_old ? old.st_mode : 0;
-	if (created && w->parent_facts) {
+	f->m.created = f->created || (f->atomic && !f->have_old);
+	f->m.have_old = f->have_old;
+	f->m.old_mode = f->have_old ? f->old.st_mode : 0;
+	return 0;
+}
+
+/* What the open destination is, what a signal or a failure does to it,
+ * and the plan for the data.  0, or an errno for abandon_file(). */
+static int prepare_destination(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+
+	if (f->created && w->parent_facts) {
 		/* A file just made in a directory just made: a regular file
 		 * on the directory's filesystem, no need to ask. */
-		ost.st_mode = S_IFREG;
+		f->ost.st_mode = S_IFREG;
 		rec->dst_fs = w->parent_facts;
-	} else if (fstat(out, &ost) < 0) {
-		e = errno;
-		msg(e, _("cannot fstat %s"), sc_quote(dst));
-		goto fail;
+	} else if (fstat(f->out, &f->ost) < 0) {
+		int e = errno;
+
+		sc_report_error(&w->msgs, e, _("cannot fstat %s"),
+				sc_quote(f->dst));
+		return e;
 	} else {
-		rec->dst_fs = lookup(w, out, &ost);
+		rec->dst_fs = lookup(w, f->out, &f->ost);
 	}
-	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
+	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
 	/* Only a regular file of ours is ever removed: never /dev/null or
 	 * another device or FIFO that was the destination. */
-	removable = !atomic && !o->attributes_only && S_ISREG(ost.st_mode);
-	shared = removable && !created && ost.st_nlink > 1;
-	if (removable)
-		partial_begin(dst, shared);
-	make_plan(w, rec, &ist, ost.st_mode);
+	f->removable = !f->atomic && !o->attributes_only &&
+		       S_ISREG(f->ost.st_mode);
+	f->shared = f->removable && !f->created && f->ost.st_nlink > 1;
+	if (f->removable)
+		sc_dest_partial_begin(w->thread, f->dst, f->shared);
+	make_plan(w, rec, &f->ist, f->ost.st_mode);
 	if (o->verify && !o->attributes_only &&
-	    (!out_seekable ||
-	     (lseek(out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
+	    (!f->out_seekable ||
+	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
 		/* /dev/null, a FIFO, a terminal or a file opened as a
 		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
 		 * be read back: such a copy could never be proven, so
 		 * nothing is written. */
-		msg(0, _("cannot verify %s: nothing written there can be read back"),
-		    sc_quote(dst));
+		sc_report_error(&w->msgs, 0,
+				_("cannot verify %s: nothing written there can be read back"),
+				sc_quote(f->dst));
 		rec->failure = "verify";
-		e = EOPNOTSUPP;
-		goto fail;
+		return EOPNOTSUPP;
 	}
-	if (o->verify && !S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) {
+	if (o->verify && !S_ISREG(f->ist.st_mode) &&
+	    !S_ISBLK(f->ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
 		 * smartcp to be checked. */
 		for (int r = 0; r < SC_ROAD__MAX; r++)
@@ -1761,187 +863,281 @@ static int copy_regular_1(struct walk *w, const char *src, const char *dst,
 				rec->plan.n_use--;
 			}
 	}
+	return 0;
+}
 
-	w->current = src;
-	w->current_size = ist.st_size;
-	if (!o->attributes_only) {
-		e = sc_copy_data(&w->ctx, in, out, &ist, out_seekable,
-				 &rec->plan, size_trusted,
-				 &rec->res);
-		rec->copied = true;
-		/* Only errors that belong to the filesystem pair are learned:
-		 * EPERM or ETXTBSY belong to one file. */
-		new_learned = 0;
-		for (int i = 0; i < rec->res.n_attempts; i++) {
-			int err = -rec->res.attempt[i].err;
+/* Only errors that belong to the filesystem pair are learned: EPERM or
+ * ETXTBSY belong to one file. */
+static void learn_from(struct walk *w, const struct sc_record *rec)
+{
+	unsigned roads = 0;
 
-			if (err == EXDEV || err == EOPNOTSUPP ||
-			    err == ENOSYS || err == ENOTTY)
-				new_learned |= 1u << rec->res.attempt[i].road;
-		}
-		if (new_learned)
-			learned_add(rec->src_fs, rec->dst_fs, new_learned);
-		if (e == 0 && clone_only && dst_exists &&
-		    ftruncate(out, ist.st_size) < 0) {
-			e = -errno;
-			rec->res.side = SC_SIDE_WRITE;
-		}
-		/* Did the source change while it was copied?  Only regular
-		 * files have a content that a size and times identify: a
-		 * FIFO or a device is read once, as it comes. */
-		if (e == 0 && S_ISREG(ist.st_mode) &&
-		    source_changed(w, src, in, follow, &ist, !size_trusted,
-				   &rec->change) &&
-		    (e = settle_changed(rec, out, out_seekable &&
-					S_ISREG(ost.st_mode),
-					!size_trusted)) < 0)
-			rec->res.side = SC_SIDE_WRITE;
+	for (int i = 0; i < rec->res.n_attempts; i++) {
+		int err = -rec->res.attempt[i].err;
+
+		if (err == EXDEV || err == EOPNOTSUPP || err == ENOSYS ||
+		    err == ENOTTY)
+			roads |= 1u << rec->res.attempt[i].road;
+	}
+	if (roads)
+		learned_add(w->run, rec->src_fs, rec->dst_fs, roads);
+}
+
+/* Says why the data could not be copied (E = -errno), in cp's words. */
+static void say_copy_failed(struct walk *w, const struct file_copy *f,
+			    int e)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	const struct sc_copy_result *res = &rec->res;
+	enum sc_road last = res->n_attempts ?
+			    res->attempt[res->n_attempts - 1].road :
+			    SC_ROAD__MAX;
+
+	/* with no attempt at all, the clone was already refused for this
+	 * pair of filesystems */
+	if (o->reflink == SC_REFLINK_ALWAYS &&
+	    (!res->n_attempts || last == SC_ROAD_CLONE)) {
+		rec->failure = "clone";
+		sc_report_error(&w->msgs, -e, _("failed to clone %s from %s"),
+				sc_quote(f->dst), sc_quote(f->src));
+	} else if (res->extend_failed) {
+		rec->failure = "write";
+		sc_report_error(&w->msgs, -e, _("failed to extend %s"),
+				sc_quote(f->dst));
+	} else if (o->as_cp && res->n_attempts && last == SC_ROAD_RANGE) {
+		/* cp's words for a copy_file_range that failed; under its
+		 * own name smartcp finds the end that failed
+		 * (road_range.c) */
+		rec->failure = "copy";
+		sc_report_error(&w->msgs, -e, _("error copying %s to %s"),
+				sc_quote(f->src), sc_quote(f->dst));
+	} else if (res->side == SC_SIDE_READ) {
+		rec->failure = "read";
+		sc_report_error(&w->msgs, -e, _("error reading %s"),
+				sc_quote(f->src));
+	} else {
+		rec->failure = "write";
+		sc_report_error(&w->msgs, -e, _("error writing %s"),
+				sc_quote(f->dst));
+	}
+}
+
+/* The data, by the plan's roads; then whether the source changed
+ * meanwhile, and --verify.  0, or an errno for abandon_file(). */
+static int copy_and_verify(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	int e;
+
+	w->current = f->src;
+	w->current_size = f->ist.st_size;
+	if (o->attributes_only)
+		return 0;
+	e = sc_copy_data(&w->ctx, f->in, f->out, &f->ist, f->out_seekable,
+			 &rec->plan, f->size_trusted, &rec->res);
+	rec->copied = true;
+	learn_from(w, rec);
+	if (e == 0 && f->clone_only && f->dst_exists &&
+	    ftruncate(f->out, f->ist.st_size) < 0) {
+		e = -errno;
+		rec->res.side = SC_SIDE_WRITE;
+	}
+	/* Did the source change while it was copied?  Only regular files
+	 * have a content that a size and times identify: a FIFO or a
+	 * device is read once, as it comes. */
+	if (e == 0 && S_ISREG(f->ist.st_mode) &&
+	    source_changed(w, f->src, f->in, f->follow, &f->ist,
+			   !f->size_trusted, &rec->change) &&
+	    (e = settle_changed(rec, f->out, f->out_seekable &&
+				S_ISREG(f->ost.st_mode),
+				!f->size_trusted)) < 0)
+		rec->res.side = SC_SIDE_WRITE;
+	if (e < 0) {
+		rec->err = e;
+		if (f->clone_only && f->dst_exists && !f->created)
+			f->removable = false;	/* untouched: keep it */
+		say_copy_failed(w, f, e);
+		return -e;
+	}
+	if (o->verify) {
+		e = rec->change.how == SC_CHANGE_NONE ?
+			verify_copy(w, rec, f->in, f->out, f->ost.st_mode,
+				    &f->ist, f->out_seekable) :
+			verify_changed(w, rec, f->in, f->out, f->ost.st_mode,
+				       f->out_seekable, f->follow,
+				       !f->size_trusted);
 		if (e < 0) {
 			rec->err = e;
-			if (clone_only && dst_exists && !created)
-				removable = false;	/* untouched: keep it */
-			/* with no attempt at all, the clone was already
-			 * refused for this pair of filesystems */
-			if (o->reflink == SC_REFLINK_ALWAYS &&
-			    (!rec->res.n_attempts ||
-			     rec->res.attempt[rec->res.n_attempts - 1].road ==
-			     SC_ROAD_CLONE)) {
-				rec->failure = "clone";
-				msg(-e, _("failed to clone %s from %s"),
-				    sc_quote(dst), sc_quote(src));
-			} else if (rec->res.extend_failed) {
-				rec->failure = "write";
-				msg(-e, _("failed to extend %s"), sc_quote(dst));
-			} else if (o->as_cp && rec->res.n_attempts &&
-				   rec->res.attempt[rec->res.n_attempts - 1].road ==
-				   SC_ROAD_RANGE) {
-				/* cp's words for a copy_file_range that
-				 * failed; under its own name smartcp finds
-				 * the end that failed (road_range.c) */
-				rec->failure = "copy";
-				msg(-e, _("error copying %s to %s"),
-				    sc_quote(src), sc_quote(dst));
-			} else if (rec->res.side == SC_SIDE_READ) {
-				rec->failure = "read";
-				msg(-e, _("error reading %s"), sc_quote(src));
-			} else {
-				rec->failure = "write";
-				msg(-e, _("error writing %s"), sc_quote(dst));
-			}
-			e = -e;
-			goto fail;
+			return -e;
 		}
-		if (o->verify) {
-			e = rec->change.how == SC_CHANGE_NONE ?
-				verify_copy(w, rec, in, out, ost.st_mode, &ist,
-					    out_seekable) :
-				verify_changed(w, rec, in, out, ost.st_mode,
-					       out_seekable, follow,
-					       !size_trusted);
-			if (e < 0) {
-				rec->err = e;
-				e = -e;
-				goto fail;
-			}
-		} else if (rec->change.how != SC_CHANGE_NONE) {
-			/* As cp, the copy is kept (it holds what was read)
-			 * and, as tar, the run fails; GNU cp says nothing,
-			 * and under its name neither does smartcp. */
-			say_changed(rec, o->allow_changing_source || o->as_cp);
-		}
+	} else if (rec->change.how != SC_CHANGE_NONE) {
+		/* As cp, the copy is kept (it holds what was read) and, as
+		 * tar, the run fails; GNU cp says nothing, and under its name
+		 * neither does smartcp. */
+		say_changed(w, rec, o->allow_changing_source || o->as_cp);
 	}
-	if (atomic && !o->preserve_mode)
+	return 0;
+}
+
+/* Attributes, --sync, the rename of --atomic's temporary and the close.
+ * 0 (OUT is closed), or an errno for abandon_file(). */
+static int finish_file(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	int e;
+
+	if (f->atomic && !o->preserve_mode)
 		/* The new inode takes the old file's mode, as an overwrite
 		 * in place would have kept it. */
-		fchmod(out, have_old ? old.st_mode & 07777 :
-			    ist.st_mode & 0777 & ~w->umask);
-	if (atomic && !o->preserve_ownership && have_old &&
-	    (old.st_uid != ost.st_uid || old.st_gid != ost.st_gid))
-		(void)!fchown(out, old.st_uid, old.st_gid);
-	if (set_attrs(w, in, out, src, dst, &ist, &m) < 0) {
-		entry_failed = true;
-		if (atomic) {
-			e = EPERM;
-			goto fail;
-		}
+		fchmod(f->out, f->have_old ? f->old.st_mode & 07777 :
+			       f->ist.st_mode & 0777 & ~w->umask);
+	if (f->atomic && !o->preserve_ownership && f->have_old &&
+	    (f->old.st_uid != f->ost.st_uid || f->old.st_gid != f->ost.st_gid))
+		(void)!fchown(f->out, f->old.st_uid, f->old.st_gid);
+	if (set_attrs(w, f->in, f->out, f->src, f->dst, &f->ist, &f->m) < 0) {
+		w->msgs.failed = true;
+		if (f->atomic)
+			return EPERM;
 	}
-	if (o->sync && fsync(out) < 0) {
+	if (o->sync && fsync(f->out) < 0) {
 		e = errno;
-		msg(e, _("error writing %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, e, _("error writing %s"),
+				sc_quote(f->dst));
 		rec->err = -e;
-		goto fail;
+		return e;
 	}
-	if (atomic) {
-		e = atomic_commit(out, dst, named_tmp);
+	if (f->atomic) {
+		e = sc_dest_atomic_commit(f->out, f->dst, f->named_tmp);
 		if (e < 0) {
-			e = -e;
-			msg(e, _("cannot replace %s"), sc_quote(dst));
-			rec->err = -e;
-			goto fail;
+			sc_report_error(&w->msgs, -e, _("cannot replace %s"),
+					sc_quote(f->dst));
+			rec->err = e;
+			return -e;
 		}
 	}
-	if (close(out) < 0) {
-		out = -1;
+	e = close(f->out);
+	f->out = -1;
+	if (e < 0) {
 		e = errno;
-		msg(e, _("failed to close %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, e, _("failed to close %s"),
+				sc_quote(f->dst));
 		rec->err = -e;
-		goto fail;
+		return e;
 	}
-	partial_end();
-	if (o->sync && (e = fsync_dir_of(dst)) < 0) {
-		msg(-e, _("cannot sync the directory of %s"), sc_quote(dst));
-		rec->err = e;
-		rec->seconds = elapsed(&t0);
-		if (w->o->json)
-			report(w, rec);
-		return -1;
-	}
-	rec->seconds = elapsed(&t0);
-	report(w, rec);
 	return 0;
+}
 
-fail:
-	/* Never leave a destination that looks complete and is not.  With
-	 * --atomic the old file was never touched and the temporary goes;
-	 * without, what was written is a prefix, or nothing: remove it (an
-	 * existing destination was already truncated by the open), or, when
-	 * other hard links share it, empty it and keep the links. */
-	if (out >= 0) {
-		if (shared)
-			(void)!ftruncate(out, 0);
-		close(out);
+/* Never leave a destination that looks complete and is not.  With
+ * --atomic the old file was never touched and the temporary goes;
+ * without, what was written is a prefix, or nothing: remove it (an
+ * existing destination was already truncated by the open), or, when
+ * other hard links share it, empty it and keep the links.  E: the errno
+ * the record gets unless it has one.  Returns -1. */
+static int abandon_file(struct walk *w, struct file_copy *f, int e)
+{
+	if (f->out >= 0) {
+		if (f->shared)
+			(void)!ftruncate(f->out, 0);
+		close(f->out);
+		f->out = -1;
 	}
-	if (atomic) {
-		if (named_tmp && atomic_tmp_set)
-			unlink(atomic_tmp);
-		atomic_tmp_set = 0;
-	} else if (removable && !shared) {
-		unlink(dst);
-	}
-	partial_end();
-	rec->seconds = elapsed(&t0);
-	if (!rec->err)
-		rec->err = -e;
+	if (f->atomic)
+		sc_dest_atomic_abandon(f->named_tmp);
+	else if (f->removable && !f->shared)
+		unlink(f->dst);
+	sc_dest_partial_end(w->thread);
+	f->rec->seconds = elapsed(&f->t0);
+	if (!f->rec->err)
+		f->rec->err = -e;
 	if (w->o->json)
-		report(w, rec);
+		report(w, f->rec);
 	return -1;
 }
 
+/* Copies regular file F->src (or, without -R, the data of a FIFO or
+ * device) to F->dst, phase by phase.  0, or -1 with the messages said
+ * and, for --json, the record made. */
+static int copy_file(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	int e;
+
+	clock_gettime(CLOCK_MONOTONIC, &f->t0);
+	if (open_source(w, f) < 0)
+		return -1;
+	if (o->explain) {
+		rec->dst_fs = facts_for_path(w, f->dst);
+		make_plan(w, rec, &f->ist,
+			  f->dst_st ? f->dst_st->st_mode : S_IFREG);
+		report(w, rec);
+		return 0;
+	}
+	if (f->dst_st) {	/* the walk's stat: no second one */
+		f->old = *f->dst_st;
+		f->have_old = true;
+	}
+	e = already_equal(w, f);
+	if (e)
+		return e > 0 ? 0 : -1;
+	if (open_destination(w, f) < 0)
+		return -1;
+	e = prepare_destination(w, f);
+	if (!e)
+		e = copy_and_verify(w, f);
+	if (!e)
+		e = finish_file(w, f);
+	if (e)
+		return abandon_file(w, f, e);
+	sc_dest_partial_end(w->thread);
+	if (o->sync && (e = sc_dest_fsync_dir(f->dst)) < 0) {
+		sc_report_error(&w->msgs, -e,
+				_("cannot sync the directory of %s"),
+				sc_quote(f->dst));
+		rec->err = e;
+		rec->seconds = elapsed(&f->t0);
+		if (o->json)
+			report(w, rec);
+		return -1;
+	}
+	rec->seconds = elapsed(&f->t0);
+	report(w, rec);
+	return 0;
+}
+
+/* Copies regular file SRC (or the data of a FIFO or device) to DST.
+ * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
+ * of a fresh tree); else SRC is opened here and checked against SST, the
+ * stat the walk saw.  DST_ST is the stat of the existing destination
+ * (links followed), or NULL when there is none. */
 static int copy_regular(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst, const struct stat *dst_st,
 			bool follow, int pre_in, const struct stat *pre_ist)
 {
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
-	bool opened = false;
+	struct file_copy f = {
+		.src = src, .dst = dst, .rec = &rec, .sst = sst,
+		.dst_st = dst_st, .follow = follow, .in = pre_in, .out = -1,
+		.dst_exists = dst_st != NULL, .atomic = w->o->atomic,
+		.clone_only = w->o->reflink == SC_REFLINK_ALWAYS &&
+			      !w->o->roads_forced,
+	};
 	int r;
 
-	r = copy_regular_1(w, src, dst, sst, dst_st, follow, pre_in, pre_ist,
-			   &rec, &opened);
+	if (pre_in >= 0)
+		f.ist = *pre_ist;
+	r = copy_file(w, &f);
+	if (f.in >= 0)
+		close(f.in);
 	/* --debug: how the data went, once the source was open, as cp
 	 * says it (cp 9.2 and later) */
-	if (opened && w->o->debug && !w->o->attributes_only &&
+	if (f.opened && w->o->debug && !w->o->attributes_only &&
 	    !w->o->json && !w->o->explain)
-		sc_report_debug(out_stream(), rec.copied ? &rec.res : NULL,
+		sc_report_debug(sc_report_out(&w->msgs),
+				rec.copied ? &rec.res : NULL,
 				rec.planned ? &rec.plan : NULL,
 				w->o->reflink != SC_REFLINK_NEVER &&
 				!(rec.planned &&
@@ -1967,42 +1163,18 @@ static int by_ino(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
-/* A second descriptor of FD to keep while a directory's entries are
- * copied, or -1.  Only the lower half of the descriptors allowed is used
- * for these, one per level of a deep tree and one per queued job: the
- * copies need the rest, and without one the entries are opened by path. */
-static int fd_budget;	/* set on the walk thread before any job exists */
-
-static int keep_fd(int fd)
-{
-	int k;
-
-	if (!fd_budget) {
-		struct rlimit rl;
-
-		fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-			    rl.rlim_cur != RLIM_INFINITY &&
-			    rl.rlim_cur < INT_MAX ?
-			    (int)(rl.rlim_cur / 2) : 512;
-	}
-	k = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (k >= fd_budget) {
-		close(k);
-		k = -1;
-	}
-	return k;
-}
-
 /* A directory's entries, sorted by inode: cp's order, and the fastest
  * to read on ext4.  The directory is PATH, or AT_NAME in AT_FD; unless
  * FOLLOW, a symlink put in its place is refused, and it must still be
  * the directory WANT describes (-ESTALE if not).  *KEEP gets a
  * descriptor of it for opening its entries, or -1 (out of descriptors:
  * the entries are then opened by path). */
-static int list_dir(const char *path, int at_fd, const char *at_name,
-		    bool follow, const struct stat *want, int *keep,
-		    struct dent **ret, size_t *ret_n)
+static int list_dir(struct walk *w, const char *path, bool follow,
+		    const struct stat *want, int *keep, struct dent **ret,
+		    size_t *ret_n)
 {
+	int at_fd = w->at_fd;
+	const char *at_name = w->at_name;
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY |
 		    (follow ? 0 : O_NOFOLLOW);
 	int fd = at_fd >= 0 ? openat(at_fd, at_name, flags) :
@@ -2028,7 +1200,7 @@ static int list_dir(const char *path, int at_fd, const char *at_name,
 		close(fd);
 		return -ESTALE;
 	}
-	*keep = keep_fd(fd);
+	*keep = sc_jobs_keep_fd(w->jobs, fd);
 	d = fdopendir(fd);
 	if (!d) {
 		int err = errno;
@@ -2076,181 +1248,124 @@ static int list_dir(const char *path, int at_fd, const char *at_name,
 	return 0;
 }
 
-/* Is DST (to be created) SRC itself or inside it? */
-static bool inside(const char *src, const char *dst)
+/* A directory that must not be copied: one the walk is already inside
+ * (a link that leads back, -L or -H), or the destination inside the
+ * source.  True when refused, said. */
+static bool refuse_directory(struct walk *w, const char *src, const char *dst,
+			     const struct stat *sst, bool cmdline)
 {
-	_cleanup_free_ char *s = realpath(src, NULL);
-	_cleanup_free_ char *parent = NULL, *d = NULL;
-	const char *slash = strrchr(dst, '/');
-	const char *base = slash ? slash + 1 : dst;
-	size_t sl;
-
-	if (!s)
-		return false;
-	parent = slash ? strndup(dst, (size_t)(slash - dst)) : strdup(".");
-	if (!parent)
-		return false;
-	d = realpath(*parent ? parent : "/", NULL);
-	if (!d)
-		return false;
-	if (*base && strcmp(base, ".") && strcmp(base, "..")) {
-		char *full = join(d, base);
-
-		free(d);
-		d = full;
-		if (!d)
-			return false;
-	}
-	sl = strlen(s);
-	return !strncmp(s, d, sl) && (d[sl] == '\0' || d[sl] == '/' ||
-				      !strcmp(s, "/"));
-}
-
-static void job_free(struct job *j)
-{
-	if (j->dirfd >= 0)
-		close(j->dirfd);
-	for (unsigned i = 0; i < j->n; i++) {
-		free(j->src[i]);
-		free(j->dst[i]);
-	}
-	free(j);
-}
-
-static bool ensure_pool(struct walk *w, const struct sc_fs_facts *dst);
-
-/* Hands a run of files to the pool; on failure, says so for each. */
-static int submit(struct job *j)
-{
-	if (sc_pool_submit(pool, j) == 0)
-		return 0;
-	for (unsigned i = 0; i < j->n; i++)
-		msg(ENOMEM, "%s", sc_quote(j->src[i]));
-	job_free(j);
-	return -1;
-}
-
-static int copy_dir(struct walk *w, const char *src, const char *dst,
-		    const struct stat *sst, const struct stat *dst_st,
-		    bool cmdline, bool follow)
-{
-	bool dst_exists = dst_st != NULL;
-	const struct sc_options *o = w->o;
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
-	const struct sc_fs_facts *dir_facts = NULL;
-	struct job *batch = NULL;
-	struct dent *ents = NULL;
-	struct made m = { 0 };
-	size_t n = 0;
-	bool created = false;
-	int rc = 0, e, at_fd = w->at_fd, dirfd = -1;
-	const char *at_name = w->at_name;
-
 	for (size_t i = 0; i < w->n_ancestors; i++)
 		if (w->ancestors[i].dev == sst->st_dev &&
 		    w->ancestors[i].ino == sst->st_ino) {
-			msg(0, _("cannot copy cyclic symbolic link %s"),
-			    sc_quote(src));
-			return -1;
+			sc_report_error(&w->msgs, 0,
+					_("cannot copy cyclic symbolic link %s"),
+					sc_quote(src));
+			return true;
 		}
-	if ((cmdline || o->deref == SC_DEREF_ALWAYS) && inside(src, dst)) {
-		msg(0, _("cannot copy a directory, %s, into itself, %s"),
-		    sc_quote(src), sc_quote(dst));
+	if ((cmdline || w->o->deref == SC_DEREF_ALWAYS) &&
+	    sc_path_is_inside(src, dst)) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot copy a directory, %s, into itself, %s"),
+				sc_quote(src), sc_quote(dst));
+		return true;
+	}
+	return false;
+}
+
+/* Makes directory DST like SST, less what must wait (M says what), and
+ * so that we may enter it and write its entries.  0 or -1. */
+static int make_directory(struct walk *w, const char *dst,
+			  const struct stat *sst, struct sc_made *m)
+{
+	struct stat now;
+
+	/* mkdir decides about set-gid (inherited from the parent) */
+	m->omitted = sc_attrs_omitted(w->o, sst->st_mode);
+	if (mkdir(dst, sst->st_mode & 07777 & ~m->omitted) < 0) {
+		sc_report_error(&w->msgs, errno,
+				_("cannot create directory %s"), sc_quote(dst));
 		return -1;
 	}
-	if (!dst_exists && !o->explain) {
-		struct stat now;
-
-		/* mkdir decides about set-gid (inherited from the parent) */
-		m.omitted = omitted_bits(o, sst->st_mode);
-		if (mkdir(dst, sst->st_mode & 07777 & ~m.omitted) < 0) {
-			msg(errno, _("cannot create directory %s"), sc_quote(dst));
-			return -1;
-		}
-		created = m.created = true;
-		if (lstat(dst, &now) < 0) {
-			msg(errno, _("cannot stat %s"), sc_quote(dst));
-			return -1;
-		}
-		m.mode = now.st_mode;
-		m.mode_known = true;
-		if ((now.st_mode & S_IRWXU) != S_IRWXU) {
-			/* we must enter it and write its entries */
-			m.restore = true;
-			if (chmod(dst, (now.st_mode & 07777) | S_IRWXU) < 0) {
-				msg(errno, _("setting permissions for %s"),
-				    sc_quote(dst));
-				return -1;
-			}
-		}
-		dir_facts = facts_for_path(w, dst);
-	} else if (dst_exists) {
-		m.have_old = true;
-		m.old_mode = dst_st->st_mode;
+	m->created = true;
+	if (lstat(dst, &now) < 0) {
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+				sc_quote(dst));
+		return -1;
 	}
-	if (created || o->explain)
-		report(w, &rec);
-	if (o->one_file_system && !cmdline && sst->st_dev != w->root_dev)
-		goto attrs;	/* a mount point: made, not entered */
+	m->mode = now.st_mode;
+	m->mode_known = true;
+	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
+		/* we must enter it and write its entries */
+		m->restore = true;
+		if (chmod(dst, (now.st_mode & 07777) | S_IRWXU) < 0) {
+			sc_report_error(&w->msgs, errno,
+					_("setting permissions for %s"),
+					sc_quote(dst));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Copies the entries of directory SRC (SST) into DST, in inode order.
+ * DIR_FACTS: DST's facts when this run made it (its new files may go to
+ * -j workers, and need no stat), else NULL.  0 or -1. */
+static int copy_entries(struct walk *w, const char *src, const char *dst,
+			const struct stat *sst, bool follow,
+			const struct sc_fs_facts *dir_facts)
+{
+	const struct sc_options *o = w->o;
+	struct sc_job *batch = NULL;
+	struct dent *ents = NULL;
+	size_t n = 0;
+	int rc = 0, e, dirfd = -1;
 
 	if (w->n_ancestors == w->cap_ancestors) {
 		size_t cap = w->cap_ancestors ? 2 * w->cap_ancestors : 16;
 		void *na = realloc(w->ancestors, cap * sizeof(*w->ancestors));
 
 		if (!na) {
-			msg(ENOMEM, "%s", sc_quote(src));
-			rc = -1;
-			goto attrs;
+			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+			return -1;
 		}
 		w->ancestors = na;
 		w->cap_ancestors = cap;
 	}
 	w->ancestors[w->n_ancestors].dev = sst->st_dev;
 	w->ancestors[w->n_ancestors++].ino = sst->st_ino;
-	e = list_dir(src, at_fd, at_name, follow, sst, &dirfd, &ents, &n);
+	e = list_dir(w, src, follow, sst, &dirfd, &ents, &n);
 	if (e == -ESTALE) {
-		msg(0, _("skipping directory %s, as it was replaced while being copied"),
-		    sc_quote(src));
-		rc = -1;
-		goto done;
+		sc_report_error(&w->msgs, 0,
+				_("skipping directory %s, as it was replaced while being copied"),
+				sc_quote(src));
+		w->n_ancestors--;
+		return -1;
 	} else if (e < 0) {
-		msg(-e, _("cannot access %s"), sc_quote(src));
-		rc = -1;
-		goto done;
+		sc_report_error(&w->msgs, -e, _("cannot access %s"),
+				sc_quote(src));
+		w->n_ancestors--;
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *s = join(src, ents[i].name), *d = join(dst, ents[i].name);
+		char *s = sc_path_join(src, ents[i].name);
+		char *d = sc_path_join(dst, ents[i].name);
 
 		if (!s || !d) {
-			msg(ENOMEM, "%s", sc_quote(src));
+			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
 			rc = -1;
 		} else if (dir_facts && ents[i].type == DT_REG &&
 			   !o->hard_link && !o->symbolic_link &&
-			   !o->attributes_only && ensure_pool(w, dir_facts)) {
+			   !o->attributes_only && !w->in_worker &&
+			   sc_jobs_ready(w->jobs, dir_facts)) {
 			/* -j: new files in a new directory go to a worker in
 			 * runs; their output keeps its place in walk order */
-			if (!batch && (batch = calloc(1, sizeof(*batch))))
-				batch->dirfd = dirfd < 0 ? -1 :
-					keep_fd(dirfd);
-			if (!batch) {
-				msg(ENOMEM, "%s", sc_quote(s));
+			if (sc_jobs_add(w->jobs, &w->msgs, &batch, dirfd,
+					dir_facts, s, d) < 0)
 				rc = -1;
-			} else {
-				batch->src[batch->n] = s;
-				batch->dst[batch->n++] = d;
-				batch->parent_facts = dir_facts;
-				s = d = NULL;	/* the job owns them now */
-				if (batch->n == JOB_MAX) {
-					/* the pool owns it from here */
-					if (submit(batch) < 0)
-						rc = -1;
-					batch = NULL;
-				}
-			}
+			s = d = NULL;	/* the job owns them now */
 		} else {
-			if (batch && submit(batch) < 0)
+			if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
 				rc = -1;
-			batch = NULL;
 			/* set for each entry: copying a subdirectory changes it */
 			w->parent_facts = dir_facts;
 			w->at_fd = dirfd;
@@ -2264,43 +1379,82 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		free(d);
 		free(ents[i].name);
 	}
-	if (batch && submit(batch) < 0)
+	if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
 		rc = -1;
 	free(ents);
 	if (dirfd >= 0)
 		close(dirfd);
 	w->parent_facts = NULL;
-done:
 	w->n_ancestors--;
-attrs:
-	/* Modes and times of a directory go on after its contents: writing
-	 * the entries would change the times, and a read-only mode would
-	 * have stopped us writing them.  With -j its files may still be in
-	 * flight: wait for the end of the run (the list is in post-order). */
-	if (o->explain || !(created || o->preserve_mode ||
+	return rc;
+}
+
+/* Modes and times of a directory go on after its contents: writing the
+ * entries would change the times, and a read-only mode would have
+ * stopped us writing them.  With -j its files may still be in flight:
+ * they wait for the end of the run (the list is in post-order).
+ * 0 or -1. */
+static int directory_attrs(struct walk *w, const char *src, const char *dst,
+			   const struct stat *sst, struct sc_made *m)
+{
+	const struct sc_options *o = w->o;
+
+	if (o->explain || !(m->created || o->preserve_mode ||
 			    o->preserve_timestamps || o->preserve_ownership ||
 			    o->preserve_xattr))
-		return rc;
-	if (pool) {
+		return 0;
+	if (sc_jobs_running(w->jobs)) {
 		struct deferred *dl = realloc(w->deferred, (w->n_deferred + 1) *
 					      sizeof(*dl));
 
 		if (dl) {
 			w->deferred = dl;
 			dl[w->n_deferred] = (struct deferred){
-				strdup(src), strdup(dst), *sst, m };
+				strdup(src), strdup(dst), *sst, *m };
 			if (dl[w->n_deferred].src && dl[w->n_deferred].dst) {
 				w->n_deferred++;
-				return rc;
+				return 0;
 			}
 			free(dl[w->n_deferred].src);
 			free(dl[w->n_deferred].dst);
 		}
 	}
-	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0) {
-		entry_failed = true;
-		rc = -1;
+	if (set_attrs(w, -1, -1, src, dst, sst, m) < 0) {
+		w->msgs.failed = true;
+		return -1;
 	}
+	return 0;
+}
+
+/* Copies directory SRC (SST) to DST (DST_ST: the existing one, or NULL):
+ * made, filled, then given its attributes.  0 or -1. */
+static int copy_dir(struct walk *w, const char *src, const char *dst,
+		    const struct stat *sst, const struct stat *dst_st,
+		    bool cmdline, bool follow)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
+	const struct sc_fs_facts *dir_facts = NULL;
+	struct sc_made m = { 0 };
+	int rc = 0;
+
+	if (refuse_directory(w, src, dst, sst, cmdline))
+		return -1;
+	if (!dst_st && !o->explain) {
+		if (make_directory(w, dst, sst, &m) < 0)
+			return -1;
+		dir_facts = facts_for_path(w, dst);
+	} else if (dst_st) {
+		m.have_old = true;
+		m.old_mode = dst_st->st_mode;
+	}
+	if (m.created || o->explain)
+		report(w, &rec);
+	/* -x: a mount point is made, not entered */
+	if (!o->one_file_system || cmdline || sst->st_dev == w->root_dev)
+		rc = copy_entries(w, src, dst, sst, follow, dir_facts);
+	if (directory_attrs(w, src, dst, sst, &m) < 0)
+		rc = -1;
 	return rc;
 }
 
@@ -2347,14 +1501,16 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SYMLINK };
-	struct made m = { .created = true };
+	struct sc_made m = { .created = true };
 	char *target;
 	size_t n;
 	int e;
 
 	target = read_link(w->at_fd, w->at_name, src, sst->st_size, &n);
 	if (!target) {
-		msg(errno, _("cannot read symbolic link %s"), sc_quote(src));
+		sc_report_error(&w->msgs, errno,
+				_("cannot read symbolic link %s"),
+				sc_quote(src));
 		return -1;
 	}
 	if (w->o->explain) {
@@ -2362,7 +1518,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		report(w, &rec);
 		return 0;
 	}
-	e = make_link(false, target, dst, false, w->o->force);
+	e = sc_dest_make_link(false, target, dst, false, w->o->force);
 	if (e == -EEXIST && w->o->update != SC_UPDATE_ALL && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {
 		/* -u: the link is already there as it should be */
@@ -2375,11 +1531,13 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	free(target);
 	if (e < 0) {
-		msg(-e, _("cannot create symbolic link %s"), sc_quote(dst));
+		sc_report_error(&w->msgs, -e,
+				_("cannot create symbolic link %s"),
+				sc_quote(dst));
 		return -1;
 	}
 	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
-		entry_failed = true;
+		w->msgs.failed = true;
 	report(w, &rec);
 	return 0;
 }
@@ -2389,30 +1547,30 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SPECIAL };
-	struct made m = { .created = true };
+	struct sc_made m = { .created = true };
 	mode_t mode;
 
 	if (w->o->explain) {
 		report(w, &rec);
 		return 0;
 	}
-	m.omitted = omitted_bits(w->o, sst->st_mode);
+	m.omitted = sc_attrs_omitted(w->o, sst->st_mode);
 	mode = sst->st_mode & ~m.omitted;
 	if (S_ISFIFO(sst->st_mode) ? mkfifo(dst, mode & 07777) :
 	    mknod(dst, mode, sst->st_rdev)) {
-		msg(errno, S_ISFIFO(sst->st_mode) ?
+		sc_report_error(&w->msgs, errno, S_ISFIFO(sst->st_mode) ?
 		    _("cannot create fifo %s") :
 		    _("cannot create special file %s"), sc_quote(dst));
 		return -1;
 	}
 	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
-		entry_failed = true;
+		w->msgs.failed = true;
 	report(w, &rec);
 	return 0;
 }
 
-static int copy_entry_1(struct walk *w, const char *src, const char *dst,
-			bool cmdline);
+static int copy_path(struct walk *w, const char *src, const char *dst,
+		     bool cmdline);
 
 /* -a, --preserve=links: SRC is another name of a file already copied to
  * PREV; DST becomes another name of PREV. */
@@ -2423,9 +1581,10 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 				 .kind = SC_KIND_HARDLINK };
 	int e;
 
-	if (!w->o->explain && (e = make_link(true, prev, dst, false, true)) < 0) {
-		msg(-e, _("cannot create hard link %s to %s"),
-		    sc_quote(dst), sc_quote(prev));
+	if (!w->o->explain && (e = sc_dest_make_link(true, prev, dst, false, true)) < 0) {
+		sc_report_error(&w->msgs, -e,
+				_("cannot create hard link %s to %s"),
+				sc_quote(dst), sc_quote(prev));
 		return -1;
 	}
 	report(w, &rec);
@@ -2435,11 +1594,6 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
-/* How a new regular file of a directory the walk made is opened: here,
- * and ahead of its copy by a -j worker (read_ahead). */
-#define NEW_SRC_FLAGS \
-	(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
-
 static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 {
 	const struct sc_options *o = w->o;
@@ -2452,7 +1606,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 		in = w->ahead_fd;	/* ours now */
 		w->ahead_fd = -1;
 	} else {
-		in = src_open(w, src, NEW_SRC_FLAGS);
+		in = src_open(w, src, SC_NEW_SRC_FLAGS);
 	}
 
 	if (in < 0)
@@ -2462,7 +1616,7 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 		close(in);
 		return 1;
 	}
-	tracked = links_tracked(o, &ist, false);
+	tracked = sc_links_tracked(o, &ist, false);
 	if (tracked && w->in_worker) {
 		/* the hard-link map is the walk's: hand it back */
 		close(in);
@@ -2470,7 +1624,8 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	}
 	/* from here on this path copies it (cp's -v line goes first) */
 	announce(w, src, dst);
-	if (tracked && (prev = hardlink_find(w, &ist))) {
+	if (tracked &&
+	    (prev = sc_links_find(&w->links, ist.st_dev, ist.st_ino))) {
 		close(in);
 		return link_to_earlier(w, prev, src, dst);
 	}
@@ -2479,8 +1634,9 @@ static int copy_new_regular(struct walk *w, const char *src, const char *dst)
 	r = copy_regular(w, src, dst, NULL, NULL, false, in, &ist);
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
-	if (r == 0 && !entry_failed && tracked)
-		hardlink_remember(w, &ist, dst);
+	if (r == 0 && !w->msgs.failed && tracked)
+		(void)sc_links_remember(&w->links, ist.st_dev, ist.st_ino,
+					dst);
 	return r;
 }
 
@@ -2488,30 +1644,23 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		      bool cmdline, unsigned char dtype)
 {
 	const struct sc_options *o = w->o;
-	bool outer_failed = entry_failed, outer_reported = w->reported;
+	bool outer_failed = w->msgs.failed, outer_reported = w->reported;
 	bool outer_announced = w->announced;
 	int r = 1;
 
-	entry_failed = false;
+	w->msgs.failed = false;
 	w->reported = false;
 	w->announced = false;
 	if (dtype == DT_REG && w->parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(w, src, dst);
 	if (r == 1)
-		r = copy_entry_1(w, src, dst, cmdline);
-	if (entry_failed) {
-		n_failures++;
-		if (o->json && !w->reported) {
-			/* failed before a record was made: say so anyway */
-			struct sc_record rec = { .src = src, .dst = dst,
-						 .kind = SC_KIND_FILE,
-						 .err = -(last_errno ? last_errno :
-							  EINVAL) };
-			report(w, &rec);
-		}
+		r = copy_path(w, src, dst, cmdline);
+	if (w->msgs.failed) {
+		w->run->failures++;
+		report_failed(w, src, dst);
 	}
-	entry_failed = outer_failed;
+	w->msgs.failed = outer_failed;
 	w->reported = outer_reported;
 	w->announced = outer_announced;
 
@@ -2533,9 +1682,10 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 			if (w->src_seen[i].dev == sst->st_dev &&
 			    w->src_seen[i].ino == sst->st_ino &&
 			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
-			    same_name(src, w->src_seen[i].name)) {
-				warn(0, _("warning: source file %s specified more than once"),
-				     sc_quote(src));
+			    sc_path_same_entry(src, w->src_seen[i].name)) {
+				sc_report_warning(&w->msgs, 0,
+						  _("warning: source file %s specified more than once"),
+						  sc_quote(src));
 				return true;
 			}
 		seen_add(&w->src_seen, &w->n_src_seen, sst, src);
@@ -2545,239 +1695,336 @@ static bool named_twice(struct walk *w, const char *src, const char *dst,
 		if (w->src_seen[i].dev == sst->st_dev &&
 		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
 		    w->src_seen[i].name &&
-		    same_name(dst, w->src_seen[i].name)) {
-			warn(0, _("warning: source directory %s specified more than once"),
-			     sc_quote(src));
+		    sc_path_same_entry(dst, w->src_seen[i].name)) {
+			sc_report_warning(&w->msgs, 0,
+					  _("warning: source directory %s specified more than once"),
+					  sc_quote(src));
 			return true;
 		}
 	seen_add(&w->src_seen, &w->n_src_seen, sst, dst);
 	return false;
 }
 
-static int copy_entry_1(struct walk *w, const char *src, const char *dst,
-			bool cmdline)
-{
-	const struct sc_options *o = w->o;
-	bool follow = o->deref == SC_DEREF_ALWAYS ||
-		      (o->deref == SC_DEREF_ARGS && cmdline);
-	bool as_regular = !o->recursive || o->copy_contents;
-	bool use_lstat, dst_exists, loop = false, return_now = false, tracked;
+/* One entry the walk copies, as its phases see it. */
+struct entry {
+	const char *src, *dst;
+	bool cmdline;		/* an operand, not found in a directory */
+	bool follow;		/* symlinks to the source are followed */
 	struct stat sst, dst_st;
-	const char *prev;
-	int r;
+	bool dst_exists;	/* DST_ST holds the destination's stat */
+	bool loop;		/* ... of a symlink loop that -f removes */
+};
 
-	if ((w->at_fd >= 0 ?
-	     fstatat(w->at_fd, w->at_name, &sst, follow ? 0 : AT_SYMLINK_NOFOLLOW) :
-	     follow ? stat(src, &sst) : lstat(src, &sst)) < 0) {
+/* Stats the source as the options say (through its directory's
+ * descriptor when the walk has one).  0, or -1 with the message said. */
+static int stat_source(struct walk *w, struct entry *e)
+{
+	int r = w->at_fd >= 0 ?
+		fstatat(w->at_fd, w->at_name, &e->sst,
+			e->follow ? 0 : AT_SYMLINK_NOFOLLOW) :
+		e->follow ? stat(e->src, &e->sst) : lstat(e->src, &e->sst);
+
+	if (r < 0) {
 		/* listed, then gone before its turn: cp's words, and the
 		 * summary counts it */
-		if (!cmdline && errno == ENOENT)
+		if (!e->cmdline && errno == ENOENT)
 			sc_report_vanished(w->rep);
-		msg(errno, _("cannot stat %s"), sc_quote(src));
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+				sc_quote(e->src));
 		return -1;
 	}
-	if (cmdline)
-		w->root_dev = sst.st_dev;
-	if (S_ISDIR(sst.st_mode) && !o->recursive) {
-		msg(0, _("-r not specified; omitting directory %s"),
-		    sc_quote(src));
-		return -1;
-	}
-	if (cmdline && w->multi && !o->explain &&
-	    named_twice(w, src, dst, &sst))
-		return 0;
+	return 0;
+}
 
-	/* The destination as cp sees it: through a symlink when the data
-	 * of a regular file will be written there; the name itself when it
-	 * is to be replaced or backed up. */
-	use_lstat = (!S_ISREG(sst.st_mode) &&
-		     (!as_regular || S_ISDIR(sst.st_mode) ||
-		      S_ISLNK(sst.st_mode))) ||
-		    o->symbolic_link || o->hard_link ||
-		    o->backup != SC_BACKUP_NONE || o->remove_destination;
-	dst_exists = (use_lstat ? lstat(dst, &dst_st) : stat(dst, &dst_st)) == 0;
-	if (!dst_exists && errno == ELOOP && !use_lstat && o->force) {
+/* The destination as cp sees it: through a symlink when the data of a
+ * regular file will be written there; the name itself when it is to be
+ * replaced or backed up.  0, or -1 with the message said. */
+static int stat_destination(struct walk *w, struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	mode_t mode = e->sst.st_mode;
+	bool use_lstat = (!S_ISREG(mode) &&
+			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
+			 o->symbolic_link || o->hard_link ||
+			 o->backup != SC_BACKUP_NONE || o->remove_destination;
+
+	e->dst_exists = (use_lstat ? lstat(e->dst, &e->dst_st) :
+			 stat(e->dst, &e->dst_st)) == 0;
+	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
 		/* a symlink loop: -f removes it when it cannot be opened */
-		loop = lstat(dst, &dst_st) == 0;
-	} else if (!dst_exists && errno != ENOENT) {
-		msg(errno, _("cannot stat %s"), sc_quote(dst));
+		e->loop = lstat(e->dst, &e->dst_st) == 0;
+	} else if (!e->dst_exists && errno != ENOENT) {
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+				sc_quote(e->dst));
 		return -1;
 	}
+	return 0;
+}
 
-	if (dst_exists && !o->explain) {
-		if (o->interactive != SC_OVERWRITE_NEVER &&
-		    !same_file_ok(w, src, &sst, dst, &dst_st, cmdline,
-				  &return_now)) {
-			msg(0, _("%s and %s are the same file"), sc_quote(src),
-			    sc_quote(dst));
-			return -1;
-		}
-		if (o->update != SC_UPDATE_ALL && !S_ISDIR(sst.st_mode) &&
-		    update_skips(o, &sst, &dst_st)) {
-			if (o->update == SC_UPDATE_NONE_FAIL) {
-				/* cp 9.6: said, counted, nothing else done */
-				msg(0, _("not replacing %s"), sc_quote(dst));
-				return -1;
-			}
-			skipped(w, dst);
-			/* Left alone, but its other names still become
-			 * links to it, as they would to a copy. */
-			if (links_tracked(o, &sst, cmdline)) {
-				if ((prev = hardlink_find(w, &sst)))
-					return link_to_earlier(w, prev, src, dst);
-				hardlink_remember(w, &sst, dst);
-			}
-			return 0;
-		}
-		if (!S_ISDIR(sst.st_mode)) {
-			if (o->interactive == SC_OVERWRITE_NEVER) {
-				skipped(w, dst);
-				return 0;
-			}
-			if (o->interactive == SC_OVERWRITE_ASK &&
-			    !overwrite_ok(w, dst, &dst_st)) {
-				skipped(w, dst);
-				return 0;
-			}
-		}
-		if (return_now)
-			return 0;
-		if (!S_ISDIR(dst_st.st_mode)) {
-			if (S_ISDIR(sst.st_mode)) {
-				msg(0, _("cannot overwrite non-directory %s with directory %s"),
-				    sc_quote(dst), sc_quote(src));
-				return -1;
-			}
-			/* cp a/f b/f c: the second would destroy the first */
-			if (cmdline && w->multi &&
-			    o->backup != SC_BACKUP_NUMBERED &&
-			    seen_has(w->dst_seen, w->n_dst_seen, &dst_st)) {
-				msg(0, _("will not overwrite just-created %s with %s"),
-				    sc_quote(dst), sc_quote(src));
-				return -1;
-			}
-		}
-		if (!S_ISDIR(sst.st_mode) && S_ISDIR(dst_st.st_mode)) {
-			msg(0, _("cannot overwrite directory %s with non-directory"),
-			    sc_quote(dst));
-			return -1;
-		}
-		if (o->backup != SC_BACKUP_NONE && !S_ISDIR(dst_st.st_mode)) {
-			_cleanup_free_ char *base = base_of(src);
-			char *b;
+/* The existing destination is moved aside to its backup name.  0: done
+ * (it is gone), 1: nothing to back up ("." or ".." as the source), -1:
+ * failed, said. */
+static int back_up(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	_cleanup_free_ char *base = sc_path_base(e->src);
+	char *b;
 
-			if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
-				goto backed_up;
-			if (o->backup != SC_BACKUP_NUMBERED &&
-			    source_is_dst_backup(w, src, &sst, dst)) {
-				msg(0, _("backing up %s might destroy source;  %s not copied"),
-				    sc_quote(dst), sc_quote(src));
-				return -1;
-			}
-			b = backup_name(w, dst);
-			if (!b || (rename(dst, b) < 0 && errno != ENOENT)) {
-				msg(b ? errno : ENOMEM, _("cannot backup %s"),
-				    sc_quote(dst));
-				free(b);
-				return -1;
-			}
-			free(w->backup);
-			w->backup = b;		/* shown on the -v line */
-			dst_exists = false;
-		} else if (!S_ISDIR(dst_st.st_mode) &&
-			   (o->remove_destination ||
-			    (!o->attributes_only &&
-			     ((o->preserve_links && dst_st.st_nlink > 1) ||
-			      (deref_never(o, cmdline) &&
-			       !S_ISREG(sst.st_mode)))))) {
-			if (unlink(dst) < 0 && errno != ENOENT) {
-				msg(errno, _("cannot remove %s"), sc_quote(dst));
-				return -1;
-			}
-			dst_exists = false;
-			if (o->verbose)
-				fprintf(out_stream(), _("removed %s\n"),
-					sc_quote(dst));
-		}
-	}
-backed_up:
-	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE && !o->explain) {
-		/* never write through a symlink this run made */
-		struct stat l;
-
-		if (lstat(dst, &l) == 0 && S_ISLNK(l.st_mode) &&
-		    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
-			msg(0, _("will not copy %s through just-created symlink %s"),
-			    sc_quote(src), sc_quote(dst));
-			return -1;
-		}
-	}
-
-	if (S_ISDIR(sst.st_mode)) {
-		r = copy_dir(w, src, dst, &sst, dst_exists ? &dst_st : NULL,
-			     cmdline, follow);
-		goto made;
-	}
-	announce(w, src, dst);
-	if (!dst_exists && !loop && dst[0] && dst[strlen(dst) - 1] == '/') {
-		/* "dir/" names a directory that is not there */
-		msg(ENOTDIR, _("cannot create regular file %s"), sc_quote(dst));
+	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
+		return 1;
+	if (o->backup != SC_BACKUP_NUMBERED &&
+	    sc_dest_backup_is_source(o, e->src, &e->sst, e->dst)) {
+		sc_report_error(&w->msgs, 0,
+				_("backing up %s might destroy source;  %s not copied"),
+				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
-
-	/* Hard links within the copied set (-a, --preserve=links). */
-	tracked = links_tracked(o, &sst, cmdline);
-	if (tracked && (prev = hardlink_find(w, &sst))) {
-		r = link_to_earlier(w, prev, src, dst);
-		goto made;
+	b = sc_dest_backup_name(o, e->dst);
+	if (!b || (rename(e->dst, b) < 0 && errno != ENOENT)) {
+		sc_report_error(&w->msgs, b ? errno : ENOMEM,
+				_("cannot backup %s"), sc_quote(e->dst));
+		free(b);
+		return -1;
 	}
+	free(w->backup);
+	w->backup = b;		/* shown on the -v line */
+	return 0;
+}
 
-	if (o->hard_link || o->symbolic_link) {
-		struct sc_record rec = { .src = src, .dst = dst,
-			.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
-		int e;
+/* Leaves a destination alone that --update finds new enough; its other
+ * names still become links to it, as they would to a copy.  0 or -1. */
+static int keep_newer(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	const char *prev;
 
-		if (o->explain) {
-			report(w, &rec);
-			return 0;
-		}
-		if (o->symbolic_link && src[0] != '/' && !in_cwd(dst)) {
-			/* a relative target would be resolved from the
-			 * link's directory, not from here */
-			msg(0, _("%s: can make relative symbolic links only in current directory"),
-			    sc_quote_plain(dst));
+	if (o->update == SC_UPDATE_NONE_FAIL) {
+		/* cp 9.6: said, counted, nothing else done */
+		sc_report_error(&w->msgs, 0, _("not replacing %s"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	skipped(w, e->dst);
+	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
+		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
+		if (prev)
+			return link_to_earlier(w, prev, e->src, e->dst);
+		(void)sc_links_remember(&w->links, e->sst.st_dev,
+					e->sst.st_ino, e->dst);
+	}
+	return 0;
+}
+
+/* What cp decides about an existing destination before it copies: the
+ * same file, --update, -n, -i, a directory against a file, what this
+ * run just made, then a backup or a removal.  1: go on and copy, 0: done
+ * (nothing more to do), -1: failed, said. */
+static int settle_destination(struct walk *w, struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool src_dir = S_ISDIR(e->sst.st_mode);
+	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
+	bool nothing_to_do = false;
+	int r;
+
+	if (o->interactive != SC_OVERWRITE_NEVER &&
+	    !sc_dest_same_file_ok(o, e->src, &e->sst, e->dst, &e->dst_st,
+				  e->cmdline, &nothing_to_do)) {
+		sc_report_error(&w->msgs, 0, _("%s and %s are the same file"),
+				sc_quote(e->src), sc_quote(e->dst));
+		return -1;
+	}
+	if (o->update != SC_UPDATE_ALL && !src_dir &&
+	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
+		return keep_newer(w, e);
+	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
+			 (o->interactive == SC_OVERWRITE_ASK &&
+			  !sc_dest_ask_overwrite(o, w->privileged, e->dst,
+						 &e->dst_st)))) {
+		skipped(w, e->dst);
+		return 0;
+	}
+	if (nothing_to_do)
+		return 0;
+	if (!dst_dir && src_dir) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot overwrite non-directory %s with directory %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	/* cp a/f b/f c: the second would destroy the first */
+	if (!dst_dir && e->cmdline && w->multi &&
+	    o->backup != SC_BACKUP_NUMBERED &&
+	    seen_has(w->dst_seen, w->n_dst_seen, &e->dst_st)) {
+		sc_report_error(&w->msgs, 0,
+				_("will not overwrite just-created %s with %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	if (!src_dir && dst_dir) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot overwrite directory %s with non-directory"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	if (o->backup != SC_BACKUP_NONE && !dst_dir) {
+		r = back_up(w, e);
+		if (r < 0)
 			return -1;
-		}
-		e = make_link(o->hard_link, src, dst, follow,
+		if (r == 0)
+			e->dst_exists = false;
+	} else if (!dst_dir &&
+		   sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
+		if (sc_dest_remove(&w->msgs, e->dst, o->verbose, true) < 0)
+			return -1;
+		e->dst_exists = false;
+	}
+	return 1;
+}
+
+/* Several operands into a directory: never write through a symlink this
+ * run made.  True (said) when E's destination is one. */
+static bool through_new_symlink(struct walk *w, const struct entry *e)
+{
+	struct stat l;
+
+	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
+	    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
+		sc_report_error(&w->msgs, 0,
+				_("will not copy %s through just-created symlink %s"),
+				sc_quote(e->src), sc_quote(e->dst));
+		return true;
+	}
+	return false;
+}
+
+/* -l, -s: the destination becomes a link to the source instead of a
+ * copy.  0 or -1. */
+static int link_instead(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record rec = { .src = e->src, .dst = e->dst,
+		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
+	int r;
+
+	if (o->explain) {
+		report(w, &rec);
+		return 0;
+	}
+	if (o->symbolic_link && e->src[0] != '/' && !sc_path_in_cwd(e->dst)) {
+		/* a relative target would be resolved from the link's
+		 * directory, not from here */
+		sc_report_error(&w->msgs, 0,
+				_("%s: can make relative symbolic links only in current directory"),
+				sc_quote_plain(e->dst));
+		return -1;
+	}
+	r = sc_dest_make_link(o->hard_link, e->src, e->dst, e->follow,
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
-		if (e < 0) {
-			msg(-e, o->hard_link ?
-			    _("cannot create hard link %s to %s") :
-			    _("cannot create symbolic link %s to %s"),
-			    sc_quote(dst), sc_quote(src));
-			return -1;
-		}
-		report(w, &rec);
-		r = 0;
-		goto made;
+	if (r < 0) {
+		sc_report_error(&w->msgs, -r, o->hard_link ?
+				_("cannot create hard link %s to %s") :
+				_("cannot create symbolic link %s to %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
 	}
+	report(w, &rec);
+	return 0;
+}
 
-	if (S_ISLNK(sst.st_mode))
-		r = copy_symlink(w, src, dst, &sst, dst_exists ? &dst_st : NULL);
-	else if (S_ISREG(sst.st_mode) || as_regular)
+/* Copies what is not a directory, by its type: another name of a file
+ * already copied becomes a link, -l/-s make links, then a symlink, the
+ * data of a file (or, without -R, of a FIFO or device) or a special
+ * file.  0 or -1. */
+static int copy_non_directory(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	const struct stat *dst_st = e->dst_exists || e->loop ?
+				    &e->dst_st : NULL;
+	const char *prev;
+	bool tracked;
+	int r;
+
+	announce(w, e->src, e->dst);
+	if (!e->dst_exists && !e->loop && e->dst[0] &&
+	    e->dst[strlen(e->dst) - 1] == '/') {
+		/* "dir/" names a directory that is not there */
+		sc_report_error(&w->msgs, ENOTDIR,
+				_("cannot create regular file %s"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	/* Hard links within the copied set (-a, --preserve=links). */
+	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
+	if (tracked &&
+	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
+		return link_to_earlier(w, prev, e->src, e->dst);
+	if (o->hard_link || o->symbolic_link)
+		return link_instead(w, e);
+
+	if (S_ISLNK(e->sst.st_mode))
+		r = copy_symlink(w, e->src, e->dst, &e->sst,
+				 e->dst_exists ? &e->dst_st : NULL);
+	else if (S_ISREG(e->sst.st_mode) || as_regular)
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does; a
 		 * socket cannot be opened (ENXIO), as cp says. */
-		r = copy_regular(w, src, dst, &sst,
-				 dst_exists ? &dst_st : loop ? &dst_st : NULL,
-				 follow, -1, NULL);
+		r = copy_regular(w, e->src, e->dst, &e->sst, dst_st,
+				 e->follow, -1, NULL);
 	else
-		r = copy_special(w, src, dst, &sst);
+		r = copy_special(w, e->src, e->dst, &e->sst);
+	if (r == 0 && !w->msgs.failed && tracked)
+		(void)sc_links_remember(&w->links, e->sst.st_dev,
+					e->sst.st_ino, e->dst);
+	return r;
+}
 
-	if (r == 0 && !entry_failed && tracked)
-		hardlink_remember(w, &sst, dst);
-made:
+/* Copies what SRC names to DST, deciding as cp does: the source, then
+ * the destination, then the copy by type.  0 or -1. */
+static int copy_path(struct walk *w, const char *src, const char *dst,
+		     bool cmdline)
+{
+	const struct sc_options *o = w->o;
+	struct entry e = {
+		.src = src, .dst = dst, .cmdline = cmdline,
+		.follow = o->deref == SC_DEREF_ALWAYS ||
+			  (o->deref == SC_DEREF_ARGS && cmdline),
+	};
+	int r;
+
+	if (stat_source(w, &e) < 0)
+		return -1;
+	if (cmdline)
+		w->root_dev = e.sst.st_dev;
+	if (S_ISDIR(e.sst.st_mode) && !o->recursive) {
+		sc_report_error(&w->msgs, 0,
+				_("-r not specified; omitting directory %s"),
+				sc_quote(src));
+		return -1;
+	}
+	if (cmdline && w->multi && !o->explain &&
+	    named_twice(w, src, dst, &e.sst))
+		return 0;
+	if (stat_destination(w, &e) < 0)
+		return -1;
+	if (e.dst_exists && !o->explain) {
+		r = settle_destination(w, &e);
+		if (r <= 0)
+			return r;
+	}
+	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
+	    !o->explain && through_new_symlink(w, &e))
+		return -1;
+
+	if (S_ISDIR(e.sst.st_mode))
+		r = copy_dir(w, src, dst, &e.sst,
+			     e.dst_exists ? &e.dst_st : NULL, cmdline,
+			     e.follow);
+	else
+		r = copy_non_directory(w, &e);
 	if (r == 0 && cmdline && w->multi && !o->explain) {
 		struct stat l;
 
@@ -2798,12 +2045,12 @@ static char *target_name(struct walk *w, const char *dir, const char *src)
 
 	if (!copy)
 		return NULL;
-	strip_slashes(copy);
+	sc_path_strip_slashes(copy);
 	if (w->o->parents)
-		return join(dir, copy);
+		return sc_path_join(dir, copy);
 	slash = strrchr(copy, '/');
 	base = slash && slash[1] ? slash + 1 : copy;
-	return join(dir, base);
+	return sc_path_join(dir, base);
 }
 
 /* --parents: a directory of the source's path, made or found under the
@@ -2840,15 +2087,17 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 	*ret_n = 0;
 	if (!rel)
 		return -1;
-	strip_slashes(rel);
-	full = join(dir, rel);
-	top = full ? dir_of(full) : NULL;
+	sc_path_strip_slashes(rel);
+	full = sc_path_join(dir, rel);
+	top = full ? sc_path_dir(full) : NULL;
 	if (!top)
 		return -1;
 	if (stat(top, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return 0;	/* all there: nothing to make or fix */
-		msg(0, _("%s exists but is not a directory"), sc_quote(top));
+		sc_report_error(&w->msgs, 0,
+				_("%s exists but is not a directory"),
+				sc_quote(top));
 		return -1;
 	}
 	for (p = rel; *p == '/'; p++)
@@ -2861,7 +2110,7 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 		if (slash == p)
 			continue;	/* "a//b" */
 		*slash = '\0';
-		d = join(dir, rel);
+		d = sc_path_join(dir, rel);
 		if (!d)
 			goto fail;
 		missing = stat(d, &st) != 0;
@@ -2872,8 +2121,9 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 				  S_ISDIR(sst.st_mode) ? 0 : ENOTDIR;
 
 			if (err) {
-				msg(err, _("failed to get attributes of %s"),
-				    sc_quote(rel));
+				sc_report_error(&w->msgs, err,
+						_("failed to get attributes of %s"),
+						sc_quote(rel));
 				goto fail;
 			}
 			nv = realloc(v, (n + 1) * sizeof(*v));
@@ -2897,16 +2147,18 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 				continue;
 			}
 			if (mkdir(d, mode) < 0) {
-				msg(errno, _("cannot make directory %s"),
-				    sc_quote(d));
+				sc_report_error(&w->msgs, errno,
+						_("cannot make directory %s"),
+						sc_quote(d));
 				goto fail;
 			}
 			if (o->verbose)
 				/* cp prints these two names unquoted */
-				fprintf(out_stream(), "%s -> %s\n", rel, d);
+				sc_report_parent_made(&w->msgs, rel, d);
 			if (lstat(d, &now) < 0) {
-				msg(errno, _("failed to get attributes of %s"),
-				    sc_quote(d));
+				sc_report_error(&w->msgs, errno,
+						_("failed to get attributes of %s"),
+						sc_quote(d));
 				goto fail;
 			}
 			if (!o->preserve_mode) {
@@ -2920,12 +2172,15 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 			}
 			if ((now.st_mode & S_IRWXU) != S_IRWXU &&
 			    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0) {
-				msg(errno, _("setting permissions for %s"),
-				    sc_quote(d));
+				sc_report_error(&w->msgs, errno,
+						_("setting permissions for %s"),
+						sc_quote(d));
 				goto fail;
 			}
 		} else if (!S_ISDIR(st.st_mode)) {
-			msg(0, _("%s exists but is not a directory"), sc_quote(d));
+			sc_report_error(&w->msgs, 0,
+					_("%s exists but is not a directory"),
+					sc_quote(d));
 			goto fail;
 		}
 		*slash = '/';
@@ -2941,81 +2196,61 @@ fail:
 /* After the copy: the parents' times, owners and modes, deepest first. */
 static int parents_protect(struct walk *w, struct parent *v, size_t n)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_attrs_env env = {
+		.o = w->o, .umask = w->umask, .privileged = w->privileged,
+		.msgs = &w->msgs,
+	};
 
-	for (size_t i = n; i-- > 0;) {
-		struct parent *p = &v[i];
-
-		if (o->preserve_timestamps) {
-			struct timespec ts[2] = { p->st.st_atim, p->st.st_mtim };
-
-			if (utimensat(AT_FDCWD, p->dst, ts, 0) < 0) {
-				msg(errno, _("failed to preserve times for %s"),
-				    sc_quote(p->dst));
-				return -1;
-			}
-		}
-		if (o->preserve_ownership &&
-		    lchown(p->dst, p->st.st_uid, p->st.st_gid) < 0) {
-			if (w->privileged || (errno != EPERM && errno != EINVAL)) {
-				msg(errno, _("failed to preserve ownership for %s"),
-				    sc_quote(p->dst));
-				return -1;
-			}
-			(void)!lchown(p->dst, (uid_t)-1, p->st.st_gid);
-		}
-		if (o->preserve_mode) {
-			if ((perm_copy_file(p->src, p->dst, &quiet_ctx) != 0 ||
-			     (p->st.st_mode & 07000)) &&
-			    chmod(p->dst, p->st.st_mode & 07777) < 0) {
-				msg(errno, _("preserving permissions for %s"),
-				    sc_quote(p->dst));
-				return -1;
-			}
-		} else if (p->restore &&
-			   chmod(p->dst, p->st.st_mode & 07777) < 0) {
-			msg(errno, _("failed to preserve permissions for %s"),
-			    sc_quote(p->dst));
+	for (size_t i = n; i-- > 0;)
+		if (sc_attrs_set_parent(&env, v[i].src, v[i].dst, &v[i].st,
+					v[i].restore) < 0)
 			return -1;
-		}
-	}
 	return 0;
 }
 
-static int run_operands(struct walk *w, char **ops, int n)
+/* The target of the operands, as cp finds it: -t DIR, -T, or the last
+ * operand when it is a directory or there are more than two (*N then
+ * counts the sources only).  *RET_DIR: the target directory, or NULL for
+ * "copy OPS[0] onto OPS[1]".  0, or 1 with the message said. */
+static int find_target(struct walk *w, char **ops, int *n,
+		       const char **ret_dir)
 {
 	const struct sc_options *o = w->o;
 	const char *dir = o->target_directory;
 	struct stat st;
-	int rc = 0;
 
-	if (n < 1 || (n < 2 && !dir)) {
-		if (n < 1)
-			msg(0, _("missing file operand"));
+	if (*n < 1 || (*n < 2 && !dir)) {
+		if (*n < 1)
+			sc_report_error(&w->msgs, 0, _("missing file operand"));
 		else
-			msg(0, _("missing destination file operand after %s"),
-			    sc_quote(ops[0]));
+			sc_report_error(&w->msgs, 0,
+					_("missing destination file operand after %s"),
+					sc_quote(ops[0]));
 		sc_options_try_help();
 		return 1;
 	}
 	if (dir && o->no_target_directory) {
-		msg(0, _("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
+		sc_report_error(&w->msgs, 0,
+				_("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
 		return 1;
 	}
 	if (o->no_target_directory) {
-		if (n > 2) {
-			msg(0, _("extra operand %s"), sc_quote(ops[2]));
+		if (*n > 2) {
+			sc_report_error(&w->msgs, 0, _("extra operand %s"),
+					sc_quote(ops[2]));
 			sc_options_try_help();
 			return 1;
 		}
 	} else if (!dir) {
-		bool is_dir = stat(ops[n - 1], &st) == 0 && S_ISDIR(st.st_mode);
+		bool is_dir = stat(ops[*n - 1], &st) == 0 &&
+			      S_ISDIR(st.st_mode);
 
-		if (is_dir || n > 2) {
-			dir = ops[--n];
+		if (is_dir || *n > 2) {
+			dir = ops[--*n];
 			if (!is_dir) {
-				msg(stat(dir, &st) < 0 ? errno : ENOTDIR,
-				    _("target %s"), sc_quote(dir));
+				sc_report_error(&w->msgs,
+						stat(dir, &st) < 0 ? errno : ENOTDIR,
+						_("target %s"), sc_quote(dir));
 				return 1;
 			}
 		}
@@ -3024,42 +2259,58 @@ static int run_operands(struct walk *w, char **ops, int n)
 			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 
 		if (err) {
-			msg(err, _("target directory %s"), sc_quote(dir));
+			sc_report_error(&w->msgs, err, _("target directory %s"),
+					sc_quote(dir));
 			return 1;
 		}
 	}
 	if (o->parents && !dir) {
-		msg(0, _("with --parents, the destination must be a directory"));
+		sc_report_error(&w->msgs, 0,
+				_("with --parents, the destination must be a directory"));
 		sc_options_try_help();
 		return 1;
 	}
+	*ret_dir = dir;
+	return 0;
+}
 
-	if (!dir) {
-		/* --strip-trailing-slashes acts on operands going into a
-		 * directory only: cp leaves "f/ g" as it is (ENOTDIR) */
-		char *src = ops[0];
+/* cp SRC DST: one copy, under DST's name.  0, or 1 when it failed.
+ * --strip-trailing-slashes acts on operands going into a directory
+ * only: cp leaves "f/ g" as it is (ENOTDIR). */
+static int copy_onto(struct walk *w, const char *src, const char *dst)
+{
+	const struct sc_options *o = w->o;
+	struct stat st;
 
-		if (o->force && o->backup != SC_BACKUP_NONE &&
-		    !strcmp(src, ops[1]) && stat(src, &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			/* cp -fb f f: the copy is the backup, made under
-			 * the backup's name, and f stays as it is */
-			struct sc_options once = *o;
-			_cleanup_free_ char *b = backup_name(w, src);
-			int r;
+	if (o->force && o->backup != SC_BACKUP_NONE && !strcmp(src, dst) &&
+	    stat(src, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* cp -fb f f: the copy is the backup, made under the
+		 * backup's name, and f stays as it is */
+		struct sc_options once = *o;
+		_cleanup_free_ char *b = sc_dest_backup_name(o, src);
+		int r;
 
-			if (!b) {
-				msg(ENOMEM, "%s", sc_quote(src));
-				return 1;
-			}
-			once.backup = SC_BACKUP_NONE;
-			w->o = &once;
-			r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
-			w->o = o;
-			return r;
+		if (!b) {
+			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+			return 1;
 		}
-		return copy_entry(w, src, ops[1], true, DT_UNKNOWN) < 0;
+		once.backup = SC_BACKUP_NONE;
+		w->o = &once;
+		r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
+		w->o = o;
+		return r;
 	}
+	return copy_entry(w, src, dst, true, DT_UNKNOWN) < 0;
+}
+
+/* cp SRC... DIR: each source under its name in DIR (--parents: under
+ * its whole path, the directories of which are made first).  0, or 1
+ * when any failed. */
+static int copy_into(struct walk *w, const char *dir, char **ops, int n)
+{
+	const struct sc_options *o = w->o;
+	int rc = 0;
+
 	/* only several operands can collide with each other */
 	w->multi = n >= 2;
 	for (int i = 0; i < n; i++) {
@@ -3068,7 +2319,7 @@ static int run_operands(struct walk *w, char **ops, int n)
 		char *dst;
 
 		if (o->strip_trailing_slashes)
-			strip_slashes(ops[i]);
+			sc_path_strip_slashes(ops[i]);
 		if (o->parents &&
 		    make_parents(w, dir, ops[i], &parents, &n_parents) < 0) {
 			rc = 1;
@@ -3076,7 +2327,8 @@ static int run_operands(struct walk *w, char **ops, int n)
 		}
 		dst = target_name(w, dir, ops[i]);
 		if (!dst) {
-			msg(ENOMEM, "%s", sc_quote(ops[i]));
+			sc_report_error(&w->msgs, ENOMEM, "%s",
+					sc_quote(ops[i]));
 			rc = 1;
 			continue;
 		}
@@ -3084,170 +2336,76 @@ static int run_operands(struct walk *w, char **ops, int n)
 			rc = 1;
 		if (o->parents && !o->explain &&
 		    parents_protect(w, parents, n_parents) < 0) {
-			n_failures++;
+			w->run->failures++;
 			rc = 1;
 		}
 		parents_free(parents, n_parents);
-		parents = NULL;
-		n_parents = 0;
 		free(dst);
 	}
 	return rc;
 }
 
-/* -j: how many files of its run a worker keeps open ahead of the one it
- * copies, their data asked for.  A worker that opens, reads and writes one
- * small file after another has one read in flight at a time, and a cold
- * tree then runs at the device's depth-1 rate; the disk here answers ~3x
- * as many random 4 KiB reads a second with 8 in flight (fio, O_DIRECT). */
-#define READ_AHEAD 8
-
-struct ahead {
-	int fd[JOB_MAX];	/* opened ahead, or -1 */
-	unsigned next;		/* first file not yet opened ahead */
-	bool data;		/* ask for their data too */
-};
-
-/* Opens J's file I as copy_new_regular would and asks for its data:
- * POSIX_FADV_WILLNEED starts the reads of the whole file (length 0: up to
- * i_size) and returns without waiting for them (mm/fadvise.c ->
- * force_page_cache_readahead).  On a cached file it finds the pages and
- * costs one system call.  -1 if it cannot: the copy then opens the file
- * itself and reports whatever went wrong, as before. */
-static int open_ahead(const struct job *j, unsigned i, bool data)
+/* The operands as cp takes them.  0, or 1 when anything failed. */
+static int run_operands(struct walk *w, char **ops, int n)
 {
-	int fd = j->dirfd >= 0 ?
-		 openat(j->dirfd, base_name(j->src[i]), NEW_SRC_FLAGS) :
-		 open(j->src[i], NEW_SRC_FLAGS);
+	const char *dir = NULL;
 
-	if (fd < 0)
-		return -1;
-	/* only the lower half of the descriptors (keep_fd), never the
-	 * ones the copies need */
-	if (fd >= fd_budget) {
-		close(fd);
-		return -1;
-	}
-	/* a FIFO put in the file's place says ESPIPE: nothing to do */
-	if (data)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
-	return fd;
+	if (find_target(w, ops, &n, &dir))
+		return 1;
+	if (!dir)
+		return copy_onto(w, ops[0], ops[1]);
+	return copy_into(w, dir, ops, n);
 }
 
-/* Keeps the READ_AHEAD files after file I of J open ahead. */
-static void read_ahead(const struct job *j, struct ahead *a, unsigned i)
-{
-	if (a->next <= i)
-		a->next = i;
-	for (; a->next < j->n && a->next <= i + READ_AHEAD; a->next++)
-		a->fd[a->next] = open_ahead(j, a->next, a->data);
-}
+/* --- -j: what workers do with a file (jobs.c runs them) ---------------- */
 
-static void ahead_close(const struct job *j, struct ahead *a)
-{
-	for (unsigned i = 0; i < a->next && i < j->n; i++)
-		if (a->fd[i] >= 0)
-			close(a->fd[i]);
-}
-
-/* -j worker thread: copy a run of new files into the job's slot. */
-static void run_job(void *arg, void *job, struct sc_pool_slot *slot,
-		    unsigned id)
+/* On worker ID: copy new file F with the worker's own walk. */
+static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
+			  const struct sc_job_file *f)
 {
 	struct walk *w = &((struct walk *)arg)->workers[id];
-	struct job *j = job;
-	struct ahead a = { .next = 0 };
+	int r;
 
-	/* A clone shares the source's blocks without reading them: reading
-	 * them ahead would only cost a cold tree on btrfs or xfs reads it
-	 * never needed. */
-	a.data = !j->parent_facts || j->parent_facts->can_clone == SC_NO ||
-		 w->o->reflink == SC_REFLINK_NEVER;
-	tl_slot = slot;
-	tl_index = 1 + id;
-	w->parent_facts = j->parent_facts;
-	for (j->n_done = 0; j->n_done < j->n; j->n_done++) {
-		const char *src = j->src[j->n_done], *dst = j->dst[j->n_done];
-
-		read_ahead(j, &a, j->n_done);
-		w->ahead_fd = a.fd[j->n_done];
-		a.fd[j->n_done] = -1;	/* copy_new_regular closes it */
-
-		entry_failed = false;
-		last_errno = 0;
-		w->reported = false;
-		w->announced = false;
-		w->at_fd = j->dirfd;
-		w->at_name = j->dirfd >= 0 ? base_name(src) : NULL;
-		if (copy_new_regular(w, src, dst) == 1)
-			break;	/* the rest goes back to the walk, in order */
-		if (entry_failed && w->o->json && !w->reported) {
-			struct sc_record rec = {
-				.src = src, .dst = dst, .kind = SC_KIND_FILE,
-				.err = -(last_errno ? last_errno : EINVAL) };
-
-			report(w, &rec);
-		}
-		j->failed += entry_failed;
-	}
-	ahead_close(j, &a);
+	w->slot = slot;
+	w->thread = 1 + id;
+	w->parent_facts = f->parent_facts;
+	w->ahead_fd = f->ahead_fd;
+	w->msgs.failed = false;
+	w->msgs.last_errno = 0;
+	w->reported = false;
+	w->announced = false;
+	w->at_fd = f->dirfd;
+	w->at_name = f->at_name;
+	r = copy_new_regular(w, f->src, f->dst);
+	if (r != 1 && w->msgs.failed)
+		report_failed(w, f->src, f->dst);
 	w->at_fd = -1;
 	w->at_name = NULL;
-	tl_slot = NULL;
+	w->slot = NULL;
+	return r == 1 ? 1 : w->msgs.failed ? -1 : 0;
 }
 
-/* -j, on the walk thread: print a finished slot, in order. */
-static void flush_slot(void *arg, struct sc_pool_slot *slot)
+/* On the walk thread: a file a worker handed back, by the general path. */
+static void copy_handed_back(void *arg, const struct sc_job_file *f)
 {
 	struct walk *w = arg;
-	struct job *j = slot->job;
-	const char *at_name;
-	int at_fd;
+	const char *at_name = w->at_name;
+	int at_fd = w->at_fd;
 
-	if (slot->out_len) {
-		fwrite(slot->out_buf, 1, slot->out_len, stdout);
-		fflush(stdout);
-	}
-	if (slot->err_len)
-		fwrite(slot->err_buf, 1, slot->err_len, stderr);
-	if (!j)
-		return;
-	n_failures += (int)j->failed;
-	/* Files a worker handed back (a hard link, a file that changed
-	 * type): the general path, here, at their place in the order. */
-	flushing = true;
-	at_fd = w->at_fd;
-	at_name = w->at_name;
-	for (unsigned i = j->n_done; i < j->n; i++) {
-		w->parent_facts = j->parent_facts;
-		w->at_fd = j->dirfd;
-		w->at_name = j->dirfd >= 0 ? base_name(j->src[i]) : NULL;
-		copy_entry(w, j->src[i], j->dst[i], false, DT_UNKNOWN);
-	}
+	w->parent_facts = f->parent_facts;
+	w->at_fd = f->dirfd;
+	w->at_name = f->at_name;
+	copy_entry(w, f->src, f->dst, false, DT_UNKNOWN);
 	w->at_fd = at_fd;
 	w->at_name = at_name;
 	w->parent_facts = NULL;
-	flushing = false;
-	job_free(j);
 }
 
-static unsigned jobs_for(const struct sc_options *o)
+/* One walk per worker, copies of the walk thread's as it is now. */
+static int start_workers(void *arg, unsigned n)
 {
-	long n;
+	struct walk *w = arg;
 
-	/* Parallel only where order and prompts cannot suffer: a tree,
-	 * really copied, without questions or temporaries to track. */
-	if (!o->recursive || o->explain || o->atomic || o->parents ||
-	    o->interactive == SC_OVERWRITE_ASK)
-		return 1;
-	if (o->jobs)
-		return MIN(o->jobs, MAX_THREADS - 1);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 1 ? (unsigned)MIN(n, 16) : 1;
-}
-
-static int start_workers(struct walk *w, unsigned n)
-{
 	w->workers = calloc(n, sizeof(*w->workers));
 	if (!w->workers)
 		return -ENOMEM;
@@ -3259,127 +2417,74 @@ static int start_workers(struct walk *w, unsigned n)
 		k->ahead_fd = -1;
 		k->workers = NULL;
 		k->backup = NULL;
+		k->msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
 		if (sc_copy_ctx_init(&k->ctx, w->o->sparse) < 0)
 			return -ENOMEM;
 		k->ctx.verify = w->o->verify;
 	}
-	return sc_pool_new(n, run_job, flush_slot, w, &pool);
+	return 0;
 }
 
-static unsigned pool_jobs;	/* jobs_for(): 1 means no workers */
-static unsigned pool_workers;	/* threads the pool started with */
-
-/* Is DST ext4 without a journal?  ext4 says so for a mounted filesystem
- * in /sys/fs/ext4/DEV/journal_task: "<none>" (fs/ext4/sysfs.c), DEV
- * being the block device's name (/sys/dev/block/MAJ:MIN leads to it). */
-static bool ext4_without_journal(const struct sc_fs_facts *dst)
+static void stop_workers(void *arg, unsigned n)
 {
-	char link[PATH_MAX], path[PATH_MAX + 64], buf[16] = "";
-	const char *name;
-	ssize_t n;
-	int fd;
+	struct walk *w = arg;
 
-	if (!dst || dst->magic != 0xEF53)	/* EXT4_SUPER_MAGIC */
-		return false;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u",
-		 major(dst->dev), minor(dst->dev));
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return false;
-	link[n] = '\0';
-	name = strrchr(link, '/');
-	snprintf(path, sizeof(path), "/sys/fs/ext4/%s/journal_task",
-		 name ? name + 1 : link);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n >= 6 && !strncmp(buf, "<none>", 6);
+	for (unsigned i = 0; w->workers && i < n; i++)
+		sc_copy_ctx_done(&w->workers[i].ctx);
+	free(w->workers);
+	w->workers = NULL;
 }
 
-/* How many workers copy into DST when -j was not given: POOL_JOBS (one a
- * CPU), but one on ext4 without a journal.  There ext4 checks every inode
- * it is about to allocate for a recent deletion by looking its inode
- * table block up in the buffer cache (fs/ext4/ialloc.c, recently_deleted(),
- * only when the filesystem has no journal), and a new file's inode is
- * searched from the start of the first group of its parent's flex group
- * with free inodes (find_group_other()): every directory of a tree copy
- * shares that group, so two threads creating files at once race for the
- * same free inodes whatever directories they fill.  Measured on this kind
- * of machine: -j2 spent twice the kernel time of -j1, and a third of it
- * under recently_deleted(); a lock around our own creates did not help
- * (5 runs each, shared machine).
- * One worker still overlaps the walk with the copies and keeps reads in
- * flight (read_ahead). */
-static unsigned workers_for(const struct walk *w, const struct sc_fs_facts *dst)
+static const struct sc_jobs_ops worker_ops = {
+	.start = start_workers,
+	.copy = copy_on_worker,
+	.copy_back = copy_handed_back,
+	.stop = stop_workers,
+};
+
+/* -j: directory attributes that waited for the workers, post-order. */
+static void set_deferred_attrs(struct walk *w)
 {
-	if (!w->o->jobs && ext4_without_journal(dst))
-		return 1;
-	return pool_jobs;
-}
-
-/* -j: the workers start with the first run of files to hand them, not
- * before: a copy of one file, or of directories holding none, costs no
- * threads.  False when copying stays on this thread. */
-
-static void stop_workers(struct walk *w, unsigned n);
-
-static bool ensure_pool(struct walk *w, const struct sc_fs_facts *dst)
-{
-	if (pool)
-		return true;
-	if (pool_jobs <= 1 || w->in_worker)
-		return false;
-	pool_workers = workers_for(w, dst);
-	if (start_workers(w, pool_workers) < 0) {
-		stop_workers(w, pool_workers);
-		pool_jobs = 1;	/* no threads: copy one by one */
-		return false;
-	}
-	return true;
-}
-
-static void stop_workers(struct walk *w, unsigned n)
-{
-	sc_pool_free(pool);	/* waits for and prints everything */
-	pool = NULL;
 	for (size_t i = 0; i < w->n_deferred; i++) {
 		struct deferred *d = &w->deferred[i];
 
 		if (set_attrs(w, -1, -1, d->src, d->dst, &d->st, &d->m) < 0)
-			n_failures++;
+			w->run->failures++;
 		free(d->src);
 		free(d->dst);
 	}
 	free(w->deferred);
-	for (unsigned i = 0; w->workers && i < n; i++)
-		sc_copy_ctx_done(&w->workers[i].ctx);
-	free(w->workers);
+	w->deferred = NULL;
+	w->n_deferred = 0;
 }
 
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
-	struct walk w = { .o = opts, .rep = rep, .at_fd = -1,
+	struct run run = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct walk w = { .o = opts, .rep = rep, .run = &run, .at_fd = -1,
 			  .ahead_fd = -1 };
 	struct sc_xattr_rules *rules = NULL;
 	int rc;
 
-	if (sc_fsinfo_new(NULL, &w.fsi) < 0 ||
+	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
+	if (sc_fsinfo_new(NULL, &run.fsi) < 0 ||
+	    sc_jobs_new(opts, &worker_ops, &w, &w.jobs) < 0 ||
 	    sc_copy_ctx_init(&w.ctx, opts->sparse) < 0) {
-		msg(ENOMEM, "%s", sc_program_name);
-		sc_fsinfo_free(w.fsi);
+		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
+		sc_jobs_free(w.jobs);
+		sc_fsinfo_free(run.fsi);
 		return 1;
 	}
-	sc_fsinfo_want_uuid(w.fsi, opts->explain || opts->json);
+	sc_fsinfo_want_uuid(run.fsi, opts->explain || opts->json);
 	/* Read here, on this thread, before any -j worker exists: workers
 	 * only read the rules (see xattr_rules.h). */
 	if (opts->preserve_xattr && !opts->explain &&
 	    sc_xattr_rules_load(NULL, &rules) < 0) {
-		msg(ENOMEM, "%s", sc_program_name);
+		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
 		sc_copy_ctx_done(&w.ctx);
-		sc_fsinfo_free(w.fsi);
+		sc_jobs_free(w.jobs);
+		sc_fsinfo_free(run.fsi);
 		return 1;
 	}
 	w.xattr_rules = rules;
@@ -3396,31 +2501,30 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		w.ctx.progress_arg = &w;
 	}
 	if (!opts->explain)
-		catch_fatal_signals();
+		sc_dest_catch_signals();
 
-	pool_jobs = jobs_for(opts);
 	rc = run_operands(&w, operands, n);
-	if (pool)
-		stop_workers(&w, pool_workers);
-	if (n_failures)
+	if (sc_jobs_running(w.jobs)) {
+		sc_jobs_finish(w.jobs);
+		set_deferred_attrs(&w);
+	}
+	run.failures += (int)sc_jobs_failures(w.jobs);
+	if (run.failures)
 		rc = 1;
-	sc_report_finish(rep, n_failures ? n_failures : rc);
-	n_failures = 0;
+	sc_report_finish(rep, run.failures ? run.failures : rc);
 
 	sc_copy_ctx_done(&w.ctx);
-	sc_fsinfo_free(w.fsi);
+	sc_jobs_free(w.jobs);
+	sc_fsinfo_free(run.fsi);
 	sc_xattr_rules_free(rules);
 	free(w.backup);
-	for (size_t i = 0; i < w.cap_links; i++)
-		free(w.links[i].dst);
-	free(w.links);
+	sc_links_free(&w.links);
 	for (size_t i = 0; i < w.n_src_seen; i++)
 		free(w.src_seen[i].name);
 	free(w.src_seen);
 	free(w.dst_seen);
 	free(w.ancestors);
-	free(learned);
-	learned = NULL;
-	n_learned = 0;
+	free(run.learned);
+	pthread_mutex_destroy(&run.lock);
 	return rc;
 }

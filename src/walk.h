@@ -1,6 +1,8 @@
-/* Operands -> files: target resolution, recursion, links, directories,
- * special files, overwrite rules.  Prints GNU-form messages for the files
- * it fails on and keeps going. */
+/* Operands -> files: target resolution, recursion, directories, symlinks
+ * and special files, in cp's order.  What to do with a destination is
+ * dest.c's, attributes attrs.c's, hard links links.c's, -j jobs.c's; the
+ * GNU-form messages for the files it fails on are said through report.c,
+ * and it keeps going. */
 #ifndef SMARTCP_WALK_H
 #define SMARTCP_WALK_H
 

@@ -1,5 +1,5 @@
-/* report: JSON strings that round-trip any file name, and the -v fallback
- * chain. */
+/* report: JSON strings that round-trip any file name, the -v fallback
+ * chain, and the messages and -v lines said for the walk. */
 #include <config.h>
 
 #include <errno.h>
@@ -248,6 +248,111 @@ START_TEST(test_json_record_one_line)
 }
 END_TEST
 
+/* Messages: a thread's streams, as a -j slot gives them, in memory. */
+struct captured {
+	char *out_buf, *err_buf;
+	size_t out_len, err_len;
+	FILE *out, *err;
+};
+
+static void captured_streams(void *arg, FILE **out, FILE **err)
+{
+	struct captured *c = arg;
+
+	*out = c->out;
+	*err = c->err;
+}
+
+static void capture(struct captured *c, struct sc_msgs *m)
+{
+	memset(c, 0, sizeof(*c));
+	c->out = open_memstream(&c->out_buf, &c->out_len);
+	c->err = open_memstream(&c->err_buf, &c->err_len);
+	ck_assert_ptr_nonnull(c->out);
+	ck_assert_ptr_nonnull(c->err);
+	*m = (struct sc_msgs){ .streams = captured_streams, .arg = c };
+}
+
+static void release(struct captured *c)
+{
+	fclose(c->out);
+	fclose(c->err);
+	free(c->out_buf);
+	free(c->err_buf);
+}
+
+START_TEST(test_error_fails_the_entry)
+{
+	struct captured c;
+	struct sc_msgs m;
+
+	capture(&c, &m);
+	sc_report_error(&m, ENOENT, "cannot stat %s", "'x'");
+	fflush(c.err);
+	ck_assert_str_eq(c.err_buf,
+			 "smartcp: cannot stat 'x': No such file or directory\n");
+	ck_assert(m.failed);
+	ck_assert_int_eq(m.last_errno, ENOENT);
+	ck_assert_uint_eq(c.out_len, 0);
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_warning_leaves_the_entry)
+{
+	struct captured c;
+	struct sc_msgs m;
+
+	capture(&c, &m);
+	sc_report_warning(&m, 0, "warning: %s", "twice");
+	fflush(c.err);
+	ck_assert_str_eq(c.err_buf, "smartcp: warning: twice\n");
+	ck_assert(!m.failed);
+	ck_assert_int_eq(m.last_errno, 0);
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_verbose_lines_go_to_out)
+{
+	struct captured c;
+	struct sc_msgs m;
+
+	capture(&c, &m);
+	sc_report_cp_line(&m, "a", "b", NULL);
+	sc_report_cp_line(&m, "a", "b", "b~");
+	sc_report_removed(&m, "b");
+	sc_report_skipped(&m, "c");
+	sc_report_parent_made(&m, "d/e", "t/d/e");
+	fflush(c.out);
+	ck_assert_str_eq(c.out_buf,
+			 "'a' -> 'b'\n"
+			 "'a' -> 'b' (backup: 'b~')\n"
+			 "removed 'b'\n"
+			 "skipped 'c'\n"
+			 "d/e -> t/d/e\n");
+	ck_assert_uint_eq(c.err_len, 0);
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_mode_letters_as_ls)
+{
+	char s[10];
+
+	sc_report_mode_letters(0644, s);
+	ck_assert_str_eq(s, "rw-r--r--");
+	sc_report_mode_letters(04755, s);
+	ck_assert_str_eq(s, "rwsr-xr-x");
+	sc_report_mode_letters(02644, s);
+	ck_assert_str_eq(s, "rw-r-Sr--");
+	sc_report_mode_letters(01777, s);
+	ck_assert_str_eq(s, "rwxrwxrwt");
+	sc_report_mode_letters(01000, s);
+	ck_assert_str_eq(s, "--------T");
+}
+END_TEST
+
 static void tcase(Suite *s, const char *name, const TTest *test)
 {
 	TCase *tc = tcase_create(name);
@@ -270,5 +375,9 @@ Suite *report_suite(void)
 	tcase(s, "chain_zero_before_end", test_chain_zero_before_end);
 	tcase(s, "chain_failure", test_chain_failure);
 	tcase(s, "json_record_one_line", test_json_record_one_line);
+	tcase(s, "error_fails_the_entry", test_error_fails_the_entry);
+	tcase(s, "warning_leaves_the_entry", test_warning_leaves_the_entry);
+	tcase(s, "verbose_lines_go_to_out", test_verbose_lines_go_to_out);
+	tcase(s, "mode_letters_as_ls", test_mode_letters_as_ls);
 	return s;
 }

@@ -1,0 +1,432 @@
+/* The destination: may it be written, what becomes of what is there
+ * (backups, removal, links made in its place), atomic replacement, and
+ * the signal handler that removes what an interrupted copy leaves. */
+#include "system.h"
+#include "dest.h"
+#include "paths.h"
+#include "quote.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
+
+/* Makes NAME a hard link to TARGET (FLAGS for linkat) or, with !HARD, a
+ * symlink holding TARGET. */
+static int make_name(bool hard, const char *target, const char *name,
+		     int flags)
+{
+	return hard ? linkat(AT_FDCWD, target, AT_FDCWD, name, flags) :
+		      symlink(target, name);
+}
+
+/* make_name() under a free temporary name in DIR, ".smartcp.PID.N",
+ * written to TMP.  0 or -errno. */
+static int make_temp_name(bool hard, const char *target, int flags,
+			  const char *dir, char *tmp, size_t size)
+{
+	for (unsigned i = 0;; i++) {
+		if (snprintf(tmp, size, "%s/.smartcp.%d.%u", dir,
+			     (int)getpid(), i) >= (int)size)
+			return -ENAMETOOLONG;
+		if (make_name(hard, target, tmp, flags) == 0)
+			return 0;
+		if (errno != EEXIST || i > 100)
+			return -errno;
+	}
+}
+
+/* An answer to a question, read from stdin: yes in the locale's words. */
+static bool answer_is_yes(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	bool r = false;
+
+	if (getline(&line, &cap, stdin) > 0)
+		r = rpmatch(line) == 1;
+	free(line);
+	return r;
+}
+
+char *sc_dest_backup_name(const struct sc_options *o, const char *dst)
+{
+	char *name = NULL;
+	enum sc_backup kind = o->backup;
+
+	if (kind == SC_BACKUP_NUMBERED || kind == SC_BACKUP_EXISTING) {
+		const char *slash = strrchr(dst, '/');
+		const char *base = slash ? slash + 1 : dst;
+		char *dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) :
+			    strdup(".");
+		DIR *d = dir ? opendir(*dir ? dir : "/") : NULL;
+		size_t blen = strlen(base);
+		unsigned long max = 0;
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			char *end;
+			unsigned long v;
+
+			if (strncmp(e->d_name, base, blen) ||
+			    strncmp(e->d_name + blen, ".~", 2))
+				continue;
+			v = strtoul(e->d_name + blen + 2, &end, 10);
+			if (end[0] == '~' && !end[1] && v > max)
+				max = v;
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+		if (kind == SC_BACKUP_NUMBERED || max)
+			return asprintf(&name, "%s.~%lu~", dst, max + 1) < 0 ?
+				NULL : name;
+	}
+	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
+}
+
+bool sc_dest_deref_never(const struct sc_options *o, bool cmdline)
+{
+	return o->deref == SC_DEREF_NEVER ||
+	       (o->deref == SC_DEREF_ARGS && !cmdline);
+}
+
+bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
+			  const struct stat *sst, const char *dst,
+			  const struct stat *dst_st, bool cmdline,
+			  bool *ret_nothing_to_do)
+{
+	bool same = SAME_INODE(*sst, *dst_st), same_link;
+	bool never = sc_dest_deref_never(o, cmdline);
+	struct stat sl, dl, a, b;
+
+	*ret_nothing_to_do = false;
+	if (same && o->hard_link) {
+		*ret_nothing_to_do = true;
+		return true;
+	}
+	if (never) {
+		same_link = same;
+		sl = *sst;
+		dl = *dst_st;
+		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode)) {
+			/* two links: fine unless one entry */
+			bool sn = sc_path_same_entry(src, dst);
+
+			if (!sn && o->backup != SC_BACKUP_NONE)
+				return true;
+			if (!sn && same_link) {
+				*ret_nothing_to_do = true;
+				return true;
+			}
+			return !sn;
+		}
+	} else {
+		if (!same)
+			return true;
+		if (lstat(dst, &dl) < 0 || lstat(src, &sl) < 0)
+			return true;
+		same_link = SAME_INODE(sl, dl);
+		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode) &&
+		    o->remove_destination)
+			return true;
+	}
+	if (o->backup != SC_BACKUP_NONE) {
+		if (!same_link)
+			/* backing up the file a followed link names would
+			 * leave the link dangling */
+			return !(!never &&
+				 S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode));
+		return !sc_path_same_entry(src, dst);
+	}
+	if (o->remove_destination) {
+		if (S_ISLNK(dl.st_mode))
+			return true;
+		if (same_link && dl.st_nlink > 1 && !sc_path_same_entry(src, dst))
+			return true;
+	}
+	if (!S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode)) {
+		if (!SAME_INODE(sl, dl))
+			return true;
+		if (o->hard_link) {
+			*ret_nothing_to_do = true;
+			return true;
+		}
+	}
+	if (o->symbolic_link && S_ISLNK(dl.st_mode))
+		return true;	/* a link may be made again */
+	if (never) {
+		if (S_ISLNK(sl.st_mode) ? stat(src, &a) < 0 : (a = sl, false))
+			return true;
+		if (S_ISLNK(dl.st_mode) ? stat(dst, &b) < 0 : (b = dl, false))
+			return true;
+		if (!SAME_INODE(a, b))
+			return true;
+		if (o->hard_link) {
+			*ret_nothing_to_do = !S_ISLNK(dl.st_mode);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
+			      const struct stat *sst, const char *dst)
+{
+	_cleanup_free_ char *sb = sc_path_base(src), *db = sc_path_base(dst);
+	_cleanup_free_ char *back = NULL;
+	size_t dl, xl = strlen(o->suffix);
+	struct stat st;
+
+	if (!sb || !db)
+		return false;
+	dl = strlen(db);
+	if (strlen(sb) != dl + xl || memcmp(sb, db, dl) ||
+	    strcmp(sb + dl, o->suffix))
+		return false;
+	if (asprintf(&back, "%s%s", dst, o->suffix) < 0) {
+		back = NULL;
+		return false;
+	}
+	return stat(back, &st) == 0 && SAME_INODE(st, *sst);
+}
+
+bool sc_dest_ask_overwrite(const struct sc_options *o, bool privileged,
+			   const char *dst, const struct stat *dst_st)
+{
+	/* a file we may not write is named as such, with its mode, as cp
+	 * does */
+	bool unwritable = !S_ISLNK(dst_st->st_mode) && !privileged &&
+			  faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) != 0;
+
+	sc_report_ask_overwrite(dst, dst_st, unwritable,
+				o->force || o->remove_destination);
+	return answer_is_yes();
+}
+
+bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
+			  const struct stat *dst_st)
+{
+	if (o->update == SC_UPDATE_NONE || o->update == SC_UPDATE_NONE_FAIL)
+		return true;
+	return o->update == SC_UPDATE_OLDER &&
+	       (dst_st->st_mtim.tv_sec > sst->st_mtim.tv_sec ||
+		(dst_st->st_mtim.tv_sec == sst->st_mtim.tv_sec &&
+		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
+}
+
+int sc_dest_make_link(bool hard, const char *target, const char *dst,
+		      bool follow, bool replace)
+{
+	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
+	_cleanup_free_ char *dir = NULL;
+	char tmp[PATH_MAX];
+	struct stat st;
+	int e;
+
+	if (make_name(hard, target, dst, flags) == 0)
+		return 0;
+	if (errno != EEXIST || !replace)
+		return -errno;
+	dir = sc_path_dir(dst);
+	if (!dir)
+		return -ENOMEM;
+	e = make_temp_name(hard, target, flags, dir, tmp, sizeof(tmp));
+	if (e < 0)
+		return e;
+	if (rename(tmp, dst) < 0) {
+		e = -errno;
+		unlink(tmp);
+		return e;
+	}
+	/* renaming one name of a file onto another does nothing */
+	if (lstat(tmp, &st) == 0)
+		unlink(tmp);
+	return 0;
+}
+
+/* --atomic: the temporary that a signal must not leave behind.  An
+ * O_TMPFILE temporary has no name until it is committed, so SIGKILL
+ * leaves nothing either; the named fallback is removed here. */
+static char atomic_tmp[PATH_MAX + 64];
+static volatile sig_atomic_t atomic_tmp_set;	/* --atomic: -j1 only */
+
+/* A destination being written in place (no --atomic): a signal removes
+ * it, so an interrupted copy leaves no file that looks complete.  One
+ * slot per thread, the walk's (0) and each -j worker's.  SIGKILL cannot
+ * be caught: only --atomic protects against it. */
+static char partial[SC_DEST_THREADS][PATH_MAX];
+/* Set by the worker that owns the slot, read by the signal handler on
+ * whichever thread the signal lands: an atomic (lock-free, so safe in a
+ * handler) whose release store publishes the name written before it.
+ * volatile sig_atomic_t only orders a handler against its own thread. */
+static atomic_int partial_set[SC_DEST_THREADS];
+
+void sc_dest_partial_begin(unsigned thread, const char *dst, bool keep_name)
+{
+	if (strlen(dst) < PATH_MAX) {
+		strcpy(partial[thread], dst);
+		atomic_store_explicit(&partial_set[thread],
+				      keep_name ? 2 : 1, memory_order_release);
+	}
+}
+
+void sc_dest_partial_end(unsigned thread)
+{
+	atomic_store_explicit(&partial_set[thread], 0, memory_order_release);
+}
+
+static void on_fatal_signal(int sig)
+{
+	int saved = errno;
+
+	for (unsigned i = 0; i < SC_DEST_THREADS; i++) {
+		int set = atomic_load_explicit(&partial_set[i],
+					       memory_order_acquire);
+
+		if (set == 1)
+			unlink(partial[i]);
+		else if (set == 2)
+			(void)!truncate(partial[i], 0);
+	}
+	if (atomic_tmp_set)
+		unlink(atomic_tmp);
+	signal(sig, SIG_DFL);
+	/* delivered when this handler returns (the signal is blocked in
+	 * it): the interrupted code never sees errno changed */
+	raise(sig);
+	errno = saved;
+}
+
+/* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
+ * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
+ * reported as cp reports it). */
+void sc_dest_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+		struct sigaction old;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		signal(sigs[i], on_fatal_signal);
+	}
+}
+
+/* *RET_NAMED: atomic_tmp holds its name. */
+int sc_dest_atomic_open(const char *dst, bool *ret_named)
+{
+	_cleanup_free_ char *dir = sc_path_dir(dst);
+	int fd;
+
+	*ret_named = false;
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s/.smartcp.XXXXXX",
+		     dir) >= (int)sizeof(atomic_tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(atomic_tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	atomic_tmp_set = 1;
+	*ret_named = true;
+	return fd;
+}
+
+int sc_dest_atomic_commit(int fd, const char *dst, bool named)
+{
+	_cleanup_free_ char *dir = sc_path_dir(dst);
+	char fdpath[64];
+	int e;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!named) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		e = make_temp_name(true, fdpath, AT_SYMLINK_FOLLOW, dir,
+				   atomic_tmp, sizeof(atomic_tmp));
+		if (e < 0)
+			return e;
+		atomic_tmp_set = 1;
+	}
+	if (rename(atomic_tmp, dst) < 0) {
+		e = -errno;
+		unlink(atomic_tmp);
+		atomic_tmp_set = 0;
+		return e;
+	}
+	atomic_tmp_set = 0;
+	return 0;
+}
+
+void sc_dest_atomic_abandon(bool named)
+{
+	if (named && atomic_tmp_set)
+		unlink(atomic_tmp);
+	atomic_tmp_set = 0;
+}
+
+int sc_dest_fsync_dir(const char *path)
+{
+	_cleanup_free_ char *dir = sc_path_dir(path);
+	_cleanup_close_ int fd = -1;
+
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		return errno == EINVAL ? 0 : -errno;
+	return 0;
+}
+
+int sc_dest_open_dangling(struct sc_msgs *m, const char *dst, int flags,
+			  mode_t mode)
+{
+	struct stat lst;
+
+	if (lstat(dst, &lst) < 0 || !S_ISLNK(lst.st_mode)) {
+		errno = EEXIST;
+		return -1;
+	}
+	if (getenv("POSIXLY_CORRECT"))
+		return open(dst, flags | O_CREAT, mode);
+	sc_report_error(m, 0, _("not writing through dangling symlink %s"),
+			sc_quote(dst));
+	return -2;
+}
+
+
+bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
+			 const struct stat *dst_st, bool cmdline)
+{
+	return o->remove_destination ||
+	       (!o->attributes_only &&
+		((o->preserve_links && dst_st->st_nlink > 1) ||
+		 (sc_dest_deref_never(o, cmdline) && !S_ISREG(sst->st_mode))));
+}
+
+int sc_dest_remove(struct sc_msgs *m, const char *dst, bool verbose,
+		   bool say_if_gone)
+{
+	int r = unlink(dst);
+
+	if (r < 0 && errno != ENOENT) {
+		sc_report_error(m, errno, _("cannot remove %s"), sc_quote(dst));
+		return -1;
+	}
+	if (verbose && (r == 0 || say_if_gone))
+		sc_report_removed(m, dst);
+	return 0;
+}

@@ -1,0 +1,115 @@
+/* What to do with the destination: whether it may be written at all
+ * (same file, -n, -u, -i), backups, links made in its place, atomic
+ * replacement with a temporary, and the clean-up of a partly written
+ * file when a signal ends the run.  Decisions are cp's. */
+#ifndef SMARTCP_DEST_H
+#define SMARTCP_DEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "options.h"
+#include "report.h"
+
+/* Symlinks are not followed for this entry: -P, or -H below the command
+ * line (cp's copy of a directory's entries takes -H as -P). */
+bool sc_dest_deref_never(const struct sc_options *o, bool cmdline);
+
+/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them) may
+ * be one file.  Is the copy still safe -- a link replaced by a link, a
+ * backup that keeps the data, a name removed first?  These are cp's
+ * rules.  *RET_NOTHING_TO_DO: true when there is nothing to do (a hard
+ * link to itself). */
+bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
+			  const struct stat *sst, const char *dst,
+			  const struct stat *dst_st, bool cmdline,
+			  bool *ret_nothing_to_do);
+
+/* Is DST_ST (an existing destination, SST the source) new enough that
+ * --update (or -n) leaves it alone? */
+bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
+			  const struct stat *dst_st);
+
+/* Must an existing DST_ST (not a directory) be removed before SST is
+ * copied there: --remove-destination, a file with other names that
+ * --preserve=links must not write through, or something that is not a
+ * regular file put in place of a link that is not followed? */
+bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
+			 const struct stat *dst_st, bool cmdline);
+
+/* -i: asks whether DST (DST_ST its stat) may be overwritten, and reads
+ * the answer from stdin.  PRIVILEGED: root, who may write anything. */
+bool sc_dest_ask_overwrite(const struct sc_options *o, bool privileged,
+			   const char *dst, const struct stat *dst_st);
+
+/* The name DST's backup gets: DST~ (--suffix), or DST.~N~ for numbered
+ * backups (--backup=numbered, or =existing where numbered ones exist; the
+ * directory is read for the highest N).  NULL when out of memory. */
+char *sc_dest_backup_name(const struct sc_options *o, const char *dst);
+
+/* Would backing DST up (to DST~) move the source SRC (stat SST) aside? */
+bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
+			      const struct stat *sst, const char *dst);
+
+/* Removes DST, which is to be made again; "removed 'DST'" with VERBOSE.
+ * A DST already gone is fine; SAY_IF_GONE says "removed" for it anyway,
+ * as cp does for --remove-destination.  0, or -1 with the message said. */
+int sc_dest_remove(struct sc_msgs *m, const char *dst, bool verbose,
+		   bool say_if_gone);
+
+/* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
+ * names) or a symlink holding TARGET.  An existing DST is replaced only
+ * with REPLACE, in one rename, so DST never goes missing.  Returns 0, or
+ * -errno. */
+int sc_dest_make_link(bool hard, const char *target, const char *dst,
+		      bool follow, bool replace);
+
+/* DST was not there when stat'ed, but O_EXCL found a name: a symlink to
+ * nowhere.  cp does not write through it (POSIXLY_CORRECT: it does,
+ * making the file it names, opened with FLAGS and MODE).  Returns the
+ * fd, -1 with errno, or -2 when the message is said. */
+int sc_dest_open_dangling(struct sc_msgs *m, const char *dst, int flags,
+			  mode_t mode);
+
+/* fsync of PATH's directory (EINVAL, a directory that cannot be synced,
+ * counts as done).  0 or -errno. */
+int sc_dest_fsync_dir(const char *path);
+
+/* --- --atomic ---------------------------------------------------------- */
+
+/* Opens an unnamed temporary in DST's directory (or a named one where
+ * O_TMPFILE is not supported, which a signal then removes).  Returns the
+ * fd or -errno; *RET_NAMED tells whether it has a name.  One at a time:
+ * --atomic runs without -j workers. */
+int sc_dest_atomic_open(const char *dst, bool *ret_named);
+
+/* Puts the finished temporary FD (NAMED as sc_dest_atomic_open() said)
+ * in DST's place with one rename.  0 or -errno (the temporary is gone). */
+int sc_dest_atomic_commit(int fd, const char *dst, bool named);
+
+/* A copy into the temporary failed: its name, if it has one, goes. */
+void sc_dest_atomic_abandon(bool named);
+
+/* --- a destination being written in place ------------------------------ */
+
+/* Threads that may write destinations: the walk's (0) and -j workers
+ * (1 ... SC_DEST_THREADS - 1). */
+#define SC_DEST_THREADS 65
+
+/* DST is being written by thread THREAD: a signal removes it, so an
+ * interrupted copy leaves no file that looks complete.  KEEP_NAME: the
+ * file has other names (hard links), which a removal would leave holding
+ * the prefix: it is emptied instead.  SIGKILL cannot be caught: only
+ * --atomic protects against it. */
+void sc_dest_partial_begin(unsigned thread, const char *dst, bool keep_name);
+
+/* THREAD's destination is complete, or dealt with: a signal leaves it. */
+void sc_dest_partial_end(unsigned thread);
+
+/* Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE that
+ * removes partial files and named temporaries, then dies of the signal.
+ * A signal the caller ignores stays ignored. */
+void sc_dest_catch_signals(void);
+
+#endif

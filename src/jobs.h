@@ -1,0 +1,100 @@
+/* -j: runs of new regular files copied on worker threads, read ahead,
+ * with what they print kept in the walk's order.  The thread pool itself
+ * is pool.c; what a worker does with one file is the walk's (the
+ * callbacks below).  Workers may only call thread-safe code: see
+ * doc/threads.md. */
+#ifndef SMARTCP_JOBS_H
+#define SMARTCP_JOBS_H
+
+#include <fcntl.h>
+#include <stdbool.h>
+
+#include "fsinfo.h"
+#include "options.h"
+#include "pool.h"
+#include "report.h"
+
+/* How a new regular file of a directory the walk made is opened: by the
+ * walk, and ahead of its copy by a worker.  O_NONBLOCK is only for the
+ * open (a FIFO put in the file's place must not hang us); regular files
+ * ignore it. */
+#define SC_NEW_SRC_FLAGS \
+	(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
+
+/* One file of a job, as a worker or the walk gets it. */
+struct sc_job_file {
+	const char *src, *dst;
+	int dirfd;			/* the source directory, or -1 */
+	const char *at_name;		/* SRC's name in DIRFD, or NULL */
+	const struct sc_fs_facts *parent_facts;	/* of DST's directory */
+	int ahead_fd;	/* SRC opened ahead (SC_NEW_SRC_FLAGS), or -1;
+			 * the callee owns it */
+};
+
+struct sc_jobs_ops {
+	/* On the walk thread, when the pool starts: make the state of
+	 * WORKERS workers.  0 or -errno. */
+	int (*start)(void *arg, unsigned workers);
+	/* On worker WORKER: copy F, writing to SLOT.  0 done, -1 done and
+	 * failed, 1: the walk must copy this file and the rest of the job
+	 * (COPY_BACK), in their place in the order. */
+	int (*copy)(void *arg, unsigned worker, struct sc_pool_slot *slot,
+		    const struct sc_job_file *f);
+	/* On the walk thread: a file a worker handed back. */
+	void (*copy_back)(void *arg, const struct sc_job_file *f);
+	/* On the walk thread, once the workers are stopped: free what
+	 * START made (also after a START that failed). */
+	void (*stop)(void *arg, unsigned workers);
+};
+
+/* A run of consecutive new regular files of one directory, for one
+ * worker. */
+struct sc_job;
+
+struct sc_jobs;
+
+/* The -j state of a run of O, with OPS called with ARG.  No thread
+ * starts yet.  0 or -ENOMEM. */
+int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
+		void *arg, struct sc_jobs **ret);
+
+/* Are workers copying (started now if they may be)?  DST: the facts of
+ * the first directory they fill, which decides how many there are.
+ * False when copying stays on this thread. */
+bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst);
+
+/* Are workers running? */
+bool sc_jobs_running(const struct sc_jobs *j);
+
+/* The slot the walk thread's output goes to now (its place in the
+ * order), or NULL: straight to stdout and stderr. */
+struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j);
+
+/* Adds new regular file SRC -> DST (both now owned by the job, freed
+ * on failure too) to *BATCH, a job for directory DIRFD (or -1) whose
+ * copies go into a directory with facts FACTS; a full batch is submitted
+ * and *BATCH cleared.  0, or -1 with the message said to M. */
+int sc_jobs_add(struct sc_jobs *j, struct sc_msgs *m, struct sc_job **batch,
+		int dirfd, const struct sc_fs_facts *facts, char *src,
+		char *dst);
+
+/* Hands *BATCH (if any) to the workers and clears it.  0, or -1 with a
+ * message said to M for each of its files. */
+int sc_jobs_submit(struct sc_jobs *j, struct sc_msgs *m,
+		   struct sc_job **batch);
+
+/* A second descriptor of FD to keep while a directory's entries are
+ * copied, or -1.  Only the lower half of the descriptors allowed is used
+ * for these, one per level of a deep tree and one per queued job: the
+ * copies need the rest, and without one the entries are opened by path. */
+int sc_jobs_keep_fd(const struct sc_jobs *j, int fd);
+
+/* Waits for every job, prints what they printed, stops the workers. */
+void sc_jobs_finish(struct sc_jobs *j);
+
+/* Files that failed on workers. */
+unsigned sc_jobs_failures(const struct sc_jobs *j);
+
+void sc_jobs_free(struct sc_jobs *j);
+
+#endif

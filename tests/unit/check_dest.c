@@ -1,0 +1,230 @@
+/* dest: what may be done with a destination (-u, -n, removal before a
+ * copy, backup names, links made in its place).  The decisions are
+ * pure; the names are tried in a scratch directory. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "suites.h"
+#include "dest.h"
+#include "options.h"
+
+static struct stat at(long sec, long nsec)
+{
+	struct stat st;
+
+	memset(&st, 0, sizeof(st));
+	st.st_mode = S_IFREG | 0644;
+	st.st_nlink = 1;
+	st.st_mtim.tv_sec = sec;
+	st.st_mtim.tv_nsec = nsec;
+	return st;
+}
+
+START_TEST(update_older_skips_newer_or_same_age)
+{
+	struct sc_options o = { .update = SC_UPDATE_OLDER };
+	struct stat src = at(100, 5);
+	struct stat newer = at(100, 6), same = at(100, 5), older = at(99, 9);
+
+	ck_assert(sc_dest_update_skips(&o, &src, &newer));
+	ck_assert(sc_dest_update_skips(&o, &src, &same));
+	ck_assert(!sc_dest_update_skips(&o, &src, &older));
+}
+END_TEST
+
+START_TEST(update_none_and_no_clobber_skip_always)
+{
+	struct sc_options o = { .update = SC_UPDATE_NONE };
+	struct stat src = at(200, 0), older = at(1, 0);
+
+	ck_assert(sc_dest_update_skips(&o, &src, &older));
+	o.update = SC_UPDATE_NONE_FAIL;
+	ck_assert(sc_dest_update_skips(&o, &src, &older));
+	o.update = SC_UPDATE_ALL;
+	ck_assert(!sc_dest_update_skips(&o, &src, &older));
+}
+END_TEST
+
+START_TEST(deref_never_is_P_or_H_below_the_command_line)
+{
+	struct sc_options o = { .deref = SC_DEREF_NEVER };
+
+	ck_assert(sc_dest_deref_never(&o, true));
+	o.deref = SC_DEREF_ARGS;
+	ck_assert(!sc_dest_deref_never(&o, true));
+	ck_assert(sc_dest_deref_never(&o, false));
+	o.deref = SC_DEREF_ALWAYS;
+	ck_assert(!sc_dest_deref_never(&o, false));
+}
+END_TEST
+
+START_TEST(removed_first_when_links_or_types_ask_for_it)
+{
+	struct sc_options o = { .deref = SC_DEREF_ALWAYS };
+	struct stat src = at(1, 0), dst = at(1, 0);
+
+	ck_assert(!sc_dest_must_remove(&o, &src, &dst, false));
+	o.remove_destination = true;
+	ck_assert(sc_dest_must_remove(&o, &src, &dst, false));
+	o.remove_destination = false;
+	/* --preserve=links: a file with other names is not written
+	 * through */
+	o.preserve_links = true;
+	dst.st_nlink = 2;
+	ck_assert(sc_dest_must_remove(&o, &src, &dst, false));
+	o.attributes_only = true;
+	ck_assert(!sc_dest_must_remove(&o, &src, &dst, false));
+	/* -P: a symlink source replaces what is there */
+	o = (struct sc_options){ .deref = SC_DEREF_NEVER };
+	src.st_mode = S_IFLNK | 0777;
+	dst.st_nlink = 1;
+	ck_assert(sc_dest_must_remove(&o, &src, &dst, false));
+}
+END_TEST
+
+static char scratch[256];
+
+static void scratch_setup(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(scratch, sizeof(scratch), "%s/check_dest.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(scratch));
+}
+
+static void scratch_teardown(void)
+{
+	char cmd[320];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void touch(const char *name)
+{
+	char path[320];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", scratch, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
+static void check_backup(const struct sc_options *o, const char *want)
+{
+	char dst[320], full[400];
+	char *b;
+
+	snprintf(dst, sizeof(dst), "%s/f", scratch);
+	snprintf(full, sizeof(full), "%s/%s", scratch, want);
+	b = sc_dest_backup_name(o, dst);
+	ck_assert_str_eq(b, full);
+	free(b);
+}
+
+START_TEST(simple_backup_takes_the_suffix)
+{
+	struct sc_options o = { .backup = SC_BACKUP_SIMPLE, .suffix = "~" };
+
+	touch("f");
+	check_backup(&o, "f~");
+	o.suffix = ".bak";
+	check_backup(&o, "f.bak");
+}
+END_TEST
+
+START_TEST(numbered_backup_follows_the_highest)
+{
+	struct sc_options o = { .backup = SC_BACKUP_NUMBERED, .suffix = "~" };
+
+	touch("f");
+	check_backup(&o, "f.~1~");
+	touch("f.~1~");
+	touch("f.~7~");
+	touch("f.~x~");		/* not a number: not counted */
+	touch("g.~9~");		/* another file's */
+	check_backup(&o, "f.~8~");
+}
+END_TEST
+
+START_TEST(existing_backup_is_numbered_only_where_numbers_are)
+{
+	struct sc_options o = { .backup = SC_BACKUP_EXISTING, .suffix = "~" };
+
+	touch("f");
+	check_backup(&o, "f~");
+	touch("f.~2~");
+	check_backup(&o, "f.~3~");
+}
+END_TEST
+
+START_TEST(backup_that_would_move_the_source_is_seen)
+{
+	struct sc_options o = { .backup = SC_BACKUP_SIMPLE, .suffix = "~" };
+	char src[320], dst[320];
+	struct stat st;
+
+	touch("f");
+	touch("f~");
+	snprintf(src, sizeof(src), "%s/f~", scratch);
+	snprintf(dst, sizeof(dst), "%s/f", scratch);
+	ck_assert_int_eq(stat(src, &st), 0);
+	ck_assert(sc_dest_backup_is_source(&o, src, &st, dst));
+	ck_assert_int_eq(stat(dst, &st), 0);
+	ck_assert(!sc_dest_backup_is_source(&o, dst, &st, dst));
+}
+END_TEST
+
+START_TEST(link_replaces_only_when_asked)
+{
+	char target[320], dst[320], buf[64];
+	struct stat a, b;
+	ssize_t n;
+
+	touch("t");
+	touch("d");
+	snprintf(target, sizeof(target), "%s/t", scratch);
+	snprintf(dst, sizeof(dst), "%s/d", scratch);
+	ck_assert_int_eq(sc_dest_make_link(true, target, dst, false, false),
+			 -EEXIST);
+	ck_assert_int_eq(sc_dest_make_link(true, target, dst, false, true), 0);
+	ck_assert_int_eq(stat(target, &a), 0);
+	ck_assert_int_eq(stat(dst, &b), 0);
+	ck_assert(a.st_ino == b.st_ino);
+	/* a symlink in place of the hard link, in one rename */
+	ck_assert_int_eq(sc_dest_make_link(false, "t", dst, false, true), 0);
+	n = readlink(dst, buf, sizeof(buf));
+	ck_assert_int_eq(n, 1);
+	ck_assert(buf[0] == 't');
+}
+END_TEST
+
+Suite *dest_suite(void)
+{
+	Suite *s = suite_create("dest");
+	TCase *tc = tcase_create("policy");
+
+	tcase_add_test(tc, update_older_skips_newer_or_same_age);
+	tcase_add_test(tc, update_none_and_no_clobber_skip_always);
+	tcase_add_test(tc, deref_never_is_P_or_H_below_the_command_line);
+	tcase_add_test(tc, removed_first_when_links_or_types_ask_for_it);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("names");
+	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tcase_add_test(tc, simple_backup_takes_the_suffix);
+	tcase_add_test(tc, numbered_backup_follows_the_highest);
+	tcase_add_test(tc, existing_backup_is_numbered_only_where_numbers_are);
+	tcase_add_test(tc, backup_that_would_move_the_source_is_seen);
+	tcase_add_test(tc, link_replaces_only_when_asked);
+	suite_add_tcase(s, tc);
+	return s;
+}
