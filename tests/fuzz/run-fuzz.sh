@@ -106,23 +106,23 @@ fi
 libs=$(pkg-config --libs mount blkid) || die "pkg-config: libmount/libblkid missing"
 pcflags=$(pkg-config --cflags mount blkid)
 cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
--I$top/src -I$builddir $pcflags"
+-I$top/include -I$top/lib -I$top/src -I$builddir $pcflags"
 # what the fuzzed code pulls in: options -> plan, quote; report -> quote,
 # change (the words for a changed source); plan -> fsinfo (kernel version
-# helpers)
-srcs="quote options plan report fsinfo change"
+# helpers); the engine's files are in lib/, the program's in src/
+srcs="src/quote src/options lib/plan src/report lib/fsinfo lib/change"
 
 mkdir -p "$work/obj" "$work/bin"
 for s in $srcs; do
 	# shellcheck disable=SC2086
 	"$CC" $cflags -fsanitize=fuzzer-no-link,address,undefined \
-		-c "$top/src/$s.c" -o "$work/obj/$s.o" ||
-		die "compiling src/$s.c failed"
+		-c "$top/$s.c" -o "$work/obj/${s##*/}.o" ||
+		die "compiling $s.c failed"
 done
 for t in $targets; do
 	[ -f "$here/$t.c" ] || die "no target $t"
 	objs=
-	for s in $srcs; do objs="$objs $work/obj/$s.o"; done
+	for s in $srcs; do objs="$objs $work/obj/${s##*/}.o"; done
 	# shellcheck disable=SC2086
 	"$CC" $cflags -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 		"$here/$t.c" $objs $libs -o "$work/bin/$t" ||

@@ -1,6 +1,6 @@
 /* Road selection.  Each rule cites the kernel behaviour it works around;
  * see design.md "The four roads" and the seeds for the history. */
-#include "system.h"
+#include "common.h"
 #include "plan.h"
 
 #include <string.h>

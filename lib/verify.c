@@ -11,7 +11,7 @@
  * is paid anyway.  Where pages stay in the cache after that (NFS keeps
  * unstable writes until a COMMIT, someone else maps the file), mincore
  * sees them and fdatasync is done after all. */
-#include "system.h"
+#include "common.h"
 #include "verify.h"
 
 #include <fcntl.h>

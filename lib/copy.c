@@ -2,7 +2,7 @@
  * errors and only from the exact offsets reached; a 0 from a kernel road
  * is checked with one real read; EIO, ENOSPC and EDQUOT never fall back,
  * since a fallback after EIO can copy stale or zero bytes. */
-#include "system.h"
+#include "common.h"
 #include "copy.h"
 
 #include <fcntl.h>

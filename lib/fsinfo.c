@@ -12,7 +12,7 @@
  * statmount's fields are written back into that line's format, so types
  * ("fuse.sshfs"), sources, options and /dev/root are what the table
  * gives, by construction. */
-#include "system.h"
+#include "common.h"
 #include "fsinfo.h"
 
 #include <blkid.h>
