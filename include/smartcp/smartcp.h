@@ -164,7 +164,7 @@ struct sc_plan {
 };
 
 /* Fills PLAN from IN.  Yields at least one road unless IN restricted the
- * roads (roads_forced, SC_REFLINK_ALWAYS). */
+ * roads (roads other than all, roads_forced, SC_REFLINK_ALWAYS). */
 void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan);
 
 /* True when FS's st_size is not the length of its files' content (the
@@ -324,7 +324,9 @@ const char *sc_change_name(enum sc_change_how how);
 /* Options for a copier; zero-initialised means the defaults: all roads,
  * SC_REFLINK_AUTO, SC_SPARSE_AUTO, no verification, no progress. */
 struct sc_copy_options {
-	unsigned roads;		/* SC_ROAD_BIT()s allowed; 0 = all */
+	unsigned roads;		/* SC_ROAD_BIT()s allowed; 0 = all.  When
+				 * the rules leave out every allowed road,
+				 * a copy fails with -EOPNOTSUPP */
 	bool roads_forced;	/* only ROADS, in plan order, whatever the
 				 * rules say (smartcp's --road) */
 	enum sc_reflink reflink;
@@ -383,7 +385,9 @@ int sc_copier_explain_fd(struct sc_copier *c, int in, int out,
  *            opened O_RDWR (it is read back);
  *   -EISDIR  IN or OUT is a directory;
  *   -EOPNOTSUPP  verify with an OUT that cannot be read back (a FIFO,
- *            a socket, a character device): nothing is written;
+ *            a socket, a character device): nothing is written; or no
+ *            road allowed by the options could be taken (roads,
+ *            roads_forced, SC_REFLINK_ALWAYS: clone refused);
  *   -EIO, -ENOSPC, -EDQUOT, ...   the error of the read or write that
  *            failed (ret->result.side says which end);
  *   -EBADMSG verification found the destination different (twice: a
