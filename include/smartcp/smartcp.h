@@ -359,7 +359,7 @@ struct sc_copy_report {
 	struct sc_plan plan;		/* the roads, each with its reason */
 	struct sc_copy_result result;	/* the road chain that was taken */
 	/* 1: the destination was read back and holds the source's bytes;
-	 * 0: not asked. */
+	 * 0: not asked, or not proven (the copy then failed). */
 	int verified;
 	/* How the source changed while it was copied (SC_CHANGE_NONE: it
 	 * did not).  The copy holds what was read. */
