@@ -5,8 +5,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-enum sc_reflink { SC_REFLINK_AUTO, SC_REFLINK_ALWAYS, SC_REFLINK_NEVER };
-enum sc_sparse { SC_SPARSE_AUTO, SC_SPARSE_ALWAYS, SC_SPARSE_NEVER };
+/* enum sc_reflink, enum sc_sparse, SC_ROADMASK_ALL */
+#include <smartcp/smartcp.h>
+
 /* How symbolic links met on the way are treated (-P, -L, -H). */
 enum sc_deref {
 	SC_DEREF_UNSET,
@@ -23,9 +24,6 @@ enum sc_update {
 	SC_UPDATE_ALL, SC_UPDATE_OLDER, SC_UPDATE_NONE,
 	SC_UPDATE_NONE_FAIL	/* none, and each file not replaced fails */
 };
-
-/* Road bits, for --road and for what a run has learned. */
-#define SC_ROADMASK_ALL 0xfu
 
 struct sc_options {
 	bool recursive;

@@ -2,7 +2,7 @@
 # Installs the packages smartcp needs to build and test (Debian 12), when
 # run as root and something is missing.  Sourced by quickstart.sh and
 # run-all.sh; safe to run twice.
-SMARTCP_BUILD_DEPS="autoconf automake autopoint gettext pkg-config make gcc
+SMARTCP_BUILD_DEPS="autoconf automake libtool autopoint gettext pkg-config make gcc
  libmount-dev libblkid-dev libxxhash-dev libattr1-dev libacl1-dev check"
 SMARTCP_TEST_DEPS="btrfs-progs xfsprogs e2fsprogs util-linux strace attr acl
  python3 valgrind man-db groff-base kmod

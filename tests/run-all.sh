@@ -8,7 +8,8 @@
 #      tests that copy trees on -j workers, the -j stress test 20 times
 #      over; any ThreadSanitizer report fails it,
 #   5. runs the main paths under valgrind (no leaks),
-#   6. fuzzes argument and mountinfo handling for a bounded time,
+#   6. fuzzes argument and mountinfo handling and libsmartcp's copier for a
+#      bounded time,
 #   7. make distcheck.
 # Prints Check's and the integration runner's summaries at the end.
 # SANITIZER_REPEAT=N runs only the sanitizer stages (3 and 4), N times in a
@@ -61,12 +62,29 @@ tally() {
 	fi
 }
 
+# unit_summary LOG...: Check's "N%: Checks: N, Failures: F, Errors: E"
+# lines of the unit test programs (check_smartcp, and check_copier, which
+# links libsmartcp.so) added up into one; nothing when a log has none.
+unit_summary() {
+	local log line c=0 f=0 e=0
+	for log in "$@"; do
+		line=$(grep -h '^[0-9]*%: Checks:' "$log" 2>/dev/null | tail -n1)
+		[[ $line =~ Checks:\ ([0-9]+),\ Failures:\ ([0-9]+),\ Errors:\ ([0-9]+) ]] ||
+			return 0
+		c=$((c + BASH_REMATCH[1]))
+		f=$((f + BASH_REMATCH[2]))
+		e=$((e + BASH_REMATCH[3]))
+	done
+	echo "$(( c > 0 ? 100 * (c - f - e) / c : 0 ))%: Checks: $c, Failures: $f, Errors: $e"
+}
+
 # check NAME: run make check in the current build dir, keep summaries.
 check() {
 	local name=$1 rc
 	make -s -j"$jobs" check >/dev/null 2>&1
 	rc=$?
-	for log in tests/unit/check_smartcp.log tests/integration.sh.log; do
+	for log in tests/unit/check_smartcp.log tests/unit/check_copier.log \
+		   tests/exports.sh.log tests/integration.sh.log; do
 		[ -f "$log" ] || continue
 		if [ $rc -ne 0 ]; then
 			echo "---- $name: $log"
@@ -74,7 +92,7 @@ check() {
 		fi
 	done
 	local u i
-	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log 2>/dev/null | tail -n1)
+	u=$(unit_summary tests/unit/check_smartcp.log tests/unit/check_copier.log)
 	i=$(grep -h '^integration: ' tests/integration.sh.log 2>/dev/null | tail -n1)
 	tally "$name" "$u" "$i"
 	[ $rc -eq 0 ] || failed+=("$name")
@@ -95,12 +113,13 @@ tsan_check() {
 	make -s -j"$jobs" check TESTS= >/dev/null 2>&1 || return 1
 	export TSAN_OPTIONS="log_path=$reports/report exitcode=66 history_size=4"
 	tests/unit/check_smartcp >tests/unit/check_smartcp.log 2>&1 || rc=1
+	tests/unit/check_copier >tests/unit/check_copier.log 2>&1 || rc=1
 	SMARTCP=$dir/src/smartcp SHIM=$dir/tests/shim/faultshim.so \
 	FAULTFS=$dir/tests/faultfs/faultfs TESTDATA=$top/tests/data \
 	STRESS_RUNS=20 bash "$top/tests/integration/run.sh" $TSAN_TESTS \
 		>tests/integration.sh.log 2>&1 || rc=1
 	unset TSAN_OPTIONS
-	u=$(grep -h '^[0-9]*%: Checks:' tests/unit/check_smartcp.log | tail -n1)
+	u=$(unit_summary tests/unit/check_smartcp.log tests/unit/check_copier.log)
 	i=$(grep -h '^integration: ' tests/integration.sh.log | tail -n1)
 	if [ -n "$(ls -A "$reports")" ]; then
 		echo "---- ThreadSanitizer reports:"
@@ -110,7 +129,8 @@ tsan_check() {
 		rc=1
 	fi
 	if [ $rc -ne 0 ]; then
-		cat tests/unit/check_smartcp.log tests/integration.sh.log
+		cat tests/unit/check_smartcp.log tests/unit/check_copier.log \
+			tests/integration.sh.log
 	fi
 	tally thread-sanitizer "$u" "$i"
 	[ $rc -eq 0 ] || failed+=("thread-sanitizer")

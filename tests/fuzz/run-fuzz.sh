@@ -6,7 +6,8 @@
 #   BUILDDIR        a configured build directory holding config.h (argument
 #                   or environment); default: configure into a private one
 #   FUZZ_SECONDS    seconds per target (default 60)
-#   FUZZ_TARGETS    targets to run (default "fuzz_args fuzz_mountinfo")
+#   FUZZ_TARGETS    targets to run (default "fuzz_args fuzz_mountinfo
+#                   fuzz_copier")
 #   FUZZ_WORKDIR    where binaries, the working corpus and crash files go
 #                   (default: a new directory under ${TMPDIR:-/tmp}, removed
 #                   after a clean run, kept when something was found)
@@ -25,6 +26,11 @@
 #                   seeds in corpus/args, dictionary args.dict
 #   fuzz_mountinfo  the input as a mountinfo file -> sc_fsinfo_new +
 #                   sc_fsinfo_lookup_values; seeds in corpus/mountinfo
+#   fuzz_copier     libsmartcp's copier: random option bits (valid and
+#                   not) -> sc_copier_new, then sc_copier_copy_fd,
+#                   sc_copier_explain_fd and sc_copier_verify_fd on small
+#                   files, pipes and bad descriptors made from the input;
+#                   seeds in corpus/copier
 # A reproducer is replayed with: BIN CRASH-FILE (BIN is printed).
 #
 # Exit status: 0 when no target found anything, 1 when one crashed, hit a
@@ -35,7 +41,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-fuzz_args fuzz_mountinfo}
+targets=${FUZZ_TARGETS:-fuzz_args fuzz_mountinfo fuzz_copier}
 builddir=${1:-${BUILDDIR:-}}
 CC=${FUZZ_CC:-clang}
 
@@ -104,25 +110,34 @@ fi
 
 # --- build ------------------------------------------------------------------
 libs=$(pkg-config --libs mount blkid) || die "pkg-config: libmount/libblkid missing"
-pcflags=$(pkg-config --cflags mount blkid)
+pcflags=$(pkg-config --cflags mount blkid libxxhash)
 cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
--I$top/src -I$builddir $pcflags"
+-I$top/include -I$top/lib -I$top/src -I$builddir $pcflags"
 # what the fuzzed code pulls in: options -> plan, quote; report -> quote,
 # change (the words for a changed source); plan -> fsinfo (kernel version
-# helpers)
-srcs="quote options plan report fsinfo change"
+# helpers).  fuzz_copier links the engine (lib/) alone, as a program
+# using libsmartcp does.
+engine="lib/plan lib/fsinfo lib/change lib/copy lib/road_clone
+ lib/road_range lib/road_splice lib/road_rw lib/verify lib/copier"
+program="src/quote src/options src/report lib/plan lib/fsinfo lib/change"
 
 mkdir -p "$work/obj" "$work/bin"
-for s in $srcs; do
+for s in $program $engine; do
+	o=$work/obj/${s##*/}.o
+	[ -f "$o" ] && continue
 	# shellcheck disable=SC2086
 	"$CC" $cflags -fsanitize=fuzzer-no-link,address,undefined \
-		-c "$top/src/$s.c" -o "$work/obj/$s.o" ||
-		die "compiling src/$s.c failed"
+		-c "$top/$s.c" -o "$o" ||
+		die "compiling $s.c failed"
 done
 for t in $targets; do
 	[ -f "$here/$t.c" ] || die "no target $t"
+	case $t in
+	fuzz_copier) srcs=$engine ;;
+	*) srcs=$program ;;
+	esac
 	objs=
-	for s in $srcs; do objs="$objs $work/obj/$s.o"; done
+	for s in $srcs; do objs="$objs $work/obj/${s##*/}.o"; done
 	# shellcheck disable=SC2086
 	"$CC" $cflags -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 		"$here/$t.c" $objs $libs -o "$work/bin/$t" ||

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "verify.h"
+#include <smartcp/smartcp.h>
 
-enum sc_side { SC_SIDE_NONE, SC_SIDE_READ, SC_SIDE_WRITE };
+#include "verify.h"
 
 struct sc_xfer {
 	int in, out;

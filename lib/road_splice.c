@@ -3,7 +3,7 @@
  * until they are spliced out; the data written is what the page held
  * when it left the pipe, which is why smartcp only splices files it does
  * not write to itself and drains the pipe before each step returns. */
-#include "system.h"
+#include "common.h"
 #include "road.h"
 
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * errors and only from the exact offsets reached; a 0 from a kernel road
  * is checked with one real read; EIO, ENOSPC and EDQUOT never fall back,
  * since a fallback after EIO can copy stale or zero bytes. */
-#include "system.h"
+#include "common.h"
 #include "copy.h"
 
 #include <fcntl.h>
@@ -15,6 +15,8 @@
 
 int sc_copy_ctx_init(struct sc_copy_ctx *ctx, enum sc_sparse sparse)
 {
+	if (!ctx)
+		return -EINVAL;
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->pipe[0] = ctx->pipe[1] = -1;
 	ctx->sparse = sparse;
@@ -25,6 +27,8 @@ int sc_copy_ctx_init(struct sc_copy_ctx *ctx, enum sc_sparse sparse)
 
 void sc_copy_ctx_done(struct sc_copy_ctx *ctx)
 {
+	if (!ctx)
+		return;
 	free(ctx->buf);
 	ctx->buf = NULL;
 	sc_digests_free(&ctx->dg);
@@ -296,10 +300,10 @@ static size_t out_hole_size(int out, size_t bufsize)
 	return MIN((size_t)st.st_blksize, bufsize);
 }
 
-int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
-		 const struct stat *st, bool out_seekable,
-		 const struct sc_plan *plan, bool size_trusted,
-		 struct sc_copy_result *res)
+static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
+		     const struct stat *st, bool out_seekable,
+		     const struct sc_plan *plan, bool size_trusted,
+		     struct sc_copy_result *res)
 {
 	struct run r = {
 		.ctx = ctx, .plan = plan, .res = res, .road = -1,
@@ -395,4 +399,15 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	res->err = e;
 	res->side = e ? x->side : SC_SIDE_NONE;
 	return e;
+}
+
+int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
+		 const struct stat *st, bool out_seekable,
+		 const struct sc_plan *plan, bool size_trusted,
+		 struct sc_copy_result *res)
+{
+	if (!ctx || !ctx->buf || !st || !plan || !res)
+		return -EINVAL;
+	return copy_data(ctx, in, out, st, out_seekable, plan, size_trusted,
+			 res);
 }

@@ -6,7 +6,7 @@
  * looked at (multigrain timestamps), so a write in the same clock tick
  * as our first stat still moves it; on older kernels two writes within
  * one tick (a few ms) can share an mtime, and only the size can tell. */
-#include "system.h"
+#include "common.h"
 #include "change.h"
 
 static bool same_time(const struct timespec *a, const struct timespec *b)

@@ -11,7 +11,7 @@
  * is paid anyway.  Where pages stay in the cache after that (NFS keeps
  * unstable writes until a COMMIT, someone else maps the file), mincore
  * sees them and fdatasync is done after all. */
-#include "system.h"
+#include "common.h"
 #include "verify.h"
 
 #include <fcntl.h>
@@ -59,7 +59,7 @@ bool sc_digests_cover(const struct sc_digests *d, off_t size)
 {
 	off_t at = 0;
 
-	if (d->failed)
+	if (!d || d->failed)
 		return false;
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->v[i].off != at)
@@ -191,6 +191,8 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 	struct stat st;
 	int e;
 
+	if (!buf || bufsize < 2 || !ret_bad || !ret_side || (use_digests && !d))
+		return -EINVAL;
 	*ret_side = SC_VSIDE_WRITE;
 	e = drop_cache(out, size, durable, (unsigned char *)buf, bufsize);
 	if (e < 0)

@@ -1,6 +1,6 @@
 /* copy_file_range: the kernel copies (or the server does, for NFS, CIFS,
  * Ceph and FUSE).  One call per step, at most MAX_RW_COUNT bytes. */
-#include "system.h"
+#include "common.h"
 #include "road.h"
 
 #include <unistd.h>

@@ -1,6 +1,6 @@
 /* clone: ask the filesystem to share the source's extents (FICLONE).
  * Metadata only, whole file, holes included. */
-#include "system.h"
+#include "common.h"
 #include "road.h"
 
 #include <sys/ioctl.h>

@@ -1,6 +1,6 @@
 /* Road selection.  Each rule cites the kernel behaviour it works around;
  * see design.md "The four roads" and the seeds for the history. */
-#include "system.h"
+#include "common.h"
 #include "plan.h"
 
 #include <string.h>
@@ -189,6 +189,8 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 	static const char *const learned =
 		N_("learned from an earlier file");
 
+	if (!in || !plan)
+		return;
 	why[SC_ROAD_CLONE] = why_not_clone(in);
 	why[SC_ROAD_RANGE] = why_not_range(in);
 	why[SC_ROAD_SPLICE] = why_not_splice(in);

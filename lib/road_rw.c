@@ -1,7 +1,7 @@
 /* read_write: the floor every other road falls back to.  Reads until
  * read() returns 0 -- never trusting st_size -- retries EINTR and short
  * writes, and with --sparse=always leaves holes for all-zero blocks. */
-#include "system.h"
+#include "common.h"
 #include "road.h"
 
 #include <string.h>

@@ -12,7 +12,7 @@
  * statmount's fields are written back into that line's format, so types
  * ("fuse.sshfs"), sources, options and /dev/root are what the table
  * gives, by construction. */
-#include "system.h"
+#include "common.h"
 #include "fsinfo.h"
 
 #include <blkid.h>
@@ -267,13 +267,17 @@ static const char *type_from_magic(unsigned long magic)
 
 void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want)
 {
-	fsi->want_uuid = want;
+	if (fsi)
+		fsi->want_uuid = want;
 }
 
 int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret)
 {
-	struct sc_fsinfo *fsi = calloc(1, sizeof(*fsi));
+	struct sc_fsinfo *fsi;
 
+	if (!ret)
+		return -EINVAL;
+	fsi = calloc(1, sizeof(*fsi));
 	if (!fsi)
 		return -ENOMEM;
 	fsi->live = !mountinfo;
@@ -700,8 +704,8 @@ const struct sc_fs_facts *sc_fsinfo_lookup_values(struct sc_fsinfo *fsi,
 const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
 					   const struct stat *st)
 {
-	const struct sc_fs_facts *f = cache_find(fsi, st->st_dev);
-	bool unique = fsi->live && !fsi->no_statmount;
+	const struct sc_fs_facts *f;
+	bool unique;
 	struct statfs sfs;
 	struct statx stx;
 	char link[64], path[4096];
@@ -710,8 +714,12 @@ const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
 	int mnt_id = -1;
 	ssize_t n;
 
+	if (!fsi || !st)
+		return NULL;
+	f = cache_find(fsi, st->st_dev);
 	if (f)
 		return f;
+	unique = fsi->live && !fsi->no_statmount;
 	if (fstatfs(fd, &sfs) == 0) {
 		magic = (unsigned long)sfs.f_type;
 		memcpy(&fsid, &sfs.f_fsid, MIN(sizeof(fsid), sizeof(sfs.f_fsid)));

@@ -1,0 +1,41 @@
+/* What every file of the engine (lib/) includes: config.h, the public
+ * header, and small helpers.  Unlike src/system.h there is no gettext and
+ * no program name here: the library never prints.  Reasons are marked
+ * with N_() so that xgettext finds them (po/POTFILES.in), and are
+ * translated by whoever shows them. */
+#ifndef SMARTCP_LIB_COMMON_H
+#define SMARTCP_LIB_COMMON_H
+
+#include <config.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <smartcp/smartcp.h>
+
+#define N_(s) (s)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
+static inline void closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+		close(*fd);
+		errno = saved;
+	}
+}
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+
+#define _cleanup_close_ __attribute__((cleanup(closep)))
+#define _cleanup_free_ __attribute__((cleanup(freep)))
+
+#endif
