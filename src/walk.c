@@ -1169,7 +1169,7 @@ static int by_ino(const void *a, const void *b)
  * the directory WANT describes (-ESTALE if not).  *KEEP gets a
  * descriptor of it for opening its entries, or -1 (out of descriptors:
  * the entries are then opened by path). */
-static int list_dir(struct walk *w, const char *path, bool follow,
+static _noinline_ int list_dir(struct walk *w, const char *path, bool follow,
 		    const struct stat *want, int *keep, struct dent **ret,
 		    size_t *ret_n)
 {
@@ -1251,7 +1251,7 @@ static int list_dir(struct walk *w, const char *path, bool follow,
 /* A directory that must not be copied: one the walk is already inside
  * (a link that leads back, -L or -H), or the destination inside the
  * source.  True when refused, said. */
-static bool refuse_directory(struct walk *w, const char *src, const char *dst,
+static _noinline_ bool refuse_directory(struct walk *w, const char *src, const char *dst,
 			     const struct stat *sst, bool cmdline)
 {
 	for (size_t i = 0; i < w->n_ancestors; i++)
@@ -1274,7 +1274,7 @@ static bool refuse_directory(struct walk *w, const char *src, const char *dst,
 
 /* Makes directory DST like SST, less what must wait (M says what), and
  * so that we may enter it and write its entries.  0 or -1. */
-static int make_directory(struct walk *w, const char *dst,
+static _noinline_ int make_directory(struct walk *w, const char *dst,
 			  const struct stat *sst, struct sc_made *m)
 {
 	struct stat now;
@@ -1394,7 +1394,7 @@ static int copy_entries(struct walk *w, const char *src, const char *dst,
  * stopped us writing them.  With -j its files may still be in flight:
  * they wait for the end of the run (the list is in post-order).
  * 0 or -1. */
-static int directory_attrs(struct walk *w, const char *src, const char *dst,
+static _noinline_ int directory_attrs(struct walk *w, const char *src, const char *dst,
 			   const struct stat *sst, struct sc_made *m)
 {
 	const struct sc_options *o = w->o;
@@ -1426,6 +1426,16 @@ static int directory_attrs(struct walk *w, const char *src, const char *dst,
 	return 0;
 }
 
+/* The record of a directory made (or, --explain, to be made); its
+ * struct sc_record stays off the stack of the recursion. */
+static _noinline_ void report_directory(struct walk *w, const char *src,
+					const char *dst)
+{
+	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
+
+	report(w, &rec);
+}
+
 /* Copies directory SRC (SST) to DST (DST_ST: the existing one, or NULL):
  * made, filled, then given its attributes.  0 or -1. */
 static int copy_dir(struct walk *w, const char *src, const char *dst,
@@ -1433,7 +1443,6 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		    bool cmdline, bool follow)
 {
 	const struct sc_options *o = w->o;
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
 	const struct sc_fs_facts *dir_facts = NULL;
 	struct sc_made m = { 0 };
 	int rc = 0;
@@ -1449,7 +1458,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		m.old_mode = dst_st->st_mode;
 	}
 	if (m.created || o->explain)
-		report(w, &rec);
+		report_directory(w, src, dst);
 	/* -x: a mount point is made, not entered */
 	if (!o->one_file_system || cmdline || sst->st_dev == w->root_dev)
 		rc = copy_entries(w, src, dst, sst, follow, dir_facts);
@@ -1594,7 +1603,7 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
-static int copy_new_regular(struct walk *w, const char *src, const char *dst)
+static _noinline_ int copy_new_regular(struct walk *w, const char *src, const char *dst)
 {
 	const struct sc_options *o = w->o;
 	struct stat ist;
@@ -1671,7 +1680,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 
 /* An operand named again: cp copies it once and warns.  Returns true
  * when SRC is to be skipped. */
-static bool named_twice(struct walk *w, const char *src, const char *dst,
+static _noinline_ bool named_twice(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst)
 {
 	if (!S_ISDIR(sst->st_mode)) {
@@ -1717,7 +1726,7 @@ struct entry {
 
 /* Stats the source as the options say (through its directory's
  * descriptor when the walk has one).  0, or -1 with the message said. */
-static int stat_source(struct walk *w, struct entry *e)
+static _noinline_ int stat_source(struct walk *w, struct entry *e)
 {
 	int r = w->at_fd >= 0 ?
 		fstatat(w->at_fd, w->at_name, &e->sst,
@@ -1739,7 +1748,7 @@ static int stat_source(struct walk *w, struct entry *e)
 /* The destination as cp sees it: through a symlink when the data of a
  * regular file will be written there; the name itself when it is to be
  * replaced or backed up.  0, or -1 with the message said. */
-static int stat_destination(struct walk *w, struct entry *e)
+static _noinline_ int stat_destination(struct walk *w, struct entry *e)
 {
 	const struct sc_options *o = w->o;
 	bool as_regular = !o->recursive || o->copy_contents;
@@ -1820,7 +1829,7 @@ static int keep_newer(struct walk *w, const struct entry *e)
  * same file, --update, -n, -i, a directory against a file, what this
  * run just made, then a backup or a removal.  1: go on and copy, 0: done
  * (nothing more to do), -1: failed, said. */
-static int settle_destination(struct walk *w, struct entry *e)
+static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 {
 	const struct sc_options *o = w->o;
 	bool src_dir = S_ISDIR(e->sst.st_mode);
@@ -1885,7 +1894,7 @@ static int settle_destination(struct walk *w, struct entry *e)
 
 /* Several operands into a directory: never write through a symlink this
  * run made.  True (said) when E's destination is one. */
-static bool through_new_symlink(struct walk *w, const struct entry *e)
+static _noinline_ bool through_new_symlink(struct walk *w, const struct entry *e)
 {
 	struct stat l;
 
@@ -1938,7 +1947,7 @@ static int link_instead(struct walk *w, const struct entry *e)
  * already copied becomes a link, -l/-s make links, then a symlink, the
  * data of a file (or, without -R, of a FIFO or device) or a special
  * file.  0 or -1. */
-static int copy_non_directory(struct walk *w, const struct entry *e)
+static _noinline_ int copy_non_directory(struct walk *w, const struct entry *e)
 {
 	const struct sc_options *o = w->o;
 	bool as_regular = !o->recursive || o->copy_contents;
@@ -1982,55 +1991,69 @@ static int copy_non_directory(struct walk *w, const struct entry *e)
 	return r;
 }
 
+/* Several operands into a directory: what this one became, so that a
+ * later operand does not overwrite it or write through it. */
+static _noinline_ void remember_made(struct walk *w, const char *dst)
+{
+	struct stat l;
+
+	if (lstat(dst, &l) == 0)
+		seen_add(&w->dst_seen, &w->n_dst_seen, &l, NULL);
+}
+
 /* Copies what SRC names to DST, deciding as cp does: the source, then
- * the destination, then the copy by type.  0 or -1. */
+ * the destination, then the copy by type.  0 or -1.  The entry, with its
+ * two struct stat, is on the heap: copy_path() recurses once per
+ * directory level, and a tree thousands of levels deep must fit the
+ * stack (tests/integration/t-deep-tree.sh). */
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline)
 {
 	const struct sc_options *o = w->o;
-	struct entry e = {
+	_cleanup_free_ struct entry *e = malloc(sizeof(*e));
+	int r;
+
+	if (!e) {
+		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+		return -1;
+	}
+	*e = (struct entry){
 		.src = src, .dst = dst, .cmdline = cmdline,
 		.follow = o->deref == SC_DEREF_ALWAYS ||
 			  (o->deref == SC_DEREF_ARGS && cmdline),
 	};
-	int r;
-
-	if (stat_source(w, &e) < 0)
+	if (stat_source(w, e) < 0)
 		return -1;
 	if (cmdline)
-		w->root_dev = e.sst.st_dev;
-	if (S_ISDIR(e.sst.st_mode) && !o->recursive) {
+		w->root_dev = e->sst.st_dev;
+	if (S_ISDIR(e->sst.st_mode) && !o->recursive) {
 		sc_report_error(&w->msgs, 0,
 				_("-r not specified; omitting directory %s"),
 				sc_quote(src));
 		return -1;
 	}
 	if (cmdline && w->multi && !o->explain &&
-	    named_twice(w, src, dst, &e.sst))
+	    named_twice(w, src, dst, &e->sst))
 		return 0;
-	if (stat_destination(w, &e) < 0)
+	if (stat_destination(w, e) < 0)
 		return -1;
-	if (e.dst_exists && !o->explain) {
-		r = settle_destination(w, &e);
+	if (e->dst_exists && !o->explain) {
+		r = settle_destination(w, e);
 		if (r <= 0)
 			return r;
 	}
 	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
-	    !o->explain && through_new_symlink(w, &e))
+	    !o->explain && through_new_symlink(w, e))
 		return -1;
 
-	if (S_ISDIR(e.sst.st_mode))
-		r = copy_dir(w, src, dst, &e.sst,
-			     e.dst_exists ? &e.dst_st : NULL, cmdline,
-			     e.follow);
+	if (S_ISDIR(e->sst.st_mode))
+		r = copy_dir(w, src, dst, &e->sst,
+			     e->dst_exists ? &e->dst_st : NULL, cmdline,
+			     e->follow);
 	else
-		r = copy_non_directory(w, &e);
-	if (r == 0 && cmdline && w->multi && !o->explain) {
-		struct stat l;
-
-		if (lstat(dst, &l) == 0)
-			seen_add(&w->dst_seen, &w->n_dst_seen, &l, NULL);
-	}
+		r = copy_non_directory(w, e);
+	if (r == 0 && cmdline && w->multi && !o->explain)
+		remember_made(w, dst);
 	return r;
 }
 
