@@ -5,7 +5,7 @@
  * Workers may only call thread-safe code: doc/threads.md lists every
  * library call a worker makes and what makes it safe; a library's lazy
  * first-use setup (libattr's xattr.conf, libmount's table) runs before the
- * workers start or under the lock of walk.c's struct run. */
+ * workers start or under the lock of struct run (walk_state.h). */
 #ifndef SMARTCP_POOL_H
 #define SMARTCP_POOL_H
 

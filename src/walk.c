@@ -3,9 +3,10 @@
  * people see what they know; names are quoted with sc_quote(). */
 #include "system.h"
 #include "walk.h"
+#include "walk_state.h"
 #include "attrs.h"
 #include "dest.h"
-#include "change.h"
+#include "file.h"
 #include "copy.h"
 #include "fsinfo.h"
 #include "jobs.h"
@@ -26,27 +27,6 @@
 #include <pthread.h>
 #include <time.h>
 
-/* Roads that failed "not here" for a pair of filesystems. */
-struct learned {
-	const struct sc_fs_facts *src, *dst;
-	unsigned roads;
-};
-
-/* What the walk and its -j workers share for the whole run. */
-struct run {
-	/* under LOCK: the filesystem facts cache and what the run has
-	 * learned */
-	pthread_mutex_t lock;
-	struct sc_fsinfo *fsi;
-	struct learned *learned;
-	size_t n_learned;
-	/* Failures: a message marks the entry being copied as failed
-	 * (struct sc_msgs); each failed entry counts once, whatever number
-	 * of messages it printed.  Walk thread only: workers count into
-	 * their jobs. */
-	int failures;
-};
-
 /* A directory whose mode and times wait until every file in it is done. */
 struct deferred {
 	char *src, *dst;
@@ -60,54 +40,6 @@ struct seen {
 	bool is_dir;
 	char *name;	/* a source file's name; a source directory's copy */
 };
-
-struct walk {
-	const struct sc_options *o;
-	/* Facts of the directory the walk just created and is filling, or
-	 * NULL: its new entries need no lstat and no fstat. */
-	const struct sc_fs_facts *parent_facts;
-	char *backup;		/* backup made for the current file, or NULL */
-	/* The source entry being copied, as its directory's descriptor and
-	 * its name there: opened through these, a directory renamed or
-	 * swapped for a symlink while the walk is inside it cannot lead the
-	 * copy out of the source tree.  -1 and NULL: use the path. */
-	int at_fd;
-	const char *at_name;
-	bool reported;		/* the current entry has its record */
-	bool announced;		/* ... and its cp-style -v line is out */
-	const char *current;	/* the file being copied, for progress */
-	off_t current_size;
-	struct sc_report *rep;
-	struct run *run;	/* shared by the walk and its workers */
-	/* --preserve=xattr: xattr.conf, read before any worker starts */
-	const struct sc_xattr_rules *xattr_rules;
-	struct sc_copy_ctx ctx;
-	struct sc_kernel kernel;
-	mode_t umask;
-	bool privileged;	/* root: may chown, and must say when it fails */
-	bool in_worker;		/* a -j worker's copy of the walk */
-	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
-	unsigned thread;	/* 0: the walk's, 1 + N: worker N (dest.h) */
-	struct sc_msgs msgs;	/* this thread's messages about its entry */
-	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
-	struct sc_jobs *jobs;	/* -j: the workers, shared */
-	struct walk *workers;	/* -j: one walk per worker thread */
-	struct deferred *deferred;	/* -j: directory attributes, post-order */
-	size_t n_deferred;
-	/* The source directories being copied, outermost first: a link that
-	 * leads back to one of them (-L, -H) would copy forever. */
-	struct { dev_t dev; ino_t ino; } *ancestors;
-	size_t n_ancestors, cap_ancestors;
-	struct sc_links links;	/* the walk thread's hard-link table */
-	/* several operands into a directory: what they were and became */
-	bool multi;
-	struct seen *src_seen, *dst_seen;
-	size_t n_src_seen, n_dst_seen;
-	dev_t root_dev;		/* -x: the device of the current operand */
-};
-
-
-
 
 static struct sc_pool_slot *current_slot(const struct walk *w)
 {
@@ -123,16 +55,7 @@ static void walk_streams(void *arg, FILE **out, FILE **err)
 	*err = s ? s->err : NULL;
 }
 
-static double elapsed(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void report(struct walk *w, struct sc_record *rec)
+void sc_walk_report(struct walk *w, struct sc_record *rec)
 {
 	w->reported = true;
 	rec->backup = w->backup;
@@ -150,7 +73,7 @@ static void report_failed(struct walk *w, const char *src, const char *dst)
 	};
 
 	if (w->o->json && !w->reported)
-		report(w, &rec);
+		sc_walk_report(w, &rec);
 }
 
 /* --debug: a destination left as it was (-n, --update, a "no" to -i),
@@ -161,8 +84,7 @@ static void skipped(struct walk *w, const char *dst)
 		sc_report_skipped(&w->msgs, dst);
 }
 
-/* Opens the source entry being copied (see at_fd in struct walk). */
-static int src_open(struct walk *w, const char *src, int flags)
+int sc_walk_open_source(struct walk *w, const char *src, int flags)
 {
 	return w->at_fd >= 0 ? openat(w->at_fd, w->at_name, flags) :
 			       open(src, flags);
@@ -189,43 +111,7 @@ static void on_progress(void *arg, uint64_t done, enum sc_road road)
 	sc_report_progress(w->rep, w->current, done, w->current_size, road);
 }
 
-/* Roads that failed "not here" for this pair of filesystems. */
-static unsigned learned_get(struct run *run, const struct sc_fs_facts *s,
-			    const struct sc_fs_facts *d)
-{
-	unsigned roads = 0;
-
-	pthread_mutex_lock(&run->lock);
-	for (size_t i = 0; i < run->n_learned; i++)
-		if (run->learned[i].src == s && run->learned[i].dst == d)
-			roads = run->learned[i].roads;
-	pthread_mutex_unlock(&run->lock);
-	return roads;
-}
-
-static void learned_add(struct run *run, const struct sc_fs_facts *s,
-			const struct sc_fs_facts *d, unsigned roads)
-{
-	struct learned *n;
-	size_t i;
-
-	pthread_mutex_lock(&run->lock);
-	for (i = 0; i < run->n_learned; i++)
-		if (run->learned[i].src == s && run->learned[i].dst == d)
-			break;
-	if (i == run->n_learned) {
-		n = realloc(run->learned, (run->n_learned + 1) * sizeof(*n));
-		if (!n)
-			goto out;
-		run->learned = n;
-		run->learned[run->n_learned++] = (struct learned){ s, d, 0 };
-	}
-	run->learned[i].roads |= roads;
-out:
-	pthread_mutex_unlock(&run->lock);
-}
-
-static const struct sc_fs_facts *lookup(struct walk *w, int fd,
+const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
 					const struct stat *st)
 {
 	const struct sc_fs_facts *f;
@@ -264,9 +150,8 @@ static void seen_add(struct seen **v, size_t *n, const struct stat *st,
 
 /* --- attributes ------------------------------------------------------- */
 
-/* sc_attrs_set() with what W knows of the run. */
-static int set_attrs(struct walk *w, int in, int out, const char *src,
-		     const char *dst, const struct stat *st, struct sc_made *m)
+int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
+		      const char *dst, const struct stat *st, struct sc_made *m)
 {
 	const struct sc_attrs_env env = {
 		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
@@ -276,12 +161,10 @@ static int set_attrs(struct walk *w, int in, int out, const char *src,
 	return sc_attrs_set(&env, in, out, src, dst, st, m);
 }
 
-/* --- regular files ----------------------------------------------------- */
+/* --- filesystem facts -------------------------------------------------- */
 
-/* Facts for a path that may not exist yet (--explain): the nearest
- * existing ancestor's filesystem. */
-static const struct sc_fs_facts *facts_for_path(struct walk *w,
-						const char *path)
+const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
+						 const char *path)
 {
 	char *p = strdup(path);
 	const struct sc_fs_facts *f = NULL;
@@ -293,7 +176,7 @@ static const struct sc_fs_facts *facts_for_path(struct walk *w,
 
 		if (fd >= 0) {
 			if (fstat(fd, &st) == 0)
-				f = lookup(w, fd, &st);
+				f = sc_walk_facts(w, fd, &st);
 			close(fd);
 			break;
 		}
@@ -309,840 +192,6 @@ static const struct sc_fs_facts *facts_for_path(struct walk *w,
 	}
 	free(p);
 	return f;
-}
-
-static void make_plan(struct walk *w, struct sc_record *rec,
-		      const struct stat *sst, mode_t dst_mode)
-{
-	struct sc_plan_input in = {
-		.src_fs = rec->src_fs, .dst_fs = rec->dst_fs,
-		.src_mode = sst->st_mode, .dst_mode = dst_mode,
-		.src_size = sst->st_size, .kernel = w->kernel,
-		.reflink = w->o->reflink, .roads = w->o->roads,
-		.sparse = w->o->sparse,
-		.roads_forced = w->o->roads_forced,
-	};
-	in.learned = learned_get(w->run, rec->src_fs, rec->dst_fs);
-	sc_plan_make(&in, &rec->plan);
-	rec->planned = true;
-}
-
-/* --if-changed: does DST already hold exactly IN's bytes?  1 yes, 0 no,
- * -errno.  Reads both to the end: sizes of generated files mean nothing. */
-static int same_content(struct walk *w, int in, const char *dst,
-			const struct stat *ist, bool size_trusted)
-{
-	_cleanup_close_ int fd = open(dst, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	size_t half = w->ctx.bufsize / 2;
-	char *a = w->ctx.buf, *b = w->ctx.buf + half;
-	struct stat st;
-	off_t at = 0;
-
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	if (size_trusted && st.st_size != ist->st_size)
-		return 0;
-	for (;;) {
-		ssize_t n = pread(in, a, half, at), m;
-
-		if (n < 0)
-			return -errno;
-		m = pread(fd, b, half, at);
-		if (m < 0)
-			return -errno;
-		if (n != m || memcmp(a, b, (size_t)n))
-			return 0;
-		if (n == 0)
-			return 1;
-		at += n;
-	}
-}
-
-/* Adds what a repair copy did to the record's result. */
-static void merge_result(struct sc_copy_result *into,
-			 const struct sc_copy_result *more)
-{
-	for (int i = 0; i < more->n_attempts &&
-	     into->n_attempts < SC_MAX_ATTEMPTS; i++)
-		into->attempt[into->n_attempts++] = more->attempt[i];
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		into->road_bytes[r] += more->road_bytes[r];
-	into->bytes = more->bytes;
-	into->size = more->size;
-	into->holes = more->holes;
-	into->err = more->err;
-	into->side = more->side;
-}
-
-/* Says that --verify could not read or write (V = -errno, SIDE the
- * side); returns V. */
-static int verify_error(struct walk *w, struct sc_record *rec, int v,
-			enum sc_verify_side side)
-{
-	sc_report_error(&w->msgs, -v,
-			side == SC_VSIDE_SOURCE ? _("error reading %s") :
-			side == SC_VSIDE_WRITE ? _("error writing %s") :
-			_("error reading back %s"),
-			sc_quote(side == SC_VSIDE_SOURCE ? rec->src : rec->dst));
-	rec->failure = side == SC_VSIDE_SOURCE ? "read" :
-		       side == SC_VSIDE_WRITE ? "write" : "verify";
-	return v;
-}
-
-/* The plan of a copy made again by --verify: read_write alone, where
- * every byte passes through smartcp and is hashed on the way. */
-static void plan_again(struct sc_plan *rw)
-{
-	*rw = (struct sc_plan){ .n_use = 1 };
-	rw->step[SC_ROAD_RW].use = true;
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (r != SC_ROAD_RW)
-			rw->step[r].why = N_("repair after a failed verification");
-}
-
-/* --verify after a successful copy; repairs once with read_write.
- * Returns 0 when the destination holds the source's bytes, else -errno
- * (-EBADMSG: still differs) with the message printed. */
-static int verify_copy(struct walk *w, struct sc_record *rec, int in,
-		       int out, mode_t out_mode, const struct stat *ist,
-		       bool out_seekable)
-{
-	struct sc_plan rw;
-	struct sc_copy_result again;
-	enum sc_verify_side side = SC_VSIDE_BACK;
-	off_t bad = 0;
-	int v, e;
-
-	for (int pass = 0;; pass++) {
-		bool digests = rec->res.road_bytes[SC_ROAD_RW] == rec->res.bytes &&
-			       sc_digests_cover(&w->ctx.dg, rec->res.size);
-
-		if (!digests && (!S_ISREG(ist->st_mode) ||
-				 sc_plan_size_untrusted(rec->src_fs))) {
-			/* Bytes we cannot read twice, moved by a kernel road:
-			 * only a copy through our own hands can be checked. */
-			v = 0;
-			bad = 0;
-		} else {
-			v = sc_verify(in, out, rec->res.size, digests,
-				      S_ISREG(ist->st_mode) &&
-				      !sc_plan_size_untrusted(rec->src_fs),
-				      w->o->sync, &w->ctx.dg, w->ctx.buf,
-				      w->ctx.bufsize,
-				      &bad, &side);
-		}
-		if (v < 0)
-			return verify_error(w, rec, v, side);
-		if (v == 1) {
-			rec->verify = pass ? SC_VERIFY_REPAIRED : SC_VERIFY_OK;
-			return 0;
-		}
-		rec->verify_bad = bad;
-		if (pass) {
-			rec->verify = SC_VERIFY_FAILED;
-			rec->failure = "verify";
-			sc_report_error(&w->msgs, 0,
-					_("%s differs from %s at byte %lld, also after copying again"),
-					sc_quote(rec->dst), sc_quote(rec->src),
-					(long long)bad);
-			return -EBADMSG;
-		}
-		/* The road lied: copy again through read/write, where every
-		 * byte passes through smartcp and is hashed on the way.  A
-		 * block device is simply written over again. */
-		if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-			sc_report_error(&w->msgs, errno, _("error writing %s"),
-					sc_quote(rec->dst));
-			return -errno;
-		}
-		plan_again(&rw);
-		e = sc_copy_data(&w->ctx, in, out, ist, out_seekable, &rw,
-				 !sc_plan_size_untrusted(rec->src_fs), &again);
-		merge_result(&rec->res, &again);
-		if (e < 0) {
-			sc_report_error(&w->msgs, -e,
-					again.side == SC_SIDE_READ ?
-					_("error reading %s") :
-					_("error writing %s"),
-					sc_quote(again.side == SC_SIDE_READ ?
-						 rec->src : rec->dst));
-			rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
-			return e;
-		}
-	}
-}
-
-/* Has SRC, open as IN and fstat'ed as BEFORE before its first byte was
- * copied, changed since?  Its name is looked at again as the walk opened
- * it (through the directory's descriptor, following links or not): while
- * it leads to the same file, that one stat tells all; when it leads
- * elsewhere or nowhere, the open file is asked too (the destination is
- * cut to what that file still holds).  The inode of an open descriptor
- * never changes, so only the name can tell a file replaced by a rename,
- * as a log rotation or a package upgrade does.  Fills CH; true when the
- * source changed.  Never fails: a stat that cannot be made tells nothing. */
-static bool source_changed(struct walk *w, const char *src, int in,
-			   bool follow, const struct stat *before,
-			   bool generated, struct sc_change *ch)
-{
-	struct stat now, mine;
-	int r = w->at_fd >= 0 ?
-		fstatat(w->at_fd, w->at_name, &now,
-			follow ? 0 : AT_SYMLINK_NOFOLLOW) :
-		follow ? stat(src, &now) : lstat(src, &now);
-	enum sc_change_how who, what;
-
-	who = sc_change_identity(before, &now, r < 0 ? -errno : 0, generated);
-	if (r == 0 && who == SC_CHANGE_NONE)
-		mine = now;
-	else if (fstat(in, &mine) < 0)
-		mine = *before;
-	what = sc_change_compare(before, &mine, generated);
-	ch->how = who > what ? who : what;
-	ch->size_before = before->st_size;
-	ch->size_after = mine.st_size;
-	return ch->how != SC_CHANGE_NONE;
-}
-
-/* The destination of a source that changed (REC->change) as it must be
- * left: its size is asked (a clone copies what the file held at that
- * moment, not what the first stat said), and it is cut to what the
- * source still holds when that shrank, so no stale tail of bytes the
- * source no longer has stays past its end.  0 or -errno. */
-static int settle_changed(struct sc_record *rec, int out, bool out_reg,
-			  bool generated)
-{
-	struct stat ost;
-
-	if (!out_reg)
-		return 0;
-	if (fstat(out, &ost) == 0)
-		rec->res.size = ost.st_size;
-	if (!generated && rec->change.size_after < rec->res.size) {
-		if (ftruncate(out, rec->change.size_after) < 0)
-			return -errno;
-		rec->res.size = rec->change.size_after;
-	}
-	return 0;
-}
-
-/* Says that SRC changed while it was copied (REC->change); fails the
- * file unless ALLOWED. */
-static void say_changed(struct walk *w, struct sc_record *rec,
-			bool allowed)
-{
-	char what[256];
-
-	if (allowed)
-		return;
-	rec->change_failed = true;
-	sc_report_change_text(what, sizeof(what), &rec->change, true);
-	if (rec->change.again)
-		sc_report_error(&w->msgs, 0,
-				_("%s changed while it was copied, and again while it was copied once more: %s"),
-				sc_quote(rec->src), what);
-	else
-		sc_report_error(&w->msgs, 0,
-				_("%s changed while it was copied: %s"),
-				sc_quote(rec->src), what);
-}
-
-/* --verify of a source that changed while it was copied (REC->change):
- * the bytes that were read prove nothing about the source now.  The copy
- * is compared with the source as it now is, and if they differ it is
- * copied once more with read_write; either is proven only if the source
- * held still meanwhile.  One retry, as rsync's: never a loop.  A source
- * replaced or removed cannot be reached through IN any more.  Returns 0
- * when the destination holds the source as it now is, else -errno with
- * the message said (-EBADMSG: it changed again, or still differs). */
-static int verify_changed(struct walk *w, struct sc_record *rec, int in,
-			  int out, mode_t out_mode, bool out_seekable,
-			  bool follow, bool generated)
-{
-	struct sc_plan rw;
-	struct sc_copy_result again;
-	struct sc_change ch = { 0 };
-	enum sc_verify_side side = SC_VSIDE_BACK;
-	struct stat now;
-	off_t bad = 0;
-	int v, e;
-
-	if (rec->change.how == SC_CHANGE_REPLACED ||
-	    rec->change.how == SC_CHANGE_REMOVED || generated)
-		goto changed;
-	if (fstat(in, &now) < 0) {
-		sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
-				sc_quote(rec->src));
-		return -errno;
-	}
-	if (now.st_size == rec->res.size) {
-		v = sc_verify(in, out, rec->res.size, false, true,
-			      w->o->sync, &w->ctx.dg, w->ctx.buf,
-			      w->ctx.bufsize, &bad, &side);
-		if (v < 0)
-			return verify_error(w, rec, v, side);
-		if (v == 1 && !source_changed(w, rec->src, in, follow, &now,
-					      false, &ch)) {
-			rec->verify = SC_VERIFY_CURRENT;
-			return 0;
-		}
-	}
-	/* Once more, from the start, through smartcp's hands. */
-	if (fstat(in, &now) < 0) {
-		sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
-				sc_quote(rec->src));
-		return -errno;
-	}
-	if (S_ISREG(out_mode) && ftruncate(out, 0) < 0) {
-		sc_report_error(&w->msgs, errno, _("error writing %s"),
-				sc_quote(rec->dst));
-		return -errno;
-	}
-	plan_again(&rw);
-	e = sc_copy_data(&w->ctx, in, out, &now, out_seekable, &rw, true,
-			 &again);
-	merge_result(&rec->res, &again);
-	if (e < 0) {
-		sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ?
-				_("error reading %s") : _("error writing %s"),
-				sc_quote(again.side == SC_SIDE_READ ? rec->src :
-					 rec->dst));
-		rec->failure = again.side == SC_SIDE_READ ? "read" : "write";
-		return e;
-	}
-	if (source_changed(w, rec->src, in, follow, &now, false, &ch)) {
-		ch.again = true;
-		rec->change = ch;
-		goto changed;
-	}
-	v = sc_verify(in, out, rec->res.size,
-		      sc_digests_cover(&w->ctx.dg, rec->res.size), true,
-		      w->o->sync, &w->ctx.dg, w->ctx.buf, w->ctx.bufsize,
-		      &bad, &side);
-	if (v < 0)
-		return verify_error(w, rec, v, side);
-	if (v == 1) {
-		rec->verify = SC_VERIFY_RECOPIED;
-		return 0;
-	}
-	rec->verify_bad = bad;
-	rec->verify = SC_VERIFY_FAILED;
-	rec->failure = "verify";
-	sc_report_error(&w->msgs, 0,
-			_("%s differs from %s at byte %lld, also after copying again"),
-			sc_quote(rec->dst), sc_quote(rec->src), (long long)bad);
-	return -EBADMSG;
-
-changed:
-	/* Nothing that can be proven: --verify fails, whatever
-	 * --allow-changing-source says of changes alone. */
-	rec->verify = SC_VERIFY_FAILED;
-	rec->failure = "changed";
-	say_changed(w, rec, false);
-	rec->change_failed = false;	/* rec->err says it */
-	return -EBADMSG;
-}
-
-/* One regular file being copied: what the phases of copy_file() share. */
-struct file_copy {
-	const char *src, *dst;
-	struct sc_record *rec;
-	/* given: the walk's stats of the source (NULL: IN is already open
-	 * as IST) and of the existing destination (NULL: none) */
-	const struct stat *sst, *dst_st;
-	bool follow;		/* symlinks to the source are followed */
-	int in, out;		/* the source (closed by copy_regular()) */
-	bool opened;		/* IN was opened: --debug says how it went */
-	struct stat ist, ost, old;
-	struct timespec t0;
-	bool have_old;		/* OLD is the existing destination's stat */
-	bool dst_exists, created, atomic, named_tmp;
-	bool size_trusted, out_seekable;
-	bool clone_only;	/* --reflink=always */
-	bool removable;		/* a failure removes the destination */
-	bool shared;		/* ... or empties it: it has other names */
-	struct sc_made m;
-};
-
-/* Opens the source (unless the fast path did), and checks that it is
- * the file the walk saw.  0, or -1 with the message said. */
-static int open_source(struct walk *w, struct file_copy *f)
-{
-	struct sc_record *rec = f->rec;
-
-	if (f->in < 0) {
-		f->in = src_open(w, f->src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-				 (f->follow ? 0 : O_NOFOLLOW));
-		if (f->in < 0) {
-			sc_report_error(&w->msgs, errno,
-					_("cannot open %s for reading"),
-					sc_quote(f->src));
-			return -1;
-		}
-		f->opened = true;
-		if (fstat(f->in, &f->ist) < 0) {
-			sc_report_error(&w->msgs, errno, _("cannot fstat %s"),
-					sc_quote(f->src));
-			return -1;
-		}
-	}
-	f->opened = true;
-	if (f->sst && (f->ist.st_ino != f->sst->st_ino ||
-		       f->ist.st_dev != f->sst->st_dev)) {
-		sc_report_error(&w->msgs, 0,
-				_("skipping file %s, as it was replaced while being copied"),
-				sc_quote(f->src));
-		return -1;
-	}
-	rec->src_fs = lookup(w, f->in, &f->ist);
-	rec->src_size = f->ist.st_size;
-	rec->src_sparse = (uint64_t)f->ist.st_blocks * 512 <
-			  (uint64_t)f->ist.st_size;
-	f->size_trusted = !sc_plan_size_untrusted(rec->src_fs);
-	return 0;
-}
-
-/* --if-changed: a destination that already holds the source's bytes
- * only gets its attributes.  1: done, 0: to be copied, -1: failed. */
-static int already_equal(struct walk *w, struct file_copy *f)
-{
-	const struct sc_options *o = w->o;
-	int e;
-
-	if (!o->if_changed || !f->have_old || !S_ISREG(f->old.st_mode) ||
-	    !S_ISREG(f->ist.st_mode))
-		return 0;
-	e = same_content(w, f->in, f->dst, &f->ist, f->size_trusted);
-	if (e < 0) {
-		sc_report_error(&w->msgs, -e, _("error reading %s"),
-				sc_quote(f->src));
-		return -1;
-	}
-	if (e == 0)
-		return 0;
-	f->rec->unchanged = true;
-	f->m.have_old = true;
-	f->m.old_mode = f->old.st_mode;
-	if (!sc_attrs_match(o, &f->ist, &f->old) &&
-	    set_attrs(w, -1, -1, f->src, f->dst, &f->ist, &f->m) < 0) {
-		w->msgs.failed = true;
-		return -1;
-	}
-	f->rec->seconds = elapsed(&f->t0);
-	report(w, f->rec);
-	return 1;
-}
-
-/* Opens the destination: a temporary (--atomic), the existing file, or
- * a new one made without the bits that must wait.  0, or -1 with the
- * message said (nothing to clean up). */
-static int open_destination(struct walk *w, struct file_copy *f)
-{
-	const struct sc_options *o = w->o;
-	int flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
-
-	/* A running program cannot be opened for writing (ETXTBSY), but it
-	 * can be replaced: --atomic renames over it, as install does. */
-	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
-		f->atomic = false;	/* a device or FIFO: write into it */
-
-	if (f->atomic) {
-		f->out = sc_dest_atomic_open(f->dst, &f->named_tmp);
-		if (f->out < 0) {
-			sc_report_error(&w->msgs, -f->out,
-					_("cannot create regular file %s"),
-					sc_quote(f->dst));
-			return -1;
-		}
-	} else if (f->dst_exists) {
-		/* --reflink=always must leave the old file intact when the
-		 * clone is refused: clone over it, then cut it to size. */
-		f->out = open(f->dst, flags | (f->clone_only ||
-					       o->attributes_only ?
-					       0 : O_TRUNC));
-		if (f->out < 0 && errno == ENOENT) {
-			/* gone since it was stat'ed (another NFS client, say):
-			 * made anew below, as cp does */
-			f->dst_exists = f->have_old = false;
-		} else if (f->out < 0 && o->force) {
-			/* -f: a destination we cannot open goes, and a new
-			 * one is made in its place */
-			if (sc_dest_remove(&w->msgs, f->dst, o->verbose,
-					   false) < 0)
-				return -1;
-			f->dst_exists = f->have_old = false;
-		} else if (f->out < 0) {
-			/* cp's words, for an existing file too */
-			sc_report_error(&w->msgs, errno,
-					_("cannot create regular file %s"),
-					sc_quote(f->dst));
-			return -1;
-		}
-	}
-	if (!f->atomic && !f->dst_exists) {
-		/* Made without the bits that must wait (see struct sc_made);
-		 * writable by us where xattrs are to be set on it. */
-		mode_t mode = f->ist.st_mode & 0777;
-
-		f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
-		f->m.extra = o->preserve_xattr && !w->privileged ?
-			     S_IWUSR & ~mode : 0;
-		f->out = open(f->dst, flags | O_CREAT | O_EXCL,
-			      (mode & ~f->m.omitted) | f->m.extra);
-		if (f->out < 0 && errno == EEXIST) {
-			f->out = sc_dest_open_dangling(&w->msgs, f->dst, flags,
-						       mode);
-			if (f->out == -2)
-				return -1;
-		}
-		if (f->out < 0) {
-			sc_report_error(&w->msgs, errno,
-					_("cannot create regular file %s"),
-					sc_quote(f->dst));
-			return -1;
-		}
-		f->created = true;
-	}
-	f->m.created = f->created || (f->atomic && !f->have_old);
-	f->m.have_old = f->have_old;
-	f->m.old_mode = f->have_old ? f->old.st_mode : 0;
-	return 0;
-}
-
-/* What the open destination is, what a signal or a failure does to it,
- * and the plan for the data.  0, or an errno for abandon_file(). */
-static int prepare_destination(struct walk *w, struct file_copy *f)
-{
-	const struct sc_options *o = w->o;
-	struct sc_record *rec = f->rec;
-
-	if (f->created && w->parent_facts) {
-		/* A file just made in a directory just made: a regular file
-		 * on the directory's filesystem, no need to ask. */
-		f->ost.st_mode = S_IFREG;
-		rec->dst_fs = w->parent_facts;
-	} else if (fstat(f->out, &f->ost) < 0) {
-		int e = errno;
-
-		sc_report_error(&w->msgs, e, _("cannot fstat %s"),
-				sc_quote(f->dst));
-		return e;
-	} else {
-		rec->dst_fs = lookup(w, f->out, &f->ost);
-	}
-	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
-	/* Only a regular file of ours is ever removed: never /dev/null or
-	 * another device or FIFO that was the destination. */
-	f->removable = !f->atomic && !o->attributes_only &&
-		       S_ISREG(f->ost.st_mode);
-	f->shared = f->removable && !f->created && f->ost.st_nlink > 1;
-	if (f->removable)
-		sc_dest_partial_begin(w->thread, f->dst, f->shared);
-	make_plan(w, rec, &f->ist, f->ost.st_mode);
-	if (o->verify && !o->attributes_only &&
-	    (!f->out_seekable ||
-	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
-		/* /dev/null, a FIFO, a terminal or a file opened as a
-		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
-		 * be read back: such a copy could never be proven, so
-		 * nothing is written. */
-		sc_report_error(&w->msgs, 0,
-				_("cannot verify %s: nothing written there can be read back"),
-				sc_quote(f->dst));
-		rec->failure = "verify";
-		return EOPNOTSUPP;
-	}
-	if (o->verify && !S_ISREG(f->ist.st_mode) &&
-	    !S_ISBLK(f->ist.st_mode)) {
-		/* A pipe cannot be read twice: its bytes must pass through
-		 * smartcp to be checked. */
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (r != SC_ROAD_RW && rec->plan.step[r].use) {
-				rec->plan.step[r].use = false;
-				rec->plan.step[r].why = N_("--verify of a stream");
-				rec->plan.n_use--;
-			}
-	}
-	return 0;
-}
-
-/* Only errors that belong to the filesystem pair are learned: EPERM or
- * ETXTBSY belong to one file. */
-static void learn_from(struct walk *w, const struct sc_record *rec)
-{
-	unsigned roads = 0;
-
-	for (int i = 0; i < rec->res.n_attempts; i++) {
-		int err = -rec->res.attempt[i].err;
-
-		if (err == EXDEV || err == EOPNOTSUPP || err == ENOSYS ||
-		    err == ENOTTY)
-			roads |= 1u << rec->res.attempt[i].road;
-	}
-	if (roads)
-		learned_add(w->run, rec->src_fs, rec->dst_fs, roads);
-}
-
-/* Says why the data could not be copied (E = -errno), in cp's words. */
-static void say_copy_failed(struct walk *w, const struct file_copy *f,
-			    int e)
-{
-	const struct sc_options *o = w->o;
-	struct sc_record *rec = f->rec;
-	const struct sc_copy_result *res = &rec->res;
-	enum sc_road last = res->n_attempts ?
-			    res->attempt[res->n_attempts - 1].road :
-			    SC_ROAD__MAX;
-
-	/* with no attempt at all, the clone was already refused for this
-	 * pair of filesystems */
-	if (o->reflink == SC_REFLINK_ALWAYS &&
-	    (!res->n_attempts || last == SC_ROAD_CLONE)) {
-		rec->failure = "clone";
-		sc_report_error(&w->msgs, -e, _("failed to clone %s from %s"),
-				sc_quote(f->dst), sc_quote(f->src));
-	} else if (res->extend_failed) {
-		rec->failure = "write";
-		sc_report_error(&w->msgs, -e, _("failed to extend %s"),
-				sc_quote(f->dst));
-	} else if (o->as_cp && res->n_attempts && last == SC_ROAD_RANGE) {
-		/* cp's words for a copy_file_range that failed; under its
-		 * own name smartcp finds the end that failed
-		 * (road_range.c) */
-		rec->failure = "copy";
-		sc_report_error(&w->msgs, -e, _("error copying %s to %s"),
-				sc_quote(f->src), sc_quote(f->dst));
-	} else if (res->side == SC_SIDE_READ) {
-		rec->failure = "read";
-		sc_report_error(&w->msgs, -e, _("error reading %s"),
-				sc_quote(f->src));
-	} else {
-		rec->failure = "write";
-		sc_report_error(&w->msgs, -e, _("error writing %s"),
-				sc_quote(f->dst));
-	}
-}
-
-/* The data, by the plan's roads; then whether the source changed
- * meanwhile, and --verify.  0, or an errno for abandon_file(). */
-static int copy_and_verify(struct walk *w, struct file_copy *f)
-{
-	const struct sc_options *o = w->o;
-	struct sc_record *rec = f->rec;
-	int e;
-
-	w->current = f->src;
-	w->current_size = f->ist.st_size;
-	if (o->attributes_only)
-		return 0;
-	e = sc_copy_data(&w->ctx, f->in, f->out, &f->ist, f->out_seekable,
-			 &rec->plan, f->size_trusted, &rec->res);
-	rec->copied = true;
-	learn_from(w, rec);
-	if (e == 0 && f->clone_only && f->dst_exists &&
-	    ftruncate(f->out, f->ist.st_size) < 0) {
-		e = -errno;
-		rec->res.side = SC_SIDE_WRITE;
-	}
-	/* Did the source change while it was copied?  Only regular files
-	 * have a content that a size and times identify: a FIFO or a
-	 * device is read once, as it comes. */
-	if (e == 0 && S_ISREG(f->ist.st_mode) &&
-	    source_changed(w, f->src, f->in, f->follow, &f->ist,
-			   !f->size_trusted, &rec->change) &&
-	    (e = settle_changed(rec, f->out, f->out_seekable &&
-				S_ISREG(f->ost.st_mode),
-				!f->size_trusted)) < 0)
-		rec->res.side = SC_SIDE_WRITE;
-	if (e < 0) {
-		rec->err = e;
-		if (f->clone_only && f->dst_exists && !f->created)
-			f->removable = false;	/* untouched: keep it */
-		say_copy_failed(w, f, e);
-		return -e;
-	}
-	if (o->verify) {
-		e = rec->change.how == SC_CHANGE_NONE ?
-			verify_copy(w, rec, f->in, f->out, f->ost.st_mode,
-				    &f->ist, f->out_seekable) :
-			verify_changed(w, rec, f->in, f->out, f->ost.st_mode,
-				       f->out_seekable, f->follow,
-				       !f->size_trusted);
-		if (e < 0) {
-			rec->err = e;
-			return -e;
-		}
-	} else if (rec->change.how != SC_CHANGE_NONE) {
-		/* As cp, the copy is kept (it holds what was read) and, as
-		 * tar, the run fails; GNU cp says nothing, and under its name
-		 * neither does smartcp. */
-		say_changed(w, rec, o->allow_changing_source || o->as_cp);
-	}
-	return 0;
-}
-
-/* Attributes, --sync, the rename of --atomic's temporary and the close.
- * 0 (OUT is closed), or an errno for abandon_file(). */
-static int finish_file(struct walk *w, struct file_copy *f)
-{
-	const struct sc_options *o = w->o;
-	struct sc_record *rec = f->rec;
-	int e;
-
-	if (f->atomic && !o->preserve_mode)
-		/* The new inode takes the old file's mode, as an overwrite
-		 * in place would have kept it. */
-		fchmod(f->out, f->have_old ? f->old.st_mode & 07777 :
-			       f->ist.st_mode & 0777 & ~w->umask);
-	if (f->atomic && !o->preserve_ownership && f->have_old &&
-	    (f->old.st_uid != f->ost.st_uid || f->old.st_gid != f->ost.st_gid))
-		(void)!fchown(f->out, f->old.st_uid, f->old.st_gid);
-	if (set_attrs(w, f->in, f->out, f->src, f->dst, &f->ist, &f->m) < 0) {
-		w->msgs.failed = true;
-		if (f->atomic)
-			return EPERM;
-	}
-	if (o->sync && fsync(f->out) < 0) {
-		e = errno;
-		sc_report_error(&w->msgs, e, _("error writing %s"),
-				sc_quote(f->dst));
-		rec->err = -e;
-		return e;
-	}
-	if (f->atomic) {
-		e = sc_dest_atomic_commit(f->out, f->dst, f->named_tmp);
-		if (e < 0) {
-			sc_report_error(&w->msgs, -e, _("cannot replace %s"),
-					sc_quote(f->dst));
-			rec->err = e;
-			return -e;
-		}
-	}
-	e = close(f->out);
-	f->out = -1;
-	if (e < 0) {
-		e = errno;
-		sc_report_error(&w->msgs, e, _("failed to close %s"),
-				sc_quote(f->dst));
-		rec->err = -e;
-		return e;
-	}
-	return 0;
-}
-
-/* Never leave a destination that looks complete and is not.  With
- * --atomic the old file was never touched and the temporary goes;
- * without, what was written is a prefix, or nothing: remove it (an
- * existing destination was already truncated by the open), or, when
- * other hard links share it, empty it and keep the links.  E: the errno
- * the record gets unless it has one.  Returns -1. */
-static int abandon_file(struct walk *w, struct file_copy *f, int e)
-{
-	if (f->out >= 0) {
-		if (f->shared)
-			(void)!ftruncate(f->out, 0);
-		close(f->out);
-		f->out = -1;
-	}
-	if (f->atomic)
-		sc_dest_atomic_abandon(f->named_tmp);
-	else if (f->removable && !f->shared)
-		unlink(f->dst);
-	sc_dest_partial_end(w->thread);
-	f->rec->seconds = elapsed(&f->t0);
-	if (!f->rec->err)
-		f->rec->err = -e;
-	if (w->o->json)
-		report(w, f->rec);
-	return -1;
-}
-
-/* Copies regular file F->src (or, without -R, the data of a FIFO or
- * device) to F->dst, phase by phase.  0, or -1 with the messages said
- * and, for --json, the record made. */
-static int copy_file(struct walk *w, struct file_copy *f)
-{
-	const struct sc_options *o = w->o;
-	struct sc_record *rec = f->rec;
-	int e;
-
-	clock_gettime(CLOCK_MONOTONIC, &f->t0);
-	if (open_source(w, f) < 0)
-		return -1;
-	if (o->explain) {
-		rec->dst_fs = facts_for_path(w, f->dst);
-		make_plan(w, rec, &f->ist,
-			  f->dst_st ? f->dst_st->st_mode : S_IFREG);
-		report(w, rec);
-		return 0;
-	}
-	if (f->dst_st) {	/* the walk's stat: no second one */
-		f->old = *f->dst_st;
-		f->have_old = true;
-	}
-	e = already_equal(w, f);
-	if (e)
-		return e > 0 ? 0 : -1;
-	if (open_destination(w, f) < 0)
-		return -1;
-	e = prepare_destination(w, f);
-	if (!e)
-		e = copy_and_verify(w, f);
-	if (!e)
-		e = finish_file(w, f);
-	if (e)
-		return abandon_file(w, f, e);
-	sc_dest_partial_end(w->thread);
-	if (o->sync && (e = sc_dest_fsync_dir(f->dst)) < 0) {
-		sc_report_error(&w->msgs, -e,
-				_("cannot sync the directory of %s"),
-				sc_quote(f->dst));
-		rec->err = e;
-		rec->seconds = elapsed(&f->t0);
-		if (o->json)
-			report(w, rec);
-		return -1;
-	}
-	rec->seconds = elapsed(&f->t0);
-	report(w, rec);
-	return 0;
-}
-
-/* Copies regular file SRC (or the data of a FIFO or device) to DST.
- * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
- * of a fresh tree); else SRC is opened here and checked against SST, the
- * stat the walk saw.  DST_ST is the stat of the existing destination
- * (links followed), or NULL when there is none. */
-static int copy_regular(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, const struct stat *dst_st,
-			bool follow, int pre_in, const struct stat *pre_ist)
-{
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
-	struct file_copy f = {
-		.src = src, .dst = dst, .rec = &rec, .sst = sst,
-		.dst_st = dst_st, .follow = follow, .in = pre_in, .out = -1,
-		.dst_exists = dst_st != NULL, .atomic = w->o->atomic,
-		.clone_only = w->o->reflink == SC_REFLINK_ALWAYS &&
-			      !w->o->roads_forced,
-	};
-	int r;
-
-	if (pre_in >= 0)
-		f.ist = *pre_ist;
-	r = copy_file(w, &f);
-	if (f.in >= 0)
-		close(f.in);
-	/* --debug: how the data went, once the source was open, as cp
-	 * says it (cp 9.2 and later) */
-	if (f.opened && w->o->debug && !w->o->attributes_only &&
-	    !w->o->json && !w->o->explain)
-		sc_report_debug(sc_report_out(&w->msgs),
-				rec.copied ? &rec.res : NULL,
-				rec.planned ? &rec.plan : NULL,
-				w->o->reflink != SC_REFLINK_NEVER &&
-				!(rec.planned &&
-				  rec.plan.step[SC_ROAD_CLONE].by_option));
-	return r;
 }
 
 /* --- the walk ---------------------------------------------------------- */
@@ -1169,9 +218,9 @@ static int by_ino(const void *a, const void *b)
  * the directory WANT describes (-ESTALE if not).  *KEEP gets a
  * descriptor of it for opening its entries, or -1 (out of descriptors:
  * the entries are then opened by path). */
-static _noinline_ int list_dir(struct walk *w, const char *path, bool follow,
-		    const struct stat *want, int *keep, struct dent **ret,
-		    size_t *ret_n)
+static _noinline_ int list_dir(struct walk *w, const char *path,
+			       bool follow, const struct stat *want, int *keep,
+			       struct dent **ret, size_t *ret_n)
 {
 	int at_fd = w->at_fd;
 	const char *at_name = w->at_name;
@@ -1251,8 +300,9 @@ static _noinline_ int list_dir(struct walk *w, const char *path, bool follow,
 /* A directory that must not be copied: one the walk is already inside
  * (a link that leads back, -L or -H), or the destination inside the
  * source.  True when refused, said. */
-static _noinline_ bool refuse_directory(struct walk *w, const char *src, const char *dst,
-			     const struct stat *sst, bool cmdline)
+static _noinline_ bool refuse_directory(struct walk *w, const char *src,
+					const char *dst, const struct stat *sst,
+					bool cmdline)
 {
 	for (size_t i = 0; i < w->n_ancestors; i++)
 		if (w->ancestors[i].dev == sst->st_dev &&
@@ -1275,7 +325,7 @@ static _noinline_ bool refuse_directory(struct walk *w, const char *src, const c
 /* Makes directory DST like SST, less what must wait (M says what), and
  * so that we may enter it and write its entries.  0 or -1. */
 static _noinline_ int make_directory(struct walk *w, const char *dst,
-			  const struct stat *sst, struct sc_made *m)
+				     const struct stat *sst, struct sc_made *m)
 {
 	struct stat now;
 
@@ -1394,8 +444,9 @@ static int copy_entries(struct walk *w, const char *src, const char *dst,
  * stopped us writing them.  With -j its files may still be in flight:
  * they wait for the end of the run (the list is in post-order).
  * 0 or -1. */
-static _noinline_ int directory_attrs(struct walk *w, const char *src, const char *dst,
-			   const struct stat *sst, struct sc_made *m)
+static _noinline_ int directory_attrs(struct walk *w, const char *src,
+				      const char *dst, const struct stat *sst,
+				      struct sc_made *m)
 {
 	const struct sc_options *o = w->o;
 
@@ -1419,7 +470,7 @@ static _noinline_ int directory_attrs(struct walk *w, const char *src, const cha
 			free(dl[w->n_deferred].dst);
 		}
 	}
-	if (set_attrs(w, -1, -1, src, dst, sst, m) < 0) {
+	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, m) < 0) {
 		w->msgs.failed = true;
 		return -1;
 	}
@@ -1433,7 +484,7 @@ static _noinline_ void report_directory(struct walk *w, const char *src,
 {
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
 
-	report(w, &rec);
+	sc_walk_report(w, &rec);
 }
 
 /* Copies directory SRC (SST) to DST (DST_ST: the existing one, or NULL):
@@ -1452,7 +503,7 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	if (!dst_st && !o->explain) {
 		if (make_directory(w, dst, sst, &m) < 0)
 			return -1;
-		dir_facts = facts_for_path(w, dst);
+		dir_facts = sc_walk_facts_for_path(w, dst);
 	} else if (dst_st) {
 		m.have_old = true;
 		m.old_mode = dst_st->st_mode;
@@ -1524,7 +575,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	if (w->o->explain) {
 		free(target);
-		report(w, &rec);
+		sc_walk_report(w, &rec);
 		return 0;
 	}
 	e = sc_dest_make_link(false, target, dst, false, w->o->force);
@@ -1545,9 +596,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 				sc_quote(dst));
 		return -1;
 	}
-	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
+	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
 		w->msgs.failed = true;
-	report(w, &rec);
+	sc_walk_report(w, &rec);
 	return 0;
 }
 
@@ -1560,7 +611,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	mode_t mode;
 
 	if (w->o->explain) {
-		report(w, &rec);
+		sc_walk_report(w, &rec);
 		return 0;
 	}
 	m.omitted = sc_attrs_omitted(w->o, sst->st_mode);
@@ -1572,9 +623,9 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		    _("cannot create special file %s"), sc_quote(dst));
 		return -1;
 	}
-	if (set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
+	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
 		w->msgs.failed = true;
-	report(w, &rec);
+	sc_walk_report(w, &rec);
 	return 0;
 }
 
@@ -1596,14 +647,15 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 				sc_quote(dst), sc_quote(prev));
 		return -1;
 	}
-	report(w, &rec);
+	sc_walk_report(w, &rec);
 	return 0;
 }
 
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
-static _noinline_ int copy_new_regular(struct walk *w, const char *src, const char *dst)
+static _noinline_ int copy_new_regular(struct walk *w, const char *src,
+				       const char *dst)
 {
 	const struct sc_options *o = w->o;
 	struct stat ist;
@@ -1615,7 +667,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src, const ch
 		in = w->ahead_fd;	/* ours now */
 		w->ahead_fd = -1;
 	} else {
-		in = src_open(w, src, SC_NEW_SRC_FLAGS);
+		in = sc_walk_open_source(w, src, SC_NEW_SRC_FLAGS);
 	}
 
 	if (in < 0)
@@ -1640,7 +692,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src, const ch
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
-	r = copy_regular(w, src, dst, NULL, NULL, false, in, &ist);
+	r = sc_file_copy(w, src, dst, NULL, NULL, false, in, &ist);
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
 	if (r == 0 && !w->msgs.failed && tracked)
@@ -1680,8 +732,8 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 
 /* An operand named again: cp copies it once and warns.  Returns true
  * when SRC is to be skipped. */
-static _noinline_ bool named_twice(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst)
+static _noinline_ bool named_twice(struct walk *w, const char *src,
+				   const char *dst, const struct stat *sst)
 {
 	if (!S_ISDIR(sst->st_mode)) {
 		if (w->o->backup != SC_BACKUP_NONE)
@@ -1894,7 +946,8 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 
 /* Several operands into a directory: never write through a symlink this
  * run made.  True (said) when E's destination is one. */
-static _noinline_ bool through_new_symlink(struct walk *w, const struct entry *e)
+static _noinline_ bool through_new_symlink(struct walk *w,
+					   const struct entry *e)
 {
 	struct stat l;
 
@@ -1918,7 +971,7 @@ static int link_instead(struct walk *w, const struct entry *e)
 	int r;
 
 	if (o->explain) {
-		report(w, &rec);
+		sc_walk_report(w, &rec);
 		return 0;
 	}
 	if (o->symbolic_link && e->src[0] != '/' && !sc_path_in_cwd(e->dst)) {
@@ -1939,7 +992,7 @@ static int link_instead(struct walk *w, const struct entry *e)
 				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
-	report(w, &rec);
+	sc_walk_report(w, &rec);
 	return 0;
 }
 
@@ -1947,7 +1000,8 @@ static int link_instead(struct walk *w, const struct entry *e)
  * already copied becomes a link, -l/-s make links, then a symlink, the
  * data of a file (or, without -R, of a FIFO or device) or a special
  * file.  0 or -1. */
-static _noinline_ int copy_non_directory(struct walk *w, const struct entry *e)
+static _noinline_ int copy_non_directory(struct walk *w,
+					 const struct entry *e)
 {
 	const struct sc_options *o = w->o;
 	bool as_regular = !o->recursive || o->copy_contents;
@@ -1981,7 +1035,7 @@ static _noinline_ int copy_non_directory(struct walk *w, const struct entry *e)
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does; a
 		 * socket cannot be opened (ENXIO), as cp says. */
-		r = copy_regular(w, e->src, e->dst, &e->sst, dst_st,
+		r = sc_file_copy(w, e->src, e->dst, &e->sst, dst_st,
 				 e->follow, -1, NULL);
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
@@ -2471,7 +1525,7 @@ static void set_deferred_attrs(struct walk *w)
 	for (size_t i = 0; i < w->n_deferred; i++) {
 		struct deferred *d = &w->deferred[i];
 
-		if (set_attrs(w, -1, -1, d->src, d->dst, &d->st, &d->m) < 0)
+		if (sc_walk_set_attrs(w, -1, -1, d->src, d->dst, &d->st, &d->m) < 0)
 			w->run->failures++;
 		free(d->src);
 		free(d->dst);

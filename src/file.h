@@ -1,0 +1,23 @@
+/* The copy of one regular file: open the source, prepare the
+ * destination, copy and verify, finish or abandon. */
+#ifndef SMARTCP_FILE_H
+#define SMARTCP_FILE_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+struct walk;
+
+/* Copies regular file SRC (or the data of a FIFO or device) to DST.
+ * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
+ * of a fresh tree); it is closed here.  Else SRC is opened here (through
+ * the walk's directory descriptor, following a symlink only if FOLLOW)
+ * and checked against SST, the stat the walk saw.  DST_ST is the stat of
+ * the existing destination (links followed), or NULL when there is none.
+ * Returns 0, or -1 with the messages said and, for --json, the record
+ * made; W's messages say whether the entry failed in part. */
+int sc_file_copy(struct walk *w, const char *src, const char *dst,
+		 const struct stat *sst, const struct stat *dst_st,
+		 bool follow, int pre_in, const struct stat *pre_ist);
+
+#endif

@@ -1,0 +1,110 @@
+/* The walk's state, private to src/: what the tree walk (walk.c), the
+ * copy of one regular file (file.c) and the proof that the copy came out
+ * right (proof.c) share, and the few services of the walk they call.  The
+ * walk owns it; the others are handed the struct walk of the entry being
+ * copied. */
+#ifndef SMARTCP_WALK_STATE_H
+#define SMARTCP_WALK_STATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "attrs.h"
+#include "jobs.h"
+#include "links.h"
+#include "options.h"
+#include "pool.h"
+#include "report.h"
+#include "xattr_rules.h"
+
+struct learned;		/* file.c: roads that failed for a filesystem pair */
+struct deferred;	/* walk.c: directory attributes set at the end */
+struct seen;		/* walk.c: operands and what they became */
+
+/* What the walk and its -j workers share for the whole run. */
+struct run {
+	/* under LOCK: the filesystem facts cache and what the run has
+	 * learned */
+	pthread_mutex_t lock;
+	struct sc_fsinfo *fsi;
+	struct learned *learned;
+	size_t n_learned;
+	/* Failures: a message marks the entry being copied as failed
+	 * (struct sc_msgs); each failed entry counts once, whatever number
+	 * of messages it printed.  Walk thread only: workers count into
+	 * their jobs. */
+	int failures;
+};
+
+struct walk {
+	const struct sc_options *o;
+	/* Facts of the directory the walk just created and is filling, or
+	 * NULL: its new entries need no lstat and no fstat. */
+	const struct sc_fs_facts *parent_facts;
+	char *backup;		/* backup made for the current file, or NULL */
+	/* The source entry being copied, as its directory's descriptor and
+	 * its name there: opened through these, a directory renamed or
+	 * swapped for a symlink while the walk is inside it cannot lead the
+	 * copy out of the source tree.  -1 and NULL: use the path. */
+	int at_fd;
+	const char *at_name;
+	bool reported;		/* the current entry has its record */
+	bool announced;		/* ... and its cp-style -v line is out */
+	const char *current;	/* the file being copied, for progress */
+	off_t current_size;
+	struct sc_report *rep;
+	struct run *run;	/* shared by the walk and its workers */
+	/* --preserve=xattr: xattr.conf, read before any worker starts */
+	const struct sc_xattr_rules *xattr_rules;
+	struct sc_copy_ctx ctx;
+	struct sc_kernel kernel;
+	mode_t umask;
+	bool privileged;	/* root: may chown, and must say when it fails */
+	bool in_worker;		/* a -j worker's copy of the walk */
+	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (dest.h) */
+	struct sc_msgs msgs;	/* this thread's messages about its entry */
+	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
+	struct sc_jobs *jobs;	/* -j: the workers, shared */
+	struct walk *workers;	/* -j: one walk per worker thread */
+	struct deferred *deferred;	/* -j: directory attributes, post-order */
+	size_t n_deferred;
+	/* The source directories being copied, outermost first: a link that
+	 * leads back to one of them (-L, -H) would copy forever. */
+	struct { dev_t dev; ino_t ino; } *ancestors;
+	size_t n_ancestors, cap_ancestors;
+	struct sc_links links;	/* the walk thread's hard-link table */
+	/* several operands into a directory: what they were and became */
+	bool multi;
+	struct seen *src_seen, *dst_seen;
+	size_t n_src_seen, n_dst_seen;
+	dev_t root_dev;		/* -x: the device of the current operand */
+};
+
+/* Records REC (its backup and -v state from W) for the report.  Marks
+ * W's current entry as reported. */
+void sc_walk_report(struct walk *w, struct sc_record *rec);
+
+/* Opens the source entry being copied: AT_NAME in AT_FD when the walk
+ * has its directory open (see struct walk), else SRC.  A descriptor, or
+ * -1 with errno. */
+int sc_walk_open_source(struct walk *w, const char *src, int flags);
+
+/* The facts of the filesystem that FD (fstat'ed as ST) is on, from the
+ * run's cache; NULL when they cannot be learned.  Any thread. */
+const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
+					 const struct stat *st);
+
+/* The facts of PATH's filesystem; for a path that may not exist yet
+ * (--explain), its nearest existing ancestor's.  NULL when none. */
+const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
+						 const char *path);
+
+/* sc_attrs_set() with what W knows of the run: 0, or -1 with the message
+ * said. */
+int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
+		      const char *dst, const struct stat *st, struct sc_made *m);
+
+#endif
