@@ -1,14 +1,11 @@
-/* Shared helpers: gettext macros, cleanup attributes, small utilities. */
+/* What every file of the program (src/) includes: the engine's common
+ * header (config.h, the public header, N_(), ARRAY_SIZE, MIN, the
+ * cleanup attributes), plus what only a program has: gettext and the
+ * name it was invoked as. */
 #ifndef SMARTCP_SYSTEM_H
 #define SMARTCP_SYSTEM_H
 
-#include <config.h>
-
-#include <errno.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <unistd.h>
+#include "common.h"
 
 #ifdef ENABLE_NLS
 # include <libintl.h>
@@ -17,27 +14,6 @@
 # define _(s) (s)
 # define ngettext(a, b, n) ((n) == 1 ? (a) : (b))
 #endif
-#define N_(s) (s)
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-
-static inline void closep(int *fd)
-{
-	if (*fd >= 0) {
-		int saved = errno;
-		close(*fd);
-		errno = saved;
-	}
-}
-
-static inline void freep(void *p)
-{
-	free(*(void **)p);
-}
-
-#define _cleanup_close_ __attribute__((cleanup(closep)))
-#define _cleanup_free_ __attribute__((cleanup(freep)))
 
 /* Kept out of its caller's frame: for what a recursive function calls,
  * whose locals must not be on the stack once per level of the recursion. */
