@@ -252,6 +252,76 @@ enum sc_tristate sc_fs_can_clone(const char *type, enum sc_fs_class cls)
 	return cls == SC_FS_UNKNOWN ? SC_MAYBE : SC_NO;
 }
 
+/* Types an assumption may name (sc_fs_facts_assume) beyond the tables
+ * above: common disk and network filesystems, and whether a mount of
+ * one has a block device behind it, which decides the class that
+ * looking at a real mount would give. */
+static const struct {
+	const char *name;
+	bool blockdev;
+} others[] = {
+	{ "ext2", true },	{ "ext3", true },	{ "f2fs", true },
+	{ "vfat", true },	{ "exfat", true },	{ "ntfs3", true },
+	{ "fuseblk", true },	{ "jfs", true },	{ "reiserfs", true },
+	{ "nilfs2", true },	{ "hfsplus", true },	{ "udf", true },
+	{ "iso9660", true },	{ "squashfs", true },	{ "erofs", true },
+	{ "gfs2", true },	{ "ocfs2", true },	{ "bcachefs", true },
+	{ "zfs", false },	{ "nfs4", false },	{ "smbfs", false },
+	{ "9p", false },	{ "afs", false },	{ "glusterfs", false },
+};
+
+const char *sc_fs_type_name(size_t i)
+{
+	if (i < ARRAY_SIZE(known))
+		return known[i].name;
+	i -= ARRAY_SIZE(known);
+	if (i < ARRAY_SIZE(others))
+		return others[i].name;
+	i -= ARRAY_SIZE(others);
+	if (i < ARRAY_SIZE(generated))
+		return generated[i].name;
+	return NULL;
+}
+
+int sc_fs_facts_assume(const char *type, struct sc_fs_facts *ret)
+{
+	bool blockdev = false, found = false;
+	unsigned long magic = 0;
+	size_t i;
+
+	if (!type || !ret)
+		return -EINVAL;
+	for (i = 0; !found && i < ARRAY_SIZE(known); i++)
+		if (!strcmp(type, known[i].name)) {
+			found = true;
+			magic = known[i].magic;
+			blockdev = known[i].cls == SC_FS_LOCAL;
+		}
+	for (i = 0; !found && i < ARRAY_SIZE(others); i++)
+		if (!strcmp(type, others[i].name)) {
+			found = true;
+			blockdev = others[i].blockdev;
+		}
+	for (i = 0; !found && i < ARRAY_SIZE(generated); i++)
+		if (!strcmp(type, generated[i].name)) {
+			found = true;
+			magic = generated[i].magic;
+		}
+	/* fuse.SUBTYPE: any FUSE program, as mountinfo names it */
+	if (!found && !strncmp(type, "fuse.", 5) && type[5] &&
+	    !strpbrk(type, " ,:/"))
+		found = true;
+	if (!found)
+		return -ENOENT;
+	if (strlen(type) >= sizeof(ret->type))
+		return -ENAMETOOLONG;
+	*ret = (struct sc_fs_facts){ .mnt_id = -1, .magic = magic };
+	strcpy(ret->type, type);
+	ret->class = sc_fs_classify(type, magic, blockdev);
+	ret->can_clone = sc_fs_can_clone(type, ret->class);
+	return 0;
+}
+
 static const char *type_from_magic(unsigned long magic)
 {
 	size_t i;
@@ -759,6 +829,44 @@ struct sc_kernel sc_kernel_running(void)
 	if (uname(&u) == 0)
 		sscanf(u.release, "%d.%d", &k.major, &k.minor);
 	return k;
+}
+
+/* The last minor version of each finished major series; the newest
+ * series takes any minor. */
+static const int last_minor[] = { [3] = 19, [4] = 20, [5] = 19, [6] = 19 };
+#define NEWEST_MAJOR 7
+
+int sc_kernel_parse(const char *text, struct sc_kernel *ret)
+{
+	const char *p = text;
+	int v[3] = { 0, 0, 0 }, n = 0;
+
+	if (!text || !ret)
+		return -EINVAL;
+	/* MAJOR.MINOR[.PATCH], then nothing or what uname -r adds after
+	 * a '-' or '+' ("6.1.0-13-amd64") */
+	while (n < 3) {
+		long x = 0;
+		const char *start = p;
+
+		while (*p >= '0' && *p <= '9' && x < 1000)
+			x = x * 10 + (*p++ - '0');
+		if (p == start || (*p >= '0' && *p <= '9'))
+			return -EINVAL;
+		v[n++] = (int)x;
+		if (*p != '.' || n == 3)
+			break;
+		p++;
+	}
+	if (n < 2 || (*p && *p != '-' && *p != '+'))
+		return -EINVAL;
+	if (v[0] == 2 ? v[1] != 6 :
+	    v[0] < 2 || v[0] > NEWEST_MAJOR ||
+	    (v[0] < NEWEST_MAJOR && v[1] > last_minor[v[0]]) || v[1] > 99)
+		return -ERANGE;
+	ret->major = v[0];
+	ret->minor = v[1];
+	return 0;
 }
 
 bool sc_kernel_at_least(struct sc_kernel k, int major, int minor)

@@ -546,7 +546,12 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	if (open_source(w, f) < 0)
 		return -1;
 	if (o->explain) {
-		rec->dst_fs = sc_walk_facts_for_path(w, f->dst);
+		if (w->run->fs_assumed) {	/* --assume-fs */
+			rec->src_fs = &w->run->assumed[0];
+			rec->dst_fs = &w->run->assumed[1];
+		} else {
+			rec->dst_fs = sc_walk_facts_for_path(w, f->dst);
+		}
 		make_plan(w, rec, &f->ist,
 			  f->dst_st ? f->dst_st->st_mode : S_IFREG);
 		sc_walk_report(w, rec);

@@ -23,10 +23,11 @@
 #endif
 
 enum {
-	OPT_ATTRIBUTES_ONLY = 256, OPT_ALLOW_CHANGING_SOURCE, OPT_ATOMIC, OPT_BACKUP, OPT_COPY_CONTENTS,
-	OPT_DEBUG, OPT_EXPLAIN, OPT_HELP, OPT_IF_CHANGED, OPT_JSON,
+	OPT_ATTRIBUTES_ONLY = 256, OPT_ALLOW_CHANGING_SOURCE, OPT_ASSUME_FS,
+	OPT_ATOMIC, OPT_BACKUP, OPT_COPY_CONTENTS,
+	OPT_DEBUG, OPT_EXPLAIN, OPT_HELP, OPT_IF_CHANGED, OPT_JSON, OPT_KERNEL,
 	OPT_NO_PRESERVE, OPT_PARENTS, OPT_PRESERVE, OPT_PROGRESS, OPT_REFLINK,
-	OPT_REMOVE_DESTINATION, OPT_ROAD, OPT_SPARSE, OPT_STRIP_SLASHES,
+	OPT_REMOVE_DESTINATION, OPT_ROAD, OPT_RULES, OPT_SPARSE, OPT_STRIP_SLASHES,
 	OPT_SYNC, OPT_UPDATE, OPT_VERIFY, OPT_VERSION, OPT_BAD_LONG,
 };
 
@@ -38,6 +39,7 @@ enum {
 static const struct option long_options[] = {
 	{ "allow-changing-source", no_argument,	NULL, OPT_ALLOW_CHANGING_SOURCE },
 	{ "archive",		no_argument,		NULL, 'a' },
+	{ "assume-fs",		required_argument,	NULL, OPT_ASSUME_FS },
 	{ "atomic",		no_argument,		NULL, OPT_ATOMIC },
 	{ "attributes-only",	no_argument,		NULL, OPT_ATTRIBUTES_ONLY },
 	{ "backup",		optional_argument,	NULL, OPT_BACKUP },
@@ -51,6 +53,7 @@ static const struct option long_options[] = {
 	{ "interactive",	no_argument,		NULL, 'i' },
 	{ "jobs",		required_argument,	NULL, 'j' },
 	{ "json",		no_argument,		NULL, OPT_JSON },
+	{ "kernel",		required_argument,	NULL, OPT_KERNEL },
 	{ "link",		no_argument,		NULL, 'l' },
 	{ "no-clobber",		no_argument,		NULL, 'n' },
 	{ "no-dereference",	no_argument,		NULL, 'P' },
@@ -66,6 +69,7 @@ static const struct option long_options[] = {
 	{ "remove-destination",	no_argument,		NULL, OPT_REMOVE_DESTINATION },
 	{ "reflink",		optional_argument,	NULL, OPT_REFLINK },
 	{ "road",		required_argument,	NULL, OPT_ROAD },
+	{ "rules",		no_argument,		NULL, OPT_RULES },
 	{ "sparse",		required_argument,	NULL, OPT_SPARSE },
 	{ "strip-trailing-slashes", no_argument,	NULL, OPT_STRIP_SLASHES },
 	{ "suffix",		required_argument,	NULL, 'S' },
@@ -379,6 +383,15 @@ smartcp options:\n\
                                  nothing, create nothing\n\
       --json                   print one JSON object per file and a summary\n\
                                  (JSON Lines) on standard output\n\
+      --kernel=VERSION         with --explain: plan for this kernel version\n\
+                                 (such as 5.4 or 6.1) instead of the running one\n\
+      --assume-fs=TYPE[:TYPE]  with --explain: plan as if the files were on\n\
+                                 one filesystem of type TYPE, or the source on\n\
+                                 the first type and the destination on another\n\
+                                 filesystem of the second (such as nfs4:ext4)\n\
+      --rules                  print the rules that choose the roads: for each\n\
+                                 kind of filesystem pair and kernel version,\n\
+                                 the roads in order and why others are skipped\n\
       --road=LIST              use only these roads, for experiments: any of\n\
                                  clone, copy_file_range, splice, read_write\n\
       --verify                 read the destination back and compare it with\n\
@@ -714,6 +727,9 @@ static bool apply_flag(int c, struct sc_options *o, struct backup_request *b)
 	case OPT_EXPLAIN:
 		o->explain = true;
 		return true;
+	case OPT_RULES:
+		o->rules = true;
+		return true;
 	case OPT_JSON:
 		o->json = true;
 		return true;
@@ -813,6 +829,93 @@ static int apply_sparse(struct sc_options *o, const char *arg)
 	return 0;
 }
 
+/* --kernel=VERSION.  0, or -1 said. */
+static int apply_kernel(struct sc_options *o, const char *arg)
+{
+	int e = sc_kernel_parse(arg, &o->kernel);
+
+	if (e == -ERANGE) {
+		fprintf(stderr, _("%s: unknown kernel version %s for %s\n"),
+			sc_program_name, sc_quote_locale(arg),
+			sc_quote_locale("--kernel"));
+		fputs(_("Linux 2.6, 3.0 to 3.19, 4.0 to 4.20, 5.0 to 5.19, 6.0 to 6.19 and 7.x exist\n"),
+		      stderr);
+	} else if (e < 0) {
+		fprintf(stderr, _("%s: invalid kernel version %s for %s\n"),
+			sc_program_name, sc_quote_locale(arg),
+			sc_quote_locale("--kernel"));
+		fputs(_("Accepted forms: MAJOR.MINOR, MAJOR.MINOR.PATCH or what 'uname -r' prints,\n"
+			"such as 5.4, 6.1.0 or 6.1.0-13-amd64\n"), stderr);
+	}
+	if (e < 0) {
+		sc_options_try_help();
+		return -1;
+	}
+	o->kernel_assumed = true;
+	return 0;
+}
+
+/* One type of --assume-fs into DST.  0, or -1 said. */
+static int assume_type(const char *type, char *dst, size_t size)
+{
+	struct sc_fs_facts f;
+	const char *name;
+	size_t col;
+
+	if (sc_fs_facts_assume(type, &f) == 0 && strlen(type) < size) {
+		strcpy(dst, type);
+		return 0;
+	}
+	fprintf(stderr, _("%s: unknown filesystem type %s for %s\n"),
+		sc_program_name, sc_quote_locale(type),
+		sc_quote_locale("--assume-fs"));
+	fputs(_("Known types:"), stderr);
+	col = strlen(_("Known types:"));
+	for (size_t i = 0; (name = sc_fs_type_name(i)); i++) {
+		col += strlen(name) + 2;
+		if (col > 72) {
+			fputs(i ? ",\n " : "\n ", stderr);
+			col = strlen(name) + 2;
+		} else {
+			fputs(i ? ", " : " ", stderr);
+		}
+		fputs(name, stderr);
+	}
+	fputs(_(";\nand fuse.SUBTYPE for any FUSE filesystem\n"), stderr);
+	return -1;
+}
+
+/* --assume-fs=TYPE or SOURCE_TYPE:DEST_TYPE.  0, or -1 said. */
+static int apply_assume_fs(struct sc_options *o, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char first[64];
+	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	if (!n || (colon && (!colon[1] || strchr(colon + 1, ':'))) ||
+	    n >= sizeof(first)) {
+		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
+			sc_program_name, sc_quote_locale(arg),
+			sc_quote_locale("--assume-fs"));
+		fputs(_("Accepted forms: TYPE (both files on one filesystem of that type), or\n"
+			"SOURCE_TYPE:DEST_TYPE (two filesystems), such as ext4 or nfs4:xfs\n"),
+		      stderr);
+		sc_options_try_help();
+		return -1;
+	}
+	memcpy(first, arg, n);
+	first[n] = '\0';
+	if (assume_type(first, o->assume_type[0], sizeof(o->assume_type[0])) ||
+	    assume_type(colon ? colon + 1 : first, o->assume_type[1],
+			sizeof(o->assume_type[1]))) {
+		sc_options_try_help();
+		return -1;
+	}
+	o->fs_assumed = true;
+	o->assume_one_fs = !colon;
+	return 0;
+}
+
 /* An option with an argument (ARG, NULL when optional and absent).
  * 0: set, -1: refused (said), 1: C is not one of these. */
 static int apply_value(int c, const char *arg, struct sc_options *o,
@@ -863,6 +966,10 @@ static int apply_value(int c, const char *arg, struct sc_options *o,
 		return 0;
 	case OPT_SPARSE:
 		return apply_sparse(o, arg);
+	case OPT_KERNEL:
+		return apply_kernel(o, arg);
+	case OPT_ASSUME_FS:
+		return apply_assume_fs(o, arg);
 	}
 	return 1;
 }
@@ -914,6 +1021,16 @@ static int finish_options(struct sc_options *o,
 	}
 	if (apply_backups(o, b) < 0)
 		return -1;
+	/* Assumed facts only ever describe a plan: a copy, which really
+	 * happens, always goes by the facts of this machine. */
+	if ((o->kernel_assumed && !o->explain && !o->rules) ||
+	    (o->fs_assumed && !o->explain)) {
+		fprintf(stderr, _("%s: %s goes only with --explain: a copy uses the facts of this machine\n"),
+			sc_program_name, o->fs_assumed && !o->explain ?
+			"--assume-fs" : "--kernel");
+		sc_options_try_help();
+		return -1;
+	}
 	if (o->reflink == SC_REFLINK_ALWAYS && o->sparse != SC_SPARSE_AUTO) {
 		fprintf(stderr, _("%s: --reflink can be used only with --sparse=auto\n"),
 			sc_program_name);

@@ -56,6 +56,13 @@ struct sc_options {
 	unsigned roads;		/* --road: bit (1 << enum sc_road) per road */
 	bool roads_forced;	/* --road given: only these, in plan order */
 	unsigned jobs;
+	/* --explain about another machine: facts assumed, not observed */
+	bool kernel_assumed;		/* --kernel */
+	struct sc_kernel kernel;
+	bool fs_assumed;		/* --assume-fs */
+	bool assume_one_fs;		/* TYPE: both ends on one filesystem */
+	char assume_type[2][64];	/* the source's and destination's */
+	bool rules;			/* --rules: print the decision table */
 	bool as_cp;	/* called as "cp": say nothing cp would not say */
 };
 

@@ -12,6 +12,9 @@
 struct sc_report {
 	bool verbose, json, explain, summary;
 	bool plain;		/* -v lines exactly as cp's: no road */
+	/* --explain about another machine: these facts were assumed */
+	bool kernel_assumed, fs_assumed;
+	struct sc_kernel kernel;
 	uint64_t files, bytes;
 	unsigned changed, vanished;	/* sources that changed, entries
 					 * gone before their turn */
@@ -37,6 +40,15 @@ static double since_start(const struct sc_report *rep)
 void sc_report_plain(struct sc_report *rep, bool plain)
 {
 	rep->plain = plain;
+}
+
+void sc_report_assumed(struct sc_report *rep, const struct sc_kernel *kernel,
+		       bool fs)
+{
+	rep->kernel_assumed = kernel != NULL;
+	if (kernel)
+		rep->kernel = *kernel;
+	rep->fs_assumed = fs;
 }
 
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
@@ -213,7 +225,8 @@ static void json_change(FILE *f, const struct sc_change *ch)
 		ch->again ? "true" : "false");
 }
 
-static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs)
+static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs,
+		    bool assumed)
 {
 	fprintf(f, ",\"%s\":", key);
 	if (!fs) {
@@ -232,10 +245,13 @@ static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs)
 		sc_json_string(f, fs->target);
 	else
 		fputs("null", f);
+	if (assumed)
+		fputs(",\"assumed\":true", f);
 	fputs("}", f);
 }
 
-static void json_record(const struct sc_record *rec, FILE *f)
+static void json_record(const struct sc_report *rep,
+			const struct sc_record *rec, FILE *f)
 {
 	const struct sc_copy_result *res = &rec->res;
 	int last_road = -1;
@@ -246,9 +262,12 @@ static void json_record(const struct sc_record *rec, FILE *f)
 	sc_json_string(f, rec->dst);
 	fprintf(f, ",\"type\":\"%s\"", kind_name(rec->kind));
 	if (rec->kind == SC_KIND_FILE) {
-		json_fs(f, "source_fs", rec->src_fs);
-		json_fs(f, "destination_fs", rec->dst_fs);
+		json_fs(f, "source_fs", rec->src_fs, rep->fs_assumed);
+		json_fs(f, "destination_fs", rec->dst_fs, rep->fs_assumed);
 		fprintf(f, ",\"size\":%lld", (long long)rec->src_size);
+		if (rep->kernel_assumed)
+			fprintf(f, ",\"kernel\":{\"version\":\"%d.%d\",\"assumed\":true}",
+				rep->kernel.major, rep->kernel.minor);
 	}
 	if (rec->planned) {
 		const char *sep = "";
@@ -337,14 +356,15 @@ static void json_record(const struct sc_record *rec, FILE *f)
 }
 
 static void explain_fs(const char *label, const struct sc_fs_facts *fs,
-		       const struct sc_record *rec, bool is_src)
+		       const struct sc_record *rec, bool is_src, bool assumed)
 {
 	printf("  %-8s ", label);
 	if (!fs) {
 		puts(_("unknown filesystem"));
 		return;
 	}
-	printf("%s", fs->type[0] ? fs->type : "?");
+	/* "assumed", like the labels, is for scripts: not translated */
+	printf("%s%s", assumed ? "assumed " : "", fs->type[0] ? fs->type : "?");
 	if (fs->source && strcmp(fs->source, fs->type))
 		printf(" %s", fs->source);
 	if (fs->target)
@@ -365,7 +385,8 @@ static void explain_fs(const char *label, const struct sc_fs_facts *fs,
 	putchar('\n');
 }
 
-static void explain_record(const struct sc_record *rec)
+static void explain_record(const struct sc_report *rep,
+			   const struct sc_record *rec)
 {
 	const char *sep = "";
 
@@ -375,8 +396,11 @@ static void explain_record(const struct sc_record *rec)
 		return;
 	}
 	/* The labels are an interface, like "plan:": not translated. */
-	explain_fs("source:", rec->src_fs, rec, true);
-	explain_fs("dest:", rec->dst_fs, rec, false);
+	explain_fs("source:", rec->src_fs, rec, true, rep->fs_assumed);
+	explain_fs("dest:", rec->dst_fs, rec, false, rep->fs_assumed);
+	if (rep->kernel_assumed)
+		printf("  %-8s assumed Linux %d.%d\n", "kernel:",
+		       rep->kernel.major, rep->kernel.minor);
 	printf("  %-8s ", "plan:");
 	for (int r = 0; r < SC_ROAD__MAX; r++)
 		if (rec->plan.step[r].use) {
@@ -502,11 +526,11 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 	if (own)
 		sc_report_progress_end(rep);
 	if (rep->json) {
-		json_record(rec, out);
+		json_record(rep, rec, out);
 		return;
 	}
 	if (rep->explain) {
-		explain_record(rec);
+		explain_record(rep, rec);
 		return;
 	}
 	if (!rep->verbose || rec->err || rec->announced)

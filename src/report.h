@@ -48,6 +48,11 @@ struct sc_report;
 void sc_report_plain(struct sc_report *rep, bool plain);
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret);
+/* --explain about another machine: KERNEL (NULL: the running one was
+ * used) and, when FS, both filesystems were assumed, not observed;
+ * the explain blocks and JSON objects say so. */
+void sc_report_assumed(struct sc_report *rep, const struct sc_kernel *kernel,
+		       bool fs);
 void sc_report_free(struct sc_report *rep);
 
 /* One record: a -v line, an --explain block or a JSON object, printed to

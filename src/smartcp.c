@@ -1,7 +1,9 @@
 /* smartcp: main wires options, walk and report together; nothing else. */
 #include "system.h"
 #include "options.h"
+#include "quote.h"
 #include "report.h"
+#include "rules.h"
 #include "walk.h"
 
 #include <locale.h>
@@ -37,6 +39,22 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : 1;
 	if (first < 0)
 		return 1;
+	if (opts.rules) {
+		if (first < argc) {
+			fprintf(stderr, _("%s: extra operand %s\n"),
+				sc_program_name, sc_quote(argv[first]));
+			sc_options_try_help();
+			return 1;
+		}
+		if (sc_rules_print(stdout, opts.json,
+				   opts.kernel_assumed ? &opts.kernel : NULL) < 0 ||
+		    fflush(stdout) != 0) {
+			fprintf(stderr, _("%s: write error: %s\n"),
+				sc_program_name, strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
 	/* Installed under cp's name, smartcp is cp for scripts and people
 	 * who expect cp's output byte for byte: -v lines without the road,
 	 * no summary line, progress only when asked for.  --json, --explain
@@ -54,6 +72,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sc_report_plain(rep, opts.as_cp);
+	sc_report_assumed(rep, opts.kernel_assumed ? &opts.kernel : NULL,
+			  opts.fs_assumed);
 	status = sc_walk_run(&opts, rep, argv + first, argc - first);
 	sc_report_free(rep);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -1535,6 +1535,23 @@ static void set_deferred_attrs(struct walk *w)
 	w->n_deferred = 0;
 }
 
+/* --assume-fs: facts of filesystems of the named types that nothing is
+ * looked up for; one filesystem (one mount) for both ends, or two.  The
+ * types were checked when the options were read. */
+static void assume_facts(struct run *run, const struct sc_options *o)
+{
+	for (int i = 0; i < 2; i++) {
+		struct sc_fs_facts *f = &run->assumed[i];
+		int id = o->assume_one_fs ? 1 : i + 1;
+
+		if (sc_fs_facts_assume(o->assume_type[i], f) < 0)
+			continue;	/* not reached: options checked it */
+		f->mnt_id = id;
+		snprintf(f->identity, sizeof(f->identity), "assumed:%d", id);
+	}
+	run->fs_assumed = true;
+}
+
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
@@ -1565,7 +1582,9 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		return 1;
 	}
 	w.xattr_rules = rules;
-	w.kernel = sc_kernel_running();
+	w.kernel = opts->kernel_assumed ? opts->kernel : sc_kernel_running();
+	if (opts->fs_assumed)
+		assume_facts(&run, opts);
 	w.umask = umask(0);
 	umask(w.umask);
 	w.privileged = geteuid() == 0;

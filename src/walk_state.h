@@ -36,6 +36,9 @@ struct run {
 	 * of messages it printed.  Walk thread only: workers count into
 	 * their jobs. */
 	int failures;
+	/* --explain --assume-fs: the source's and destination's facts */
+	bool fs_assumed;
+	struct sc_fs_facts assumed[2];
 };
 
 struct walk {

@@ -128,6 +128,16 @@ const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
  * "unknown". */
 const char *sc_fs_class_name(enum sc_fs_class cls);
 
+/* Facts for a filesystem of type TYPE that is not looked at: the class
+ * and clone ability a mount of that type would be given, for asking
+ * the plan about another machine.  No identity and no mount: the caller
+ * says which assumed filesystems are one (IDENTITY, MNT_ID).  0; -ENOENT
+ * for a type smartcp does not know (sc_fs_type_name lists those it
+ * does, and "fuse.SUBTYPE" is any FUSE filesystem); -ENAMETOOLONG. */
+int sc_fs_facts_assume(const char *type, struct sc_fs_facts *ret);
+/* The I-th type name sc_fs_facts_assume knows, NULL past the last. */
+const char *sc_fs_type_name(size_t i);
+
 /* A kernel version, e.g. 6.18 -> {6, 18}. */
 struct sc_kernel {
 	int major, minor;
@@ -135,6 +145,11 @@ struct sc_kernel {
 /* The running kernel's version ({0, 0} when uname cannot tell). */
 struct sc_kernel sc_kernel_running(void);
 bool sc_kernel_at_least(struct sc_kernel k, int major, int minor);
+/* Parses TEXT as a kernel version: MAJOR.MINOR, MAJOR.MINOR.PATCH, or
+ * what uname -r prints ("6.1.0-13-amd64").  0; -EINVAL when TEXT is not
+ * of that form; -ERANGE when no such Linux exists (2.6, 3.0 to 3.19, 4.0
+ * to 4.20, 5.0 to 5.19, 6.0 to 6.19 and 7.x do). */
+int sc_kernel_parse(const char *text, struct sc_kernel *ret);
 
 /* ---- The plan -------------------------------------------------------- */
 

@@ -3,6 +3,7 @@
  * live system's). */
 #include <config.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -526,6 +527,94 @@ static TCase *tcase(Suite *s, const char *name, const TTest *test)
 	return tc;
 }
 
+/* --kernel: the forms users write, and only kernels that exist. */
+START_TEST(test_kernel_parse)
+{
+	static const struct {
+		const char *text;
+		int ret, major, minor;
+	} rows[] = {
+		{ "5.4", 0, 5, 4 },		{ "6.1.0", 0, 6, 1 },
+		{ "6.1.0-13-amd64", 0, 6, 1 },	{ "5.15.0-91-generic", 0, 5, 15 },
+		{ "6.8-rc3", 0, 6, 8 },		{ "2.6.32", 0, 2, 6 },
+		{ "4.20", 0, 4, 20 },		{ "5.19", 0, 5, 19 },
+		{ "7.3", 0, 7, 3 },		{ "6.18+", 0, 6, 18 },
+		{ "5.20", -ERANGE, 0, 0 },		{ "4.21", -ERANGE, 0, 0 },
+		{ "3.20", -ERANGE, 0, 0 },		{ "2.4", -ERANGE, 0, 0 },
+		{ "1.0", -ERANGE, 0, 0 },		{ "8.0", -ERANGE, 0, 0 },
+		{ "6.20", -ERANGE, 0, 0 },		{ "5", -EINVAL, 0, 0 },
+		{ "5.", -EINVAL, 0, 0 },		{ ".4", -EINVAL, 0, 0 },
+		{ "five", -EINVAL, 0, 0 },		{ "5.4x", -EINVAL, 0, 0 },
+		{ "5.4.1.2", -EINVAL, 0, 0 },		{ "", -EINVAL, 0, 0 },
+		{ " 5.4", -EINVAL, 0, 0 },		{ "5..4", -EINVAL, 0, 0 },
+		{ "99999999999.1", -EINVAL, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct sc_kernel k = { -1, -1 };
+		int r = sc_kernel_parse(rows[i].text, &k);
+
+		ck_assert_msg(r == rows[i].ret, "'%s': %d, expected %d",
+			      rows[i].text, r, rows[i].ret);
+		if (!r)
+			ck_assert_msg(k.major == rows[i].major &&
+				      k.minor == rows[i].minor,
+				      "'%s' -> %d.%d", rows[i].text, k.major,
+				      k.minor);
+	}
+	ck_assert_int_eq(sc_kernel_parse(NULL, &(struct sc_kernel){ 0 }),
+			 -EINVAL);
+}
+END_TEST
+
+/* --assume-fs: an assumed type gets the class and clone ability that a
+ * real mount of it is given by sc_fs_classify and sc_fs_can_clone. */
+START_TEST(test_facts_assume)
+{
+	static const struct {
+		const char *type;
+		enum sc_fs_class cls;
+		enum sc_tristate clone;
+	} rows[] = {
+		{ "ext4", SC_FS_LOCAL, SC_NO },
+		{ "btrfs", SC_FS_LOCAL, SC_YES },
+		{ "xfs", SC_FS_LOCAL, SC_MAYBE },
+		{ "tmpfs", SC_FS_MEMORY, SC_NO },
+		{ "nfs4", SC_FS_NETWORK, SC_MAYBE },
+		{ "cifs", SC_FS_NETWORK, SC_MAYBE },
+		{ "fuse.sshfs", SC_FS_FUSE, SC_NO },
+		{ "overlay", SC_FS_OVERLAY, SC_MAYBE },
+		{ "proc", SC_FS_GENERATED, SC_NO },
+		{ "sysfs", SC_FS_GENERATED, SC_NO },
+		{ "vfat", SC_FS_LOCAL, SC_NO },
+		{ "zfs", SC_FS_UNKNOWN, SC_MAYBE },
+	};
+	struct sc_fs_facts f;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ck_assert_msg(sc_fs_facts_assume(rows[i].type, &f) == 0,
+			      "%s refused", rows[i].type);
+		ck_assert_str_eq(f.type, rows[i].type);
+		ck_assert_msg(f.class == rows[i].cls, "%s: class %s",
+			      rows[i].type, sc_fs_class_name(f.class));
+		ck_assert_msg(f.can_clone == rows[i].clone, "%s: clone %d",
+			      rows[i].type, f.can_clone);
+		ck_assert_int_eq(f.mnt_id, -1);
+		ck_assert_str_eq(f.identity, "");
+		ck_assert_ptr_null(f.target);
+	}
+	ck_assert_int_eq(sc_fs_facts_assume("ext5", &f), -ENOENT);
+	ck_assert_int_eq(sc_fs_facts_assume("fuse.", &f), -ENOENT);
+	ck_assert_int_eq(sc_fs_facts_assume("", &f), -ENOENT);
+	ck_assert_int_eq(sc_fs_facts_assume(NULL, &f), -EINVAL);
+	/* every name listed is accepted */
+	for (const char *name; (name = sc_fs_type_name(n)); n++)
+		ck_assert_msg(sc_fs_facts_assume(name, &f) == 0, "%s", name);
+	ck_assert_uint_gt(n, 40);
+}
+END_TEST
+
 Suite *fsinfo_suite(void)
 {
 	Suite *s = suite_create("fsinfo");
@@ -542,6 +631,8 @@ Suite *fsinfo_suite(void)
 	tcase(s, "can_clone", test_can_clone);
 	tcase(s, "class_names", test_class_names);
 	tcase(s, "kernel_at_least", test_kernel_at_least);
+	tcase(s, "kernel_parse", test_kernel_parse);
+	tcase(s, "facts_assume", test_facts_assume);
 	tc = tcase_create("lookup_by_mount_id");
 	tcase_add_loop_test(tc, test_lookup_by_mount_id, 0,
 			    (int)(sizeof(entries) / sizeof(entries[0])));

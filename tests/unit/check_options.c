@@ -371,6 +371,64 @@ START_TEST(test_smartcp_flags)
 }
 END_TEST
 
+/* --kernel, --assume-fs and --rules: assumed facts only for --explain
+ * (--kernel also for --rules); bad values are refused naming them. */
+START_TEST(test_assumed_facts)
+{
+	struct sc_options o;
+	char err[2048];
+
+	ck_assert_int_eq(PARSE(&o, "s", "d"), 1);
+	ck_assert(!o.kernel_assumed && !o.fs_assumed && !o.rules);
+	ck_assert_int_eq(PARSE(&o, "--explain", "--kernel=5.10",
+			       "--assume-fs=tmpfs:ext4", "s", "d"), 4);
+	ck_assert(o.kernel_assumed && o.kernel.major == 5 &&
+		  o.kernel.minor == 10);
+	ck_assert(o.fs_assumed && !o.assume_one_fs);
+	ck_assert_str_eq(o.assume_type[0], "tmpfs");
+	ck_assert_str_eq(o.assume_type[1], "ext4");
+	ck_assert_int_eq(PARSE(&o, "--explain", "--assume-fs", "btrfs",
+			       "s", "d"), 4);
+	ck_assert(o.assume_one_fs);
+	ck_assert_str_eq(o.assume_type[0], "btrfs");
+	ck_assert_str_eq(o.assume_type[1], "btrfs");
+	ck_assert_int_eq(PARSE(&o, "--rules", "--kernel=6.1"), 3);
+	ck_assert(o.rules && o.kernel_assumed);
+
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--kernel=5.4", "s", "d")),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err, "--kernel goes only with --explain"));
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--rules", "--assume-fs=ext4")),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err, "--assume-fs goes only with --explain"));
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--explain", "--kernel=5.20",
+					      "s", "d")), -1);
+	ck_assert_ptr_nonnull(strstr(err, "unknown kernel version"));
+	ck_assert_ptr_nonnull(strstr(err, "5.20"));
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--explain", "--kernel=x",
+					      "s", "d")), -1);
+	ck_assert_ptr_nonnull(strstr(err, "invalid kernel version"));
+	ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--explain",
+					      "--assume-fs=ext4:foofs",
+					      "s", "d")), -1);
+	ck_assert_ptr_nonnull(strstr(err, "unknown filesystem type"));
+	ck_assert_ptr_nonnull(strstr(err, "foofs"));
+	ck_assert_ptr_nonnull(strstr(err, "btrfs"));
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const bad[] = {
+			"--assume-fs=", "--assume-fs=:ext4",
+			"--assume-fs=ext4:", "--assume-fs=a:b:c",
+		};
+
+		ck_assert_int_eq(STDERR_OF(err, PARSE(&o, "--explain",
+						      (char *)bad[i], "s",
+						      "d")), -1);
+		ck_assert_msg(strstr(err, "invalid argument"), "%s: %s",
+			      bad[i], err);
+	}
+}
+END_TEST
+
 /* An abbreviation of one of GNU cp's long options means that option,
  * although smartcp's own (--progress, --atomic, --debug, --sync,
  * --if-changed, --verify) make it ambiguous among all of them. */
@@ -576,6 +634,7 @@ Suite *options_suite(void)
 	Suite *s = suite_create("options");
 
 	tcase(s, "defaults", test_defaults);
+	tcase(s, "assumed_facts", test_assumed_facts);
 	tcase(s, "archive", test_archive);
 	tcase(s, "p", test_p_preserves_mode_ownership_timestamps);
 	tcase(s, "preserve_require", test_preserve_lists_set_the_require_flags);

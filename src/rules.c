@@ -1,0 +1,300 @@
+/* The rules that choose the roads, as a table (smartcp --rules).
+ *
+ * Nothing here decides anything: each row is what sc_plan_make() answers
+ * for the facts of one kind of filesystem pair on one kernel version,
+ * and the kernel versions are grouped where the answer stays the same.
+ * So the table, and the man page's copy of it (generated from this
+ * output at build time), cannot drift from what a copy does. */
+#include "system.h"
+#include "rules.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* How the two ends of a row relate. */
+enum relation { ONE_FS, TWO_MOUNTS, TWO_FS };
+
+static const char *const relation_names[] = {
+	[ONE_FS] = "one filesystem", [TWO_MOUNTS] = "two mounts",
+	[TWO_FS] = "two filesystems",
+};
+
+/* The kinds of filesystem pairs, each by example types whose facts
+ * stand for their class.  "pipefs" is a pipe at that end: the
+ * filesystem a pipe's descriptor is on. */
+static const struct scenario {
+	const char *src, *dst;
+	enum relation rel;
+	const char *what;
+} scenarios[] = {
+	{ "btrfs", "btrfs", ONE_FS,
+	  N_("one filesystem that shares extents") },
+	{ "xfs", "xfs", ONE_FS,
+	  N_("one filesystem that may share extents (reflink feature)") },
+	{ "ext4", "ext4", ONE_FS,
+	  N_("one filesystem that cannot share extents") },
+	{ "btrfs", "btrfs", TWO_MOUNTS,
+	  N_("two mounts of one filesystem (a bind mount)") },
+	{ "ext4", "ext4", TWO_FS,
+	  N_("two local filesystems of one type") },
+	{ "tmpfs", "ext4", TWO_FS,
+	  N_("two local filesystems of different types") },
+	{ "nfs4", "nfs4", TWO_FS,
+	  N_("two network filesystems of one type") },
+	{ "fuse.sshfs", "fuse.sshfs", TWO_FS,
+	  N_("two FUSE filesystems of one type") },
+	{ "nfs4", "ext4", TWO_FS,
+	  N_("a network filesystem to a local one") },
+	{ "overlay", "overlay", ONE_FS,
+	  N_("one overlay filesystem") },
+	{ "proc", "ext4", TWO_FS,
+	  N_("generated files (proc, sysfs, tracefs, debugfs...)") },
+	{ "pipefs", "ext4", TWO_FS,
+	  N_("a pipe to a file") },
+	{ "ext4", "pipefs", TWO_FS,
+	  N_("a file to a pipe") },
+};
+
+/* Every kernel version there is, oldest first, as sc_kernel_parse()
+ * knows them; the last one stands for itself and all later ones.
+ * Returns how many were written to V (at most MAX). */
+static size_t kernel_versions(struct sc_kernel *v, size_t max)
+{
+	size_t n = 0;
+
+	for (int major = 2; major <= 9; major++)
+		for (int minor = 0; minor <= 40 && n < max; minor++) {
+			char text[16];
+
+			snprintf(text, sizeof(text), "%d.%d", major, minor);
+			if (sc_kernel_parse(text, &v[n]) == 0)
+				n++;
+		}
+	return n;
+}
+
+struct row_facts {
+	struct sc_fs_facts fs[2];
+	struct sc_plan_input in;
+};
+
+static void row_facts(const struct scenario *sc, struct row_facts *rf)
+{
+	const char *type[2] = { sc->src, sc->dst };
+
+	for (int i = 0; i < 2; i++) {
+		struct sc_fs_facts *f = &rf->fs[i];
+		int id = sc->rel == ONE_FS ? 1 : i + 1;
+
+		if (sc_fs_facts_assume(type[i], f) < 0)
+			*f = (struct sc_fs_facts){ .class = SC_FS_UNKNOWN };
+		f->mnt_id = id;
+		snprintf(f->identity, sizeof(f->identity), "example:%d",
+			 sc->rel == TWO_FS ? i + 1 : 1);
+	}
+	rf->in = (struct sc_plan_input){
+		.src_fs = &rf->fs[0], .dst_fs = &rf->fs[1],
+		.src_mode = strcmp(sc->src, "pipefs") ? S_IFREG : S_IFIFO,
+		.dst_mode = strcmp(sc->dst, "pipefs") ? S_IFREG : S_IFIFO,
+		.src_size = 4096, .reflink = SC_REFLINK_AUTO,
+		.sparse = SC_SPARSE_AUTO, .roads = SC_ROADMASK_ALL,
+	};
+}
+
+static bool same_plan(const struct sc_plan *a, const struct sc_plan *b)
+{
+	for (int r = 0; r < SC_ROAD__MAX; r++) {
+		const char *x = a->step[r].why, *y = b->step[r].why;
+
+		if (a->step[r].use != b->step[r].use ||
+		    (x != y && (!x || !y || strcmp(x, y))))
+			return false;
+	}
+	return true;
+}
+
+static void print_kernels(FILE *out, struct sc_kernel from,
+			  const struct sc_kernel *to, bool first)
+{
+	if (first && !to)
+		fprintf(out, _("  Linux %d.%d and later (every kernel):"),
+			from.major, from.minor);
+	else if (!to)
+		fprintf(out, _("  Linux %d.%d and later:"), from.major,
+			from.minor);
+	else if (to->major == from.major && to->minor == from.minor)
+		fprintf(out, _("  Linux %d.%d:"), from.major, from.minor);
+	else
+		fprintf(out, _("  Linux %d.%d to %d.%d:"), from.major,
+			from.minor, to->major, to->minor);
+}
+
+/* One row of the table: SC's plan from kernel FROM to TO (NULL: and
+ * later). */
+struct plan_row {
+	const struct scenario *sc;
+	const struct row_facts *rf;
+	struct sc_kernel from, to;
+	bool open_end, first;
+	const struct sc_plan *plan;
+};
+
+/* "    - ROAD: WHY", broken at spaces into lines of at most 72 columns
+ * (the man page shows them as they are), continued under WHY's start. */
+static void print_wrapped(FILE *out, const char *road, const char *why)
+{
+	const size_t width = 72, indent = 6;
+	size_t col = (size_t)fprintf(out, "    - %s:", road);
+
+	while (*why) {
+		size_t word = strcspn(why, " ");
+
+		if (col + 1 + word > width && col > indent) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(why, 1, word, out);
+		col += word;
+		why += word;
+		why += strspn(why, " ");
+	}
+	fputc('\n', out);
+}
+
+static void print_row(FILE *out, const struct plan_row *row)
+{
+	const char *sep = " ";
+
+	print_kernels(out, row->from, row->open_end ? NULL : &row->to,
+		      row->first);
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (row->plan->step[r].use) {
+			fprintf(out, "%s%s", sep, sc_road_name((enum sc_road)r));
+			sep = ", ";
+		}
+	fputc('\n', out);
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (!row->plan->step[r].use)
+			print_wrapped(out, sc_road_name((enum sc_road)r),
+				      _(row->plan->step[r].why));
+}
+
+static void json_fs(FILE *out, const char *key, const struct sc_fs_facts *f,
+		    const char *type)
+{
+	fprintf(out, "\"%s\":{\"type\":", key);
+	sc_json_string(out, type);
+	fprintf(out, ",\"class\":\"%s\"}", sc_fs_class_name(f->class));
+}
+
+static void json_row(FILE *out, const struct plan_row *row)
+{
+	const struct scenario *sc = row->sc;
+	const char *sep = "";
+
+	fputs("{\"case\":", out);
+	sc_json_string(out, sc->what);
+	fputc(',', out);
+	json_fs(out, "source_fs", &row->rf->fs[0], sc->src);
+	fputc(',', out);
+	json_fs(out, "destination_fs", &row->rf->fs[1], sc->dst);
+	fprintf(out, ",\"relation\":\"%s\",\"source\":\"%s\","
+		"\"destination\":\"%s\",\"kernel\":{\"from\":\"%d.%d\",\"to\":",
+		relation_names[sc->rel],
+		S_ISFIFO(row->rf->in.src_mode) ? "pipe" : "file",
+		S_ISFIFO(row->rf->in.dst_mode) ? "pipe" : "file",
+		row->from.major, row->from.minor);
+	if (row->open_end)
+		fputs("null", out);
+	else
+		fprintf(out, "\"%d.%d\"", row->to.major, row->to.minor);
+	fputs("},\"plan\":[", out);
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (row->plan->step[r].use) {
+			fprintf(out, "%s\"%s\"", sep,
+				sc_road_name((enum sc_road)r));
+			sep = ",";
+		}
+	fputs("],\"skipped\":[", out);
+	sep = "";
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (!row->plan->step[r].use) {
+			fprintf(out, "%s{\"road\":\"%s\",\"reason\":", sep,
+				sc_road_name((enum sc_road)r));
+			sc_json_string(out, row->plan->step[r].why);
+			fputc('}', out);
+			sep = ",";
+		}
+	fputs("]}\n", out);
+}
+
+static bool kernel_in(const struct sc_kernel *k, struct sc_kernel from,
+		      struct sc_kernel to, bool open_end)
+{
+	return sc_kernel_at_least(*k, from.major, from.minor) &&
+	       (open_end || !sc_kernel_at_least(*k, to.major, to.minor + 1));
+}
+
+int sc_rules_print(FILE *out, bool json, const struct sc_kernel *only)
+{
+	struct sc_kernel v[256];
+	size_t nv = kernel_versions(v, ARRAY_SIZE(v));
+
+	if (!json) {
+		fputs(_("The roads smartcp tries for a regular file, in order, by the filesystems\n"
+			"of its two ends and the kernel version, with --reflink=auto and\n"
+			"--sparse=auto (--reflink, --sparse and --road change them); under each,\n"
+			"after a dash, every road it skips and why.  Each row is the plan's own\n"
+			"answer for filesystems of the types named.\n"), out);
+		if (only)
+			fprintf(out, _("Only Linux %d.%d is shown.\n"),
+				only->major, only->minor);
+	}
+	for (size_t s = 0; s < ARRAY_SIZE(scenarios); s++) {
+		const struct scenario *sc = &scenarios[s];
+		struct row_facts rf;
+		struct sc_plan plan, next;
+		size_t start = 0;
+		bool first = true;
+
+		row_facts(sc, &rf);
+		if (!json)
+			fprintf(out, "\n%s -> %s: %s\n",
+				strcmp(sc->src, "pipefs") ? sc->src : "pipe",
+				strcmp(sc->dst, "pipefs") ? sc->dst : "pipe",
+				_(sc->what));
+		rf.in.kernel = v[0];
+		sc_plan_make(&rf.in, &plan);
+		for (size_t i = 1; i <= nv; i++) {
+			struct plan_row row = {
+				.sc = sc, .rf = &rf, .from = v[start],
+				.to = v[i - 1], .open_end = i == nv,
+				.first = first, .plan = &plan,
+			};
+
+			if (i < nv) {
+				rf.in.kernel = v[i];
+				sc_plan_make(&rf.in, &next);
+				if (same_plan(&plan, &next))
+					continue;
+			}
+			if (!only || kernel_in(only, row.from, row.to,
+					       row.open_end)) {
+				if (json)
+					json_row(out, &row);
+				else
+					print_row(out, &row);
+			}
+			first = false;
+			start = i;
+			if (i < nv)
+				plan = next;
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
