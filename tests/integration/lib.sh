@@ -90,9 +90,9 @@ german_catalog() {
 
 # -------------------------------------------------------- scratch + cleanup
 
-# Everything to undo is appended to $T/.undo ("umount DIR" or "loop DEV"),
-# so helpers also work inside $(...) subshells; the trap undoes it in
-# reverse order.
+# Everything to undo is appended to $T/.undo ("umount DIR", "loop DEV" or
+# "sh COMMAND"), so helpers also work inside $(...) subshells; the trap
+# undoes it in reverse order.
 T=$(mktemp -d "${TMPDIR:-/tmp}/smartcp-$TEST_NAME.XXXXXX") ||
 	{ echo "FAIL: $TEST_NAME: cannot make a scratch directory" >&2; exit 1; }
 : >"$T/.undo"
@@ -121,6 +121,7 @@ _cleanup() {
 			umount) _umount "$arg" ;;
 			loop) losetup -d "$arg" 2>/dev/null ||
 				{ sleep 0.5; losetup -d "$arg"; } ;;
+			sh) sh -c "$arg" ;;
 			esac
 		done
 	fi
