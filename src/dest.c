@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -304,15 +305,90 @@ void sc_dest_partial_end(unsigned thread)
 	atomic_store_explicit(&partial_set[thread], 0, memory_order_release);
 }
 
+/* How far the run got, for the line a signal leaves (sc_dest_done()). */
+static atomic_ullong done_files, done_bytes;
+/* That line, translated before any signal (gettext is not safe in a
+ * handler); NULL: not said. */
+static const char *interrupted_fmt, *removed_note;
+
+void sc_dest_done(uint64_t bytes)
+{
+	atomic_fetch_add_explicit(&done_files, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&done_bytes, bytes, memory_order_relaxed);
+}
+
+/* Appends S to BUF (of SIZE, *LEN used). */
+static void put_str(char *buf, size_t size, size_t *len, const char *s)
+{
+	while (*s && *len + 1 < size)
+		buf[(*len)++] = *s++;
+}
+
+static void put_num(char *buf, size_t size, size_t *len,
+		    unsigned long long v)
+{
+	char d[24];
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < 23);
+	while (n && *len + 1 < size)
+		buf[(*len)++] = d[--n];
+}
+
+/* The line on stderr that says where SIG stopped the run, REMOVED:
+ * whether a partly written file went.  printf() is not safe in a
+ * handler: FMT's %s and %llu are filled here, in order (the program's
+ * name, the signal's, the files, the bytes). */
+static void say_interrupted(int sig, bool removed)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" },
+		{ SIGHUP, "SIGHUP" }, { SIGPIPE, "SIGPIPE" },
+	};
+	const char *sname = "?";
+	unsigned long long nums[2] = {
+		atomic_load_explicit(&done_files, memory_order_relaxed),
+		atomic_load_explicit(&done_bytes, memory_order_relaxed),
+	};
+	char buf[512];
+	size_t len = 0;
+	int strs = 0, n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].sig == sig)
+			sname = names[i].name;
+	for (const char *f = interrupted_fmt; *f; f++) {
+		if (f[0] == '%' && f[1] == 's') {
+			put_str(buf, sizeof(buf), &len,
+				strs++ ? sname : sc_program_name);
+			f++;
+		} else if (!strncmp(f, "%llu", 4)) {
+			put_num(buf, sizeof(buf), &len, n < 2 ? nums[n] : 0);
+			n++;
+			f += 3;
+		} else if (len + 1 < sizeof(buf)) {
+			buf[len++] = *f;
+		}
+	}
+	if (removed)
+		put_str(buf, sizeof(buf), &len, removed_note);
+	put_str(buf, sizeof(buf), &len, "\n");
+	(void)!write(STDERR_FILENO, buf, len);
+}
+
 static void on_fatal_signal(int sig)
 {
 	int saved = errno;
+	bool removed = false;
 
 	for (unsigned i = 0; i < SC_DEST_THREADS; i++) {
 		int set = atomic_load_explicit(&partial_set[i],
 					       memory_order_acquire);
 		int fd;
 
+		removed |= set != 0;
 		if (set == 1) {
 			unlinkat(partial[i].dirfd, partial[i].name, 0);
 		} else if (set == 2) {
@@ -324,8 +400,12 @@ static void on_fatal_signal(int sig)
 				close(fd);
 		}
 	}
-	if (atomic_tmp_set)
+	if (atomic_tmp_set) {
 		unlinkat(atomic_dirfd, atomic_tmp, 0);
+		removed = true;
+	}
+	if (interrupted_fmt)
+		say_interrupted(sig, removed);
 	signal(sig, SIG_DFL);
 	/* delivered when this handler returns (the signal is blocked in
 	 * it): the interrupted code never sees errno changed */
@@ -336,9 +416,16 @@ static void on_fatal_signal(int sig)
 /* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
  * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
  * reported as cp reports it). */
-void sc_dest_catch_signals(void)
+void sc_dest_catch_signals(bool say)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+	if (say) {
+		/* TRANSLATORS: the program's name, the signal's (SIGINT),
+		 * then the files and the bytes copied, in this order */
+		interrupted_fmt = _("%s: interrupted by %s after %llu files (%llu bytes) were copied");
+		removed_note = _("; the file being written was removed");
+	}
 
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		struct sigaction old;

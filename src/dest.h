@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "options.h"
@@ -117,7 +118,14 @@ void sc_dest_partial_end(unsigned thread);
 
 /* Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE that
  * removes partial files and named temporaries, then dies of the signal.
- * A signal the caller ignores stays ignored. */
-void sc_dest_catch_signals(void);
+ * A signal the caller ignores stays ignored.  SAY (where the summary
+ * line would be printed: a terminal): the handler says first how far
+ * the run got, "smartcp: interrupted by SIGINT after N files (B bytes)
+ * were copied", and whether it removed a file being written. */
+void sc_dest_catch_signals(bool say);
+
+/* A file was copied, BYTES of data: counted for the line a signal
+ * leaves (sc_dest_catch_signals()).  Any thread. */
+void sc_dest_done(uint64_t bytes);
 
 #endif

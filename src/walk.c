@@ -85,6 +85,9 @@ void sc_walk_report(struct walk *w, struct sc_record *rec)
 	w->reported = true;
 	rec->backup = w->backup;
 	rec->announced = w->announced;
+	/* counted as the summary counts files */
+	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
+		sc_dest_done(rec->res.bytes);
 	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
@@ -2006,7 +2009,9 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		w.ctx.progress_arg = &w;
 	}
 	if (!opts->explain)
-		sc_dest_catch_signals();
+		/* the summary's condition (smartcp.c): a terminal */
+		sc_dest_catch_signals(!opts->quiet && !opts->as_cp &&
+				      !opts->json && isatty(STDERR_FILENO));
 
 	rc = run_operands(&w, operands, n);
 	if (sc_jobs_running(w.jobs)) {
