@@ -276,6 +276,7 @@ static int level_get(struct walk *w, size_t k)
 {
 	struct level *l = &w->levels[k];
 	bool was_open = l->sfd >= 0 || l->dfd >= 0;
+	int err;
 
 	if (l->sfd < 0) {
 		l->sfd = level_reopen(w, k, false);
@@ -293,16 +294,12 @@ static int level_get(struct walk *w, size_t k)
 	}
 	return 0;
 fail:
-	{
-		int err = errno;
-
-		if (l->sfd >= 0)
-			close(l->sfd);
-		l->sfd = -1;
-		if (was_open)
-			w->n_open--;
-		return -err;
-	}
+	/* all of the level or none: what was opened goes back too */
+	err = errno;
+	if (!was_open && (l->sfd >= 0 || l->dfd >= 0))
+		w->n_open++;
+	level_close(w, l);
+	return -err;
 }
 
 /* Leaves the deepest level: its descriptors go back, and its parent's
