@@ -64,6 +64,7 @@ struct level {
 	int spfd, dpfd;
 	const char *sname, *dname;	/* its names there */
 	bool follow;		/* SNAME may be a symlink to follow */
+	int lost;		/* -errno: could not be opened again */
 };
 
 static struct sc_pool_slot *current_slot(const struct walk *w)
@@ -278,6 +279,8 @@ static int level_get(struct walk *w, size_t k)
 	bool was_open = l->sfd >= 0 || l->dfd >= 0;
 	int err;
 
+	if (l->lost)
+		return l->lost;
 	if (l->sfd < 0) {
 		l->sfd = level_reopen(w, k, false);
 		if (l->sfd < 0)
@@ -294,11 +297,13 @@ static int level_get(struct walk *w, size_t k)
 	}
 	return 0;
 fail:
-	/* all of the level or none: what was opened goes back too */
+	/* all of the level or none: what was opened goes back too; and
+	 * once lost, lost (its copy_entries() says so, once) */
 	err = errno;
 	if (!was_open && (l->sfd >= 0 || l->dfd >= 0))
 		w->n_open++;
 	level_close(w, l);
+	l->lost = -err;
 	return -err;
 }
 
@@ -742,11 +747,9 @@ static int copy_entries(struct walk *w, const char *src, const char *dst,
 		 * have moved W, and the levels */
 		e = level_get(w, k);
 		if (e < 0) {
-			say_level_lost(w, src, e);
-			rc = -1;
 			free(s);
 			free(d);
-			break;
+			break;	/* said below */
 		}
 		/* set for each entry: copying a subdirectory changes them */
 		w->parent_facts = dir_facts;
@@ -764,6 +767,11 @@ next:
 		rc = -1;
 	free(ents);
 	w->parent_facts = NULL;
+	/* lost at an entry, or when a subdirectory came back to it */
+	if (w->levels[k].lost) {
+		say_level_lost(w, src, w->levels[k].lost);
+		rc = -1;
+	}
 	level_pop(w);
 	/* back to the directory as an entry of its parent, whose level may
 	 * have to be opened again; by path if it cannot */
