@@ -3,10 +3,12 @@
  * which failures count are cp's. */
 #include "system.h"
 #include "attrs.h"
+#include "paths.h"
 #include "quote.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
+#include <string.h>
 #include <acl/libacl.h>
 #include <attr/error_context.h>
 #include <attr/libattr.h>
@@ -40,6 +42,9 @@ struct attr_ctx {
 	struct error_context ec;	/* first: the callbacks cast back */
 	const struct sc_xattr_rules *rules;
 	struct sc_msgs *msgs;
+	/* the names libattr was handed, and the paths they stand for in
+	 * messages (they differ past PATH_MAX: see sc_at_name()) */
+	const char *src_name, *src_path, *dst_name, *dst_path;
 };
 
 /* Which failures are said follows cp: all of them for --preserve=xattr
@@ -75,7 +80,12 @@ static void ctx_error_none(struct error_context *ctx, const char *fmt, ...)
 
 static const char *ctx_quote(struct error_context *ctx, const char *name)
 {
-	(void)ctx;
+	const struct attr_ctx *a = (const struct attr_ctx *)ctx;
+
+	if (a->src_name && !strcmp(name, a->src_name))
+		name = a->src_path;
+	else if (a->dst_name && !strcmp(name, a->dst_name))
+		name = a->dst_path;
 	return sc_quote(name);
 }
 
@@ -92,9 +102,10 @@ static const struct error_context ctx_some = {
 	ctx_error_some, ctx_quote, ctx_quote_free
 };
 /* libacl's failures are told by its return value, and said by us */
-static struct error_context quiet_ctx = {
-	ctx_error_none, ctx_quote, ctx_quote_free
+static struct attr_ctx quiet_actx = {
+	.ec = { ctx_error_none, ctx_quote, ctx_quote_free }
 };
+#define quiet_ctx (quiet_actx.ec)
 
 /* libattr's attr_copy_check_permissions() with rules read once: copy
  * what no rule names.  A file that could not be read or parsed is
@@ -130,21 +141,22 @@ lost(const struct sc_attrs_env *env, int err, const char *fmt, ...)
 	return env->o->require_preserve ? -1 : 0;
 }
 
-static int fchmod_or_chmod(int out, const char *dst, mode_t mode)
+static int fchmod_or_chmod(int out, const struct sc_at *dst, mode_t mode)
 {
-	return out >= 0 ? fchmod(out, mode) : chmod(dst, mode);
+	return out >= 0 ? fchmod(out, mode) :
+	       fchmodat(dst->dirfd, dst->name, mode, 0);
 }
 
 static int keep_times(const struct sc_attrs_env *env, int out,
-		      const char *dst, const struct stat *st)
+		      const struct sc_at *dst, const struct stat *st)
 {
 	struct timespec ts[2] = { st->st_atim, st->st_mtim };
 	int r = out >= 0 ? futimens(out, ts) :
-		utimensat(AT_FDCWD, dst, ts, AT_SYMLINK_NOFOLLOW);
+		utimensat(dst->dirfd, dst->name, ts, AT_SYMLINK_NOFOLLOW);
 
 	if (r < 0)
 		return lost(env, errno, _("preserving times for %s"),
-			    sc_quote(dst));
+			    sc_quote(dst->path));
 	return 0;
 }
 
@@ -153,7 +165,7 @@ static int keep_times(const struct sc_attrs_env *env, int out,
  * for this file (a mode that could not be narrowed first), 0, or 1 when
  * a failure counts but the other attributes are still to be set. */
 static int keep_owner(const struct sc_attrs_env *env, int out,
-		      const char *dst, const struct stat *st,
+		      const struct sc_at *dst, const struct stat *st,
 		      const struct sc_made *m, mode_t *src_mode,
 		      bool *owner_lost)
 {
@@ -170,7 +182,7 @@ static int keep_owner(const struct sc_attrs_env *env, int out,
 		if (fchmod_or_chmod(out, dst, tmp) < 0 &&
 		    (env->privileged || errno != EPERM) &&
 		    lost(env, errno, _("clearing permissions for %s"),
-			 sc_quote(dst)) < 0)
+			 sc_quote(dst->path)) < 0)
 			return -1;
 	}
 	/* A file that already has the owner and group (made by their owner,
@@ -181,7 +193,8 @@ static int keep_owner(const struct sc_attrs_env *env, int out,
 	    now.st_uid == st->st_uid && now.st_gid == st->st_gid)
 		return 0;
 	r = out >= 0 ? fchown(out, st->st_uid, st->st_gid) :
-	    lchown(dst, st->st_uid, st->st_gid);
+	    fchownat(dst->dirfd, dst->name, st->st_uid, st->st_gid,
+		     AT_SYMLINK_NOFOLLOW);
 	if (r == 0)
 		return 0;
 
@@ -190,10 +203,11 @@ static int keep_owner(const struct sc_attrs_env *env, int out,
 	if (err == EPERM || err == EINVAL)
 		/* keep the group, if we may */
 		(void)!(out >= 0 ? fchown(out, (uid_t)-1, st->st_gid) :
-			lchown(dst, (uid_t)-1, st->st_gid));
+			fchownat(dst->dirfd, dst->name, (uid_t)-1, st->st_gid,
+				 AT_SYMLINK_NOFOLLOW));
 	if (env->privileged || (err != EPERM && err != EINVAL))
 		rc = lost(env, err, _("failed to preserve ownership for %s"),
-			  sc_quote(dst)) < 0;
+			  sc_quote(dst->path)) < 0;
 	/* Not the source's owner: no set-id bits for them. */
 	*src_mode &= ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
 	*owner_lost = true;
@@ -201,23 +215,38 @@ static int keep_owner(const struct sc_attrs_env *env, int out,
 }
 
 static int keep_xattrs(const struct sc_attrs_env *env, int in, int out,
-		       const char *src, const char *dst)
+		       const struct sc_at *src, const struct sc_at *dst)
 {
 	const struct sc_options *o = env->o;
 	bool all = o->attributes_only || o->require_preserve_xattr;
+	char sbuf[SC_AT_NAME_SIZE], dbuf[SC_AT_NAME_SIZE];
 	struct attr_ctx actx = {
 		.ec = all ? ctx_all :
 		      o->reduce_diagnostics ? quiet_ctx : ctx_some,
 		.rules = env->xattr_rules,
 		.msgs = env->msgs,
+		.src_path = src->path, .dst_path = dst->path,
 	};
+	int r;
+
 	/* /etc/xattr.conf decides: ACLs and other "permissions" attributes
 	 * are left to perm_copy (keep_mode), SELinux and NFSv4 bookkeeping
 	 * are skipped. */
-	int r = out >= 0 && in >= 0 ?
-		attr_copy_fd(src, in, dst, out, xattr_wanted, &actx.ec) :
-		attr_copy_file(src, dst, xattr_wanted, &actx.ec);
-
+	if (out >= 0 && in >= 0) {
+		r = attr_copy_fd(src->path, in, dst->path, out, xattr_wanted,
+				 &actx.ec);
+	} else {
+		/* libattr takes names only: past PATH_MAX, names through
+		 * /proc that messages still call by their paths */
+		actx.src_name = sc_at_name(src, sbuf, sizeof(sbuf));
+		actx.dst_name = sc_at_name(dst, dbuf, sizeof(dbuf));
+		if (!actx.src_name || !actx.dst_name) {
+			r = -1;	/* an operand past PATH_MAX: no file */
+		} else {
+			r = attr_copy_file(actx.src_name, actx.dst_name,
+					   xattr_wanted, &actx.ec);
+		}
+	}
 	return r != 0 && o->require_preserve_xattr ? -1 : 0;
 }
 
@@ -225,14 +254,24 @@ static int keep_xattrs(const struct sc_attrs_env *env, int in, int out,
  * carries the rwx bits only, so set-id and sticky bits need a chmod.
  * KEPT: special bits creation gave, which cp's ACL calls keep. */
 static int keep_mode(const struct sc_attrs_env *env, int in, int out,
-		     const char *src, const char *dst, const struct stat *st,
-		     mode_t src_mode, bool owner_lost, mode_t kept)
+		     const struct sc_at *src, const struct sc_at *dst,
+		     const struct stat *st, mode_t src_mode, bool owner_lost,
+		     mode_t kept)
 {
+	char sbuf[SC_AT_NAME_SIZE], dbuf[SC_AT_NAME_SIZE];
+	const char *sname = src->path, *dname = dst->path;
 	int acl_err, r;
 
-	r = out >= 0 && in >= 0 ?
-	    perm_copy_fd(src, in, dst, out, &quiet_ctx) :
-	    perm_copy_file(src, dst, &quiet_ctx);
+	if (out < 0 || in < 0) {
+		sname = sc_at_name(src, sbuf, sizeof(sbuf));
+		dname = sc_at_name(dst, dbuf, sizeof(dbuf));
+	}
+	if (!sname || !dname)
+		r = -1;		/* errno ENAMETOOLONG: the chmod below */
+	else
+		r = out >= 0 && in >= 0 ?
+		    perm_copy_fd(sname, in, dname, out, &quiet_ctx) :
+		    perm_copy_file(sname, dname, &quiet_ctx);
 	/* libacl falls back to the mode bits by itself where the ACL is only
 	 * those; a failure here is an ACL that was lost, even if the chmod
 	 * below gets the bits right */
@@ -241,7 +280,8 @@ static int keep_mode(const struct sc_attrs_env *env, int in, int out,
 	 * the source has none: libacl still fails removing a directory's
 	 * default ACL there, cp does not */
 	if ((acl_err == EOPNOTSUPP || acl_err == ENOSYS) &&
-	    (in >= 0 ? acl_extended_fd(in) : acl_extended_file(src)) == 0)
+	    (in >= 0 ? acl_extended_fd(in) :
+	     sname ? acl_extended_file(sname) : -1) == 0)
 		acl_err = 0;
 	if (r != 0 || (st->st_mode & 07000)) {
 		mode_t mode = owner_lost ? (src_mode & 0777) | kept :
@@ -253,13 +293,13 @@ static int keep_mode(const struct sc_attrs_env *env, int in, int out,
 		/* cp's ACL code quotes this name with quote() */
 		return lost(env, r != 0 ? errno : acl_err,
 			    _("preserving permissions for %s"),
-			    sc_quote_locale(dst));
+			    sc_quote_locale(dst->path));
 	return 0;
 }
 
 /* --no-preserve=mode: what a new file gets by default. */
 static int default_mode(const struct sc_attrs_env *env, int out,
-			const char *dst, mode_t src_mode, mode_t kept)
+			const struct sc_at *dst, mode_t src_mode, mode_t kept)
 {
 	mode_t def = ((S_ISDIR(src_mode) || S_ISSOCK(src_mode) ?
 		       0777 : 0666) & ~env->umask) | kept;
@@ -268,7 +308,7 @@ static int default_mode(const struct sc_attrs_env *env, int out,
 		/* cp's words here (its set_acl), quoted with quote() */
 		sc_report_error(env->msgs, errno,
 				_("setting permissions for %s"),
-				sc_quote_locale(dst));
+				sc_quote_locale(dst->path));
 		return -1;
 	}
 	return 0;
@@ -276,7 +316,8 @@ static int default_mode(const struct sc_attrs_env *env, int out,
 
 /* No mode to keep: the bits held back at creation go back on. */
 static int restore_mode(const struct sc_attrs_env *env, int out,
-			const char *dst, mode_t src_mode, struct sc_made *m)
+			const struct sc_at *dst, mode_t src_mode,
+			struct sc_made *m)
 {
 	if (S_ISREG(src_mode) || out >= 0) {
 		/* a file made with bits held back or u+w added: now the mode
@@ -287,7 +328,7 @@ static int restore_mode(const struct sc_attrs_env *env, int out,
 		    fchmod_or_chmod(out, dst, mode) < 0)
 			return lost(env, errno,
 				    _("preserving permissions for %s"),
-				    sc_quote(dst));
+				    sc_quote(dst->path));
 		return 0;
 	}
 	m->omitted &= ~env->umask;
@@ -296,10 +337,11 @@ static int restore_mode(const struct sc_attrs_env *env, int out,
 		if (!m->mode_known) {
 			struct stat now;
 
-			if (lstat(dst, &now) < 0) {
+			if (fstatat(dst->dirfd, dst->name, &now,
+				    AT_SYMLINK_NOFOLLOW) < 0) {
 				sc_report_error(env->msgs, errno,
 						_("cannot stat %s"),
-						sc_quote(dst));
+						sc_quote(dst->path));
 				return -1;
 			}
 			m->mode = now.st_mode;
@@ -307,15 +349,16 @@ static int restore_mode(const struct sc_attrs_env *env, int out,
 		if (m->omitted & ~m->mode)
 			m->restore = true;
 	}
-	if (m->restore && chmod(dst, (m->mode | m->omitted) & 07777) < 0)
+	if (m->restore && fchmodat(dst->dirfd, dst->name,
+				   (m->mode | m->omitted) & 07777, 0) < 0)
 		return lost(env, errno, _("preserving permissions for %s"),
-			    sc_quote(dst));
+			    sc_quote(dst->path));
 	return 0;
 }
 
 int sc_attrs_set(const struct sc_attrs_env *env, int in, int out,
-		 const char *src, const char *dst, const struct stat *st,
-		 struct sc_made *m)
+		 const struct sc_at *src, const struct sc_at *dst,
+		 const struct stat *st, struct sc_made *m)
 {
 	const struct sc_options *o = env->o;
 	mode_t src_mode = st->st_mode;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "options.h"
+#include "paths.h"
 #include "report.h"
 #include "xattr_rules.h"
 
@@ -48,13 +49,14 @@ bool sc_attrs_match(const struct sc_options *o, const struct stat *s,
 
 /* Applies --preserve (and cp's own mode rules) to DST, made as M says,
  * from source SRC whose stat is ST: through OUT when it is open (then IN
- * is the open source), else by name (IN and OUT -1).  The order is cp's:
+ * is the open source), else by name relative to their directories'
+ * descriptors (IN and OUT -1); messages name their paths.  The order is cp's:
  * times, owner (chown clears set-id bits and capabilities), xattrs, then
  * mode and ACL.  Returns 0, or -1 when a failure counts (said, and M's
  * entry marked failed only for the failures cp counts). */
 int sc_attrs_set(const struct sc_attrs_env *env, int in, int out,
-		 const char *src, const char *dst, const struct stat *st,
-		 struct sc_made *m);
+		 const struct sc_at *src, const struct sc_at *dst,
+		 const struct stat *st, struct sc_made *m);
 
 /* --parents, after the copy: times, owner and mode of directory DST made
  * or found for source directory SRC (stat ST); RESTORE: ST's mode must

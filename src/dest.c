@@ -12,29 +12,36 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
 
-/* Makes NAME a hard link to TARGET (FLAGS for linkat) or, with !HARD, a
- * symlink holding TARGET. */
-static int make_name(bool hard, const char *target, const char *name,
-		     int flags)
+/* Makes NAME in DIRFD a hard link to TARGET (FLAGS for linkat) or, with
+ * !HARD, a symlink holding TARGET's name. */
+static int make_name(bool hard, const struct sc_at *target, int dirfd,
+		     const char *name, int flags)
 {
-	return hard ? linkat(AT_FDCWD, target, AT_FDCWD, name, flags) :
-		      symlink(target, name);
+	return hard ? linkat(target->dirfd, target->name, dirfd, name, flags) :
+		      symlinkat(target->name, dirfd, name);
 }
 
-/* make_name() under a free temporary name in DIR, ".smartcp.PID.N",
- * written to TMP.  0 or -errno. */
-static int make_temp_name(bool hard, const char *target, int flags,
-			  const char *dir, char *tmp, size_t size)
+/* make_name() under a free temporary name, ".smartcp.PID.N", in DST's
+ * directory: in its DIRFD, or beside its path when that is AT_FDCWD.
+ * The name (relative to DST->dirfd) is written to TMP.  0 or -errno. */
+static int make_temp_name(bool hard, const struct sc_at *target, int flags,
+			  const struct sc_at *dst, char *tmp, size_t size)
 {
+	_cleanup_free_ char *dir = NULL;
+
+	if (dst->dirfd < 0 && !(dir = sc_path_dir(dst->path)))
+		return -ENOMEM;
 	for (unsigned i = 0;; i++) {
-		if (snprintf(tmp, size, "%s/.smartcp.%d.%u", dir,
-			     (int)getpid(), i) >= (int)size)
+		if (snprintf(tmp, size, "%s%s.smartcp.%d.%u", dir ? dir : "",
+			     dir ? "/" : "", (int)getpid(), i) >= (int)size)
 			return -ENAMETOOLONG;
-		if (make_name(hard, target, tmp, flags) == 0)
+		if (make_name(hard, target, dst->dirfd, tmp, flags) == 0)
 			return 0;
 		if (errno != EEXIST || i > 100)
 			return -errno;
@@ -54,7 +61,8 @@ static bool answer_is_yes(void)
 	return r;
 }
 
-char *sc_dest_backup_name(const struct sc_options *o, const char *dst)
+char *sc_dest_backup_name(const struct sc_options *o, int dirfd,
+			  const char *dst)
 {
 	char *name = NULL;
 	enum sc_backup kind = o->backup;
@@ -64,7 +72,10 @@ char *sc_dest_backup_name(const struct sc_options *o, const char *dst)
 		const char *base = slash ? slash + 1 : dst;
 		char *dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) :
 			    strdup(".");
-		DIR *d = dir ? opendir(*dir ? dir : "/") : NULL;
+		int fd = dirfd >= 0 ? openat(dirfd, ".", O_RDONLY | O_DIRECTORY |
+					     O_CLOEXEC) : -1;
+		DIR *d = fd >= 0 ? fdopendir(fd) :
+			 dir && dirfd < 0 ? opendir(*dir ? dir : "/") : NULL;
 		size_t blen = strlen(base);
 		unsigned long max = 0;
 		struct dirent *e;
@@ -82,6 +93,8 @@ char *sc_dest_backup_name(const struct sc_options *o, const char *dst)
 		}
 		if (d)
 			closedir(d);
+		else if (fd >= 0)
+			close(fd);
 		free(dir);
 		if (kind == SC_BACKUP_NUMBERED || max)
 			return asprintf(&name, "%s.~%lu~", dst, max + 1) < 0 ?
@@ -96,8 +109,8 @@ bool sc_dest_deref_never(const struct sc_options *o, bool cmdline)
 	       (o->deref == SC_DEREF_ARGS && !cmdline);
 }
 
-bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
-			  const struct stat *sst, const char *dst,
+bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
+			  const struct stat *sst, const struct sc_at *dst,
 			  const struct stat *dst_st, bool cmdline,
 			  bool *ret_nothing_to_do)
 {
@@ -116,7 +129,7 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
 		dl = *dst_st;
 		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode)) {
 			/* two links: fine unless one entry */
-			bool sn = sc_path_same_entry(src, dst);
+			bool sn = sc_at_same_entry(src, dst);
 
 			if (!sn && o->backup != SC_BACKUP_NONE)
 				return true;
@@ -129,7 +142,8 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
 	} else {
 		if (!same)
 			return true;
-		if (lstat(dst, &dl) < 0 || lstat(src, &sl) < 0)
+		if (fstatat(dst->dirfd, dst->name, &dl, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    fstatat(src->dirfd, src->name, &sl, AT_SYMLINK_NOFOLLOW) < 0)
 			return true;
 		same_link = SAME_INODE(sl, dl);
 		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode) &&
@@ -142,12 +156,12 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
 			 * leave the link dangling */
 			return !(!never &&
 				 S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode));
-		return !sc_path_same_entry(src, dst);
+		return !sc_at_same_entry(src, dst);
 	}
 	if (o->remove_destination) {
 		if (S_ISLNK(dl.st_mode))
 			return true;
-		if (same_link && dl.st_nlink > 1 && !sc_path_same_entry(src, dst))
+		if (same_link && dl.st_nlink > 1 && !sc_at_same_entry(src, dst))
 			return true;
 	}
 	if (!S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode)) {
@@ -161,9 +175,11 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
 	if (o->symbolic_link && S_ISLNK(dl.st_mode))
 		return true;	/* a link may be made again */
 	if (never) {
-		if (S_ISLNK(sl.st_mode) ? stat(src, &a) < 0 : (a = sl, false))
+		if (S_ISLNK(sl.st_mode) ?
+		    fstatat(src->dirfd, src->name, &a, 0) < 0 : (a = sl, false))
 			return true;
-		if (S_ISLNK(dl.st_mode) ? stat(dst, &b) < 0 : (b = dl, false))
+		if (S_ISLNK(dl.st_mode) ?
+		    fstatat(dst->dirfd, dst->name, &b, 0) < 0 : (b = dl, false))
 			return true;
 		if (!SAME_INODE(a, b))
 			return true;
@@ -176,7 +192,8 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
 }
 
 bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
-			      const struct stat *sst, const char *dst)
+			      const struct stat *sst, int dirfd,
+			      const char *dst)
 {
 	_cleanup_free_ char *sb = sc_path_base(src), *db = sc_path_base(dst);
 	_cleanup_free_ char *back = NULL;
@@ -193,18 +210,20 @@ bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
 		back = NULL;
 		return false;
 	}
-	return stat(back, &st) == 0 && SAME_INODE(st, *sst);
+	return fstatat(dirfd, dirfd >= 0 ? sc_path_last(back) : back, &st,
+		       0) == 0 && SAME_INODE(st, *sst);
 }
 
 bool sc_dest_ask_overwrite(const struct sc_options *o, bool privileged,
-			   const char *dst, const struct stat *dst_st)
+			   const struct sc_at *dst, const struct stat *dst_st)
 {
 	/* a file we may not write is named as such, with its mode, as cp
 	 * does */
 	bool unwritable = !S_ISLNK(dst_st->st_mode) && !privileged &&
-			  faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) != 0;
+			  faccessat(dst->dirfd, dst->name, W_OK,
+				    AT_EACCESS) != 0;
 
-	sc_report_ask_overwrite(dst, dst_st, unwritable,
+	sc_report_ask_overwrite(dst->path, dst_st, unwritable,
 				o->force || o->remove_destination);
 	return answer_is_yes();
 }
@@ -220,33 +239,32 @@ bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
 		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
 }
 
-int sc_dest_make_link(bool hard, const char *target, const char *dst,
-		      bool follow, bool replace)
+int sc_dest_make_link(bool hard, const struct sc_at *target,
+		      const struct sc_at *dst, bool follow, bool replace)
 {
 	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
-	_cleanup_free_ char *dir = NULL;
-	char tmp[PATH_MAX];
+	_cleanup_free_ char *tmp = NULL;
 	struct stat st;
 	int e;
 
-	if (make_name(hard, target, dst, flags) == 0)
+	if (make_name(hard, target, dst->dirfd, dst->name, flags) == 0)
 		return 0;
 	if (errno != EEXIST || !replace)
 		return -errno;
-	dir = sc_path_dir(dst);
-	if (!dir)
+	tmp = malloc(PATH_MAX);
+	if (!tmp)
 		return -ENOMEM;
-	e = make_temp_name(hard, target, flags, dir, tmp, sizeof(tmp));
+	e = make_temp_name(hard, target, flags, dst, tmp, PATH_MAX);
 	if (e < 0)
 		return e;
-	if (rename(tmp, dst) < 0) {
+	if (renameat(dst->dirfd, tmp, dst->dirfd, dst->name) < 0) {
 		e = -errno;
-		unlink(tmp);
+		unlinkat(dst->dirfd, tmp, 0);
 		return e;
 	}
 	/* renaming one name of a file onto another does nothing */
-	if (lstat(tmp, &st) == 0)
-		unlink(tmp);
+	if (fstatat(dst->dirfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		unlinkat(dst->dirfd, tmp, 0);
 	return 0;
 }
 
@@ -254,23 +272,29 @@ int sc_dest_make_link(bool hard, const char *target, const char *dst,
  * O_TMPFILE temporary has no name until it is committed, so SIGKILL
  * leaves nothing either; the named fallback is removed here. */
 static char atomic_tmp[PATH_MAX + 64];
+static int atomic_dirfd = AT_FDCWD;	/* ATOMIC_TMP is relative to it */
 static volatile sig_atomic_t atomic_tmp_set;	/* --atomic: -j1 only */
 
 /* A destination being written in place (no --atomic): a signal removes
  * it, so an interrupted copy leaves no file that looks complete.  One
  * slot per thread, the walk's (0) and each -j worker's.  SIGKILL cannot
  * be caught: only --atomic protects against it. */
-static char partial[SC_DEST_THREADS][PATH_MAX];
+static struct {
+	int dirfd;		/* NAME is relative to it */
+	char name[PATH_MAX];
+} partial[SC_DEST_THREADS];
 /* Set by the worker that owns the slot, read by the signal handler on
  * whichever thread the signal lands: an atomic (lock-free, so safe in a
  * handler) whose release store publishes the name written before it.
  * volatile sig_atomic_t only orders a handler against its own thread. */
 static atomic_int partial_set[SC_DEST_THREADS];
 
-void sc_dest_partial_begin(unsigned thread, const char *dst, bool keep_name)
+void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst,
+			   bool keep_name)
 {
-	if (strlen(dst) < PATH_MAX) {
-		strcpy(partial[thread], dst);
+	if (strlen(dst->name) < PATH_MAX) {
+		partial[thread].dirfd = dst->dirfd;
+		strcpy(partial[thread].name, dst->name);
 		atomic_store_explicit(&partial_set[thread],
 				      keep_name ? 2 : 1, memory_order_release);
 	}
@@ -281,21 +305,107 @@ void sc_dest_partial_end(unsigned thread)
 	atomic_store_explicit(&partial_set[thread], 0, memory_order_release);
 }
 
+/* How far the run got, for the line a signal leaves (sc_dest_done()). */
+static atomic_ullong done_files, done_bytes;
+/* That line, translated before any signal (gettext is not safe in a
+ * handler); NULL: not said. */
+static const char *interrupted_fmt, *removed_note;
+
+void sc_dest_done(uint64_t bytes)
+{
+	atomic_fetch_add_explicit(&done_files, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&done_bytes, bytes, memory_order_relaxed);
+}
+
+/* Appends S to BUF (of SIZE, *LEN used). */
+static void put_str(char *buf, size_t size, size_t *len, const char *s)
+{
+	while (*s && *len + 1 < size)
+		buf[(*len)++] = *s++;
+}
+
+static void put_num(char *buf, size_t size, size_t *len,
+		    unsigned long long v)
+{
+	char d[24];
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < 23);
+	while (n && *len + 1 < size)
+		buf[(*len)++] = d[--n];
+}
+
+/* The line on stderr that says where SIG stopped the run, REMOVED:
+ * whether a partly written file went.  printf() is not safe in a
+ * handler: FMT's %s and %llu are filled here, in order (the program's
+ * name, the signal's, the files, the bytes). */
+static void say_interrupted(int sig, bool removed)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" },
+		{ SIGHUP, "SIGHUP" }, { SIGPIPE, "SIGPIPE" },
+	};
+	const char *sname = "?";
+	unsigned long long nums[2] = {
+		atomic_load_explicit(&done_files, memory_order_relaxed),
+		atomic_load_explicit(&done_bytes, memory_order_relaxed),
+	};
+	char buf[512];
+	size_t len = 0;
+	int strs = 0, n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].sig == sig)
+			sname = names[i].name;
+	for (const char *f = interrupted_fmt; *f; f++) {
+		if (f[0] == '%' && f[1] == 's') {
+			put_str(buf, sizeof(buf), &len,
+				strs++ ? sname : sc_program_name);
+			f++;
+		} else if (!strncmp(f, "%llu", 4)) {
+			put_num(buf, sizeof(buf), &len, n < 2 ? nums[n] : 0);
+			n++;
+			f += 3;
+		} else if (len + 1 < sizeof(buf)) {
+			buf[len++] = *f;
+		}
+	}
+	if (removed)
+		put_str(buf, sizeof(buf), &len, removed_note);
+	put_str(buf, sizeof(buf), &len, "\n");
+	(void)!write(STDERR_FILENO, buf, len);
+}
+
 static void on_fatal_signal(int sig)
 {
 	int saved = errno;
+	bool removed = false;
 
 	for (unsigned i = 0; i < SC_DEST_THREADS; i++) {
 		int set = atomic_load_explicit(&partial_set[i],
 					       memory_order_acquire);
+		int fd;
 
-		if (set == 1)
-			unlink(partial[i]);
-		else if (set == 2)
-			(void)!truncate(partial[i], 0);
+		removed |= set != 0;
+		if (set == 1) {
+			unlinkat(partial[i].dirfd, partial[i].name, 0);
+		} else if (set == 2) {
+			/* truncate(2) has no *at form; open(2) is safe here */
+			fd = openat(partial[i].dirfd, partial[i].name,
+				    O_WRONLY | O_TRUNC | O_NOFOLLOW |
+				    O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+			if (fd >= 0)
+				close(fd);
+		}
 	}
-	if (atomic_tmp_set)
-		unlink(atomic_tmp);
+	if (atomic_tmp_set) {
+		unlinkat(atomic_dirfd, atomic_tmp, 0);
+		removed = true;
+	}
+	if (interrupted_fmt)
+		say_interrupted(sig, removed);
 	signal(sig, SIG_DFL);
 	/* delivered when this handler returns (the signal is blocked in
 	 * it): the interrupted code never sees errno changed */
@@ -306,9 +416,16 @@ static void on_fatal_signal(int sig)
 /* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
  * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
  * reported as cp reports it). */
-void sc_dest_catch_signals(void)
+void sc_dest_catch_signals(bool say)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+	if (say) {
+		/* TRANSLATORS: the program's name, the signal's (SIGINT),
+		 * then the files and the bytes copied, in this order */
+		interrupted_fmt = _("%s: interrupted by %s after %llu files (%llu bytes) were copied");
+		removed_note = _("; the file being written was removed");
+	}
 
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		struct sigaction old;
@@ -320,24 +437,57 @@ void sc_dest_catch_signals(void)
 	}
 }
 
-/* *RET_NAMED: atomic_tmp holds its name. */
-int sc_dest_atomic_open(const char *dst, bool *ret_named)
+/* The directory DST is in, open (O_PATH serves the *at calls, not
+ * O_TMPFILE or fsync): "." in its DIRFD, or the directory of its path. */
+static int open_dir_of(const struct sc_at *dst, int flags)
 {
-	_cleanup_free_ char *dir = sc_path_dir(dst);
+	_cleanup_free_ char *dir = NULL;
+
+	if (dst->dirfd >= 0)
+		return openat(dst->dirfd, ".", flags);
+	dir = sc_path_dir(dst->path);
+	if (!dir) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return open(dir, flags);
+}
+
+/* *RET_NAMED: atomic_tmp holds its name, relative to atomic_dirfd. */
+int sc_dest_atomic_open(const struct sc_at *dst, bool *ret_named)
+{
+	_cleanup_free_ char *dir = NULL;
 	int fd;
 
 	*ret_named = false;
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	fd = open_dir_of(dst, O_TMPFILE | O_RDWR | O_CLOEXEC);
 	if (fd >= 0)
 		return fd;
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
 		return -errno;
-	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s/.smartcp.XXXXXX",
-		     dir) >= (int)sizeof(atomic_tmp))
+	if (dst->dirfd < 0 && !(dir = sc_path_dir(dst->path)))
+		return -ENOMEM;
+	atomic_dirfd = dst->dirfd;
+	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s%s.smartcp.XXXXXX",
+		     dir ? dir : "", dir ? "/" : "") >= (int)sizeof(atomic_tmp))
 		return -ENAMETOOLONG;
-	fd = mkostemp(atomic_tmp, O_CLOEXEC);
+	if (dst->dirfd >= 0) {
+		/* mkostemp() has no *at form: its random names, here */
+		static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+		size_t n = strlen(atomic_tmp) - 6;
+		unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+
+		for (unsigned i = 0;; i++) {
+			for (size_t k = 0; k < 6; k++)
+				atomic_tmp[n + k] = abc[rand_r(&seed) % 36];
+			fd = openat(dst->dirfd, atomic_tmp, O_RDWR | O_CREAT |
+				    O_EXCL | O_CLOEXEC, 0600);
+			if (fd >= 0 || errno != EEXIST || i > 100)
+				break;
+		}
+	} else {
+		fd = mkostemp(atomic_tmp, O_CLOEXEC);
+	}
 	if (fd < 0)
 		return -errno;
 	atomic_tmp_set = 1;
@@ -345,25 +495,24 @@ int sc_dest_atomic_open(const char *dst, bool *ret_named)
 	return fd;
 }
 
-int sc_dest_atomic_commit(int fd, const char *dst, bool named)
+int sc_dest_atomic_commit(int fd, const struct sc_at *dst, bool named)
 {
-	_cleanup_free_ char *dir = sc_path_dir(dst);
 	char fdpath[64];
+	struct sc_at proc = { AT_FDCWD, fdpath, fdpath };
 	int e;
 
-	if (!dir)
-		return -ENOMEM;
 	if (!named) {
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-		e = make_temp_name(true, fdpath, AT_SYMLINK_FOLLOW, dir,
+		atomic_dirfd = dst->dirfd;
+		e = make_temp_name(true, &proc, AT_SYMLINK_FOLLOW, dst,
 				   atomic_tmp, sizeof(atomic_tmp));
 		if (e < 0)
 			return e;
 		atomic_tmp_set = 1;
 	}
-	if (rename(atomic_tmp, dst) < 0) {
+	if (renameat(atomic_dirfd, atomic_tmp, dst->dirfd, dst->name) < 0) {
 		e = -errno;
-		unlink(atomic_tmp);
+		unlinkat(atomic_dirfd, atomic_tmp, 0);
 		atomic_tmp_set = 0;
 		return e;
 	}
@@ -374,36 +523,34 @@ int sc_dest_atomic_commit(int fd, const char *dst, bool named)
 void sc_dest_atomic_abandon(bool named)
 {
 	if (named && atomic_tmp_set)
-		unlink(atomic_tmp);
+		unlinkat(atomic_dirfd, atomic_tmp, 0);
 	atomic_tmp_set = 0;
 }
 
-int sc_dest_fsync_dir(const char *path)
+int sc_dest_fsync_dir(const struct sc_at *dst)
 {
-	_cleanup_free_ char *dir = sc_path_dir(path);
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int fd = open_dir_of(dst, O_RDONLY | O_DIRECTORY |
+					     O_CLOEXEC);
 
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fsync(fd) < 0)
 		return errno == EINVAL ? 0 : -errno;
 	return 0;
 }
 
-int sc_dest_open_dangling(struct sc_msgs *m, const char *dst, int flags,
-			  mode_t mode)
+int sc_dest_open_dangling(struct sc_msgs *m, const struct sc_at *dst,
+			  int flags, mode_t mode)
 {
 	struct stat lst;
 
-	if (lstat(dst, &lst) < 0 || !S_ISLNK(lst.st_mode)) {
+	if (fstatat(dst->dirfd, dst->name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISLNK(lst.st_mode)) {
 		errno = EEXIST;
 		return -1;
 	}
 	if (getenv("POSIXLY_CORRECT"))
-		return open(dst, flags | O_CREAT, mode);
+		return openat(dst->dirfd, dst->name, flags | O_CREAT, mode);
 	sc_report_error(m, 0, _("not writing through dangling symlink %s"),
-			sc_quote(dst));
+			sc_quote(dst->path));
 	return -2;
 }
 
@@ -417,16 +564,17 @@ bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 		 (sc_dest_deref_never(o, cmdline) && !S_ISREG(sst->st_mode))));
 }
 
-int sc_dest_remove(struct sc_msgs *m, const char *dst, bool verbose,
+int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 		   bool say_if_gone)
 {
-	int r = unlink(dst);
+	int r = unlinkat(dst->dirfd, dst->name, 0);
 
 	if (r < 0 && errno != ENOENT) {
-		sc_report_error(m, errno, _("cannot remove %s"), sc_quote(dst));
+		sc_report_error(m, errno, _("cannot remove %s"),
+				sc_quote(dst->path));
 		return -1;
 	}
 	if (verbose && (r == 0 || say_if_gone))
-		sc_report_removed(m, dst);
+		sc_report_removed(m, dst->path);
 	return 0;
 }

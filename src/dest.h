@@ -7,22 +7,24 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "options.h"
+#include "paths.h"
 #include "report.h"
 
 /* Symlinks are not followed for this entry: -P, or -H below the command
  * line (cp's copy of a directory's entries takes -H as -P). */
 bool sc_dest_deref_never(const struct sc_options *o, bool cmdline);
 
-/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them) may
- * be one file.  Is the copy still safe -- a link replaced by a link, a
+/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them; both
+ * named relative to their directories' descriptors) may be one file.  Is the copy still safe -- a link replaced by a link, a
  * backup that keeps the data, a name removed first?  These are cp's
  * rules.  *RET_NOTHING_TO_DO: true when there is nothing to do (a hard
  * link to itself). */
-bool sc_dest_same_file_ok(const struct sc_options *o, const char *src,
-			  const struct stat *sst, const char *dst,
+bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
+			  const struct stat *sst, const struct sc_at *dst,
 			  const struct stat *dst_st, bool cmdline,
 			  bool *ret_nothing_to_do);
 
@@ -41,40 +43,45 @@ bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 /* -i: asks whether DST (DST_ST its stat) may be overwritten, and reads
  * the answer from stdin.  PRIVILEGED: root, who may write anything. */
 bool sc_dest_ask_overwrite(const struct sc_options *o, bool privileged,
-			   const char *dst, const struct stat *dst_st);
+			   const struct sc_at *dst, const struct stat *dst_st);
 
 /* The name DST's backup gets: DST~ (--suffix), or DST.~N~ for numbered
  * backups (--backup=numbered, or =existing where numbered ones exist; the
- * directory is read for the highest N).  NULL when out of memory. */
-char *sc_dest_backup_name(const struct sc_options *o, const char *dst);
+ * directory is read for the highest N: DIRFD, the one DST's last name is
+ * in, or by DST's path when DIRFD is AT_FDCWD).  NULL when out of
+ * memory. */
+char *sc_dest_backup_name(const struct sc_options *o, int dirfd,
+			  const char *dst);
 
-/* Would backing DST up (to DST~) move the source SRC (stat SST) aside? */
+/* Would backing DST up (to DST~) move the source SRC (stat SST) aside?
+ * DIRFD as for sc_dest_backup_name(). */
 bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
-			      const struct stat *sst, const char *dst);
+			      const struct stat *sst, int dirfd,
+			      const char *dst);
 
 /* Removes DST, which is to be made again; "removed 'DST'" with VERBOSE.
  * A DST already gone is fine; SAY_IF_GONE says "removed" for it anyway,
  * as cp does for --remove-destination.  0, or -1 with the message said. */
-int sc_dest_remove(struct sc_msgs *m, const char *dst, bool verbose,
+int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 		   bool say_if_gone);
 
 /* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
- * names) or a symlink holding TARGET.  An existing DST is replaced only
- * with REPLACE, in one rename, so DST never goes missing.  Returns 0, or
- * -errno. */
-int sc_dest_make_link(bool hard, const char *target, const char *dst,
-		      bool follow, bool replace);
+ * names) or a symlink holding TARGET's name.  An existing DST is replaced
+ * only with REPLACE, in one rename, so DST never goes missing.  Returns
+ * 0, or -errno. */
+int sc_dest_make_link(bool hard, const struct sc_at *target,
+		      const struct sc_at *dst, bool follow, bool replace);
 
 /* DST was not there when stat'ed, but O_EXCL found a name: a symlink to
  * nowhere.  cp does not write through it (POSIXLY_CORRECT: it does,
  * making the file it names, opened with FLAGS and MODE).  Returns the
  * fd, -1 with errno, or -2 when the message is said. */
-int sc_dest_open_dangling(struct sc_msgs *m, const char *dst, int flags,
-			  mode_t mode);
+int sc_dest_open_dangling(struct sc_msgs *m, const struct sc_at *dst,
+			  int flags, mode_t mode);
 
-/* fsync of PATH's directory (EINVAL, a directory that cannot be synced,
+/* fsync of DST's directory (EINVAL, a directory that cannot be synced,
  * counts as done).  0 or -errno. */
-int sc_dest_fsync_dir(const char *path);
+int sc_dest_fsync_dir(const struct sc_at *dst);
 
 /* --- --atomic ---------------------------------------------------------- */
 
@@ -82,11 +89,11 @@ int sc_dest_fsync_dir(const char *path);
  * O_TMPFILE is not supported, which a signal then removes).  Returns the
  * fd or -errno; *RET_NAMED tells whether it has a name.  One at a time:
  * --atomic runs without -j workers. */
-int sc_dest_atomic_open(const char *dst, bool *ret_named);
+int sc_dest_atomic_open(const struct sc_at *dst, bool *ret_named);
 
 /* Puts the finished temporary FD (NAMED as sc_dest_atomic_open() said)
  * in DST's place with one rename.  0 or -errno (the temporary is gone). */
-int sc_dest_atomic_commit(int fd, const char *dst, bool named);
+int sc_dest_atomic_commit(int fd, const struct sc_at *dst, bool named);
 
 /* A copy into the temporary failed: its name, if it has one, goes. */
 void sc_dest_atomic_abandon(bool named);
@@ -98,18 +105,27 @@ void sc_dest_atomic_abandon(bool named);
 #define SC_DEST_THREADS 65
 
 /* DST is being written by thread THREAD: a signal removes it, so an
- * interrupted copy leaves no file that looks complete.  KEEP_NAME: the
+ * interrupted copy leaves no file that looks complete.  DST's directory
+ * descriptor must stay open until sc_dest_partial_end().  KEEP_NAME: the
  * file has other names (hard links), which a removal would leave holding
  * the prefix: it is emptied instead.  SIGKILL cannot be caught: only
  * --atomic protects against it. */
-void sc_dest_partial_begin(unsigned thread, const char *dst, bool keep_name);
+void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst,
+			   bool keep_name);
 
 /* THREAD's destination is complete, or dealt with: a signal leaves it. */
 void sc_dest_partial_end(unsigned thread);
 
 /* Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE that
  * removes partial files and named temporaries, then dies of the signal.
- * A signal the caller ignores stays ignored. */
-void sc_dest_catch_signals(void);
+ * A signal the caller ignores stays ignored.  SAY (where the summary
+ * line would be printed: a terminal): the handler says first how far
+ * the run got, "smartcp: interrupted by SIGINT after N files (B bytes)
+ * were copied", and whether it removed a file being written. */
+void sc_dest_catch_signals(bool say);
+
+/* A file was copied, BYTES of data: counted for the line a signal
+ * leaves (sc_dest_catch_signals()).  Any thread. */
+void sc_dest_done(uint64_t bytes);
 
 #endif

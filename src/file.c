@@ -89,10 +89,11 @@ static void make_plan(struct walk *w, struct sc_record *rec,
 
 /* --if-changed: does DST already hold exactly IN's bytes?  1 yes, 0 no,
  * -errno.  Reads both to the end: sizes of generated files mean nothing. */
-static int same_content(struct walk *w, int in, const char *dst,
-			const struct stat *ist, bool size_trusted)
+static int same_content(struct walk *w, int in, const struct stat *ist,
+			bool size_trusted)
 {
-	_cleanup_close_ int fd = open(dst, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	_cleanup_close_ int fd = sc_walk_open_dest(w, O_RDONLY | O_CLOEXEC |
+						   O_NOCTTY, 0);
 	size_t half = w->ctx.bufsize / 2;
 	char *a = w->ctx.buf, *b = w->ctx.buf + half;
 	struct stat st;
@@ -147,7 +148,7 @@ static int open_source(struct walk *w, struct file_copy *f)
 	struct sc_record *rec = f->rec;
 
 	if (f->in < 0) {
-		f->in = sc_walk_open_source(w, f->src, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+		f->in = sc_walk_open_source(w, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 					    (f->follow ? 0 : O_NOFOLLOW));
 		if (f->in < 0) {
 			sc_report_error(&w->msgs, errno,
@@ -188,7 +189,7 @@ static int already_equal(struct walk *w, struct file_copy *f)
 	if (!o->if_changed || !f->have_old || !S_ISREG(f->old.st_mode) ||
 	    !S_ISREG(f->ist.st_mode))
 		return 0;
-	e = same_content(w, f->in, f->dst, &f->ist, f->size_trusted);
+	e = same_content(w, f->in, &f->ist, f->size_trusted);
 	if (e < 0) {
 		sc_report_error(&w->msgs, -e, _("error reading %s"),
 				sc_quote(f->src));
@@ -216,6 +217,7 @@ static int open_destination(struct walk *w, struct file_copy *f)
 {
 	const struct sc_options *o = w->o;
 	int flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
+	struct sc_at dst = sc_walk_dst(w, f->dst);
 
 	/* A running program cannot be opened for writing (ETXTBSY), but it
 	 * can be replaced: --atomic renames over it, as install does. */
@@ -223,7 +225,7 @@ static int open_destination(struct walk *w, struct file_copy *f)
 		f->atomic = false;	/* a device or FIFO: write into it */
 
 	if (f->atomic) {
-		f->out = sc_dest_atomic_open(f->dst, &f->named_tmp);
+		f->out = sc_dest_atomic_open(&dst, &f->named_tmp);
 		if (f->out < 0) {
 			sc_report_error(&w->msgs, -f->out,
 					_("cannot create regular file %s"),
@@ -233,9 +235,9 @@ static int open_destination(struct walk *w, struct file_copy *f)
 	} else if (f->dst_exists) {
 		/* --reflink=always must leave the old file intact when the
 		 * clone is refused: clone over it, then cut it to size. */
-		f->out = open(f->dst, flags | (f->clone_only ||
-					       o->attributes_only ?
-					       0 : O_TRUNC));
+		f->out = sc_walk_open_dest(w, flags | (f->clone_only ||
+						       o->attributes_only ?
+						       0 : O_TRUNC), 0);
 		if (f->out < 0 && errno == ENOENT) {
 			/* gone since it was stat'ed (another NFS client, say):
 			 * made anew below, as cp does */
@@ -243,7 +245,7 @@ static int open_destination(struct walk *w, struct file_copy *f)
 		} else if (f->out < 0 && o->force) {
 			/* -f: a destination we cannot open goes, and a new
 			 * one is made in its place */
-			if (sc_dest_remove(&w->msgs, f->dst, o->verbose,
+			if (sc_dest_remove(&w->msgs, &dst, o->verbose,
 					   false) < 0)
 				return -1;
 			f->dst_exists = f->have_old = false;
@@ -263,10 +265,10 @@ static int open_destination(struct walk *w, struct file_copy *f)
 		f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
 		f->m.extra = o->preserve_xattr && !w->privileged ?
 			     S_IWUSR & ~mode : 0;
-		f->out = open(f->dst, flags | O_CREAT | O_EXCL,
-			      (mode & ~f->m.omitted) | f->m.extra);
+		f->out = sc_walk_open_dest(w, flags | O_CREAT | O_EXCL,
+					   (mode & ~f->m.omitted) | f->m.extra);
 		if (f->out < 0 && errno == EEXIST) {
-			f->out = sc_dest_open_dangling(&w->msgs, f->dst, flags,
+			f->out = sc_dest_open_dangling(&w->msgs, &dst, flags,
 						       mode);
 			if (f->out == -2)
 				return -1;
@@ -312,8 +314,11 @@ static int prepare_destination(struct walk *w, struct file_copy *f)
 	f->removable = !f->atomic && !o->attributes_only &&
 		       S_ISREG(f->ost.st_mode);
 	f->shared = f->removable && !f->created && f->ost.st_nlink > 1;
-	if (f->removable)
-		sc_dest_partial_begin(w->thread, f->dst, f->shared);
+	if (f->removable) {
+		struct sc_at dst = sc_walk_dst(w, f->dst);
+
+		sc_dest_partial_begin(w->thread, &dst, f->shared);
+	}
 	make_plan(w, rec, &f->ist, f->ost.st_mode);
 	if (o->verify && !o->attributes_only &&
 	    (!f->out_seekable ||
@@ -473,7 +478,8 @@ static int finish_file(struct walk *w, struct file_copy *f)
 	if (f->atomic && !o->preserve_ownership && f->have_old &&
 	    (f->old.st_uid != f->ost.st_uid || f->old.st_gid != f->ost.st_gid))
 		(void)!fchown(f->out, f->old.st_uid, f->old.st_gid);
-	if (sc_walk_set_attrs(w, f->in, f->out, f->src, f->dst, &f->ist, &f->m) < 0) {
+	if (sc_walk_set_attrs(w, f->in, f->out, f->src, f->dst, &f->ist,
+			      &f->m) < 0) {
 		w->msgs.failed = true;
 		if (f->atomic)
 			return EPERM;
@@ -486,7 +492,9 @@ static int finish_file(struct walk *w, struct file_copy *f)
 		return e;
 	}
 	if (f->atomic) {
-		e = sc_dest_atomic_commit(f->out, f->dst, f->named_tmp);
+		struct sc_at dst = sc_walk_dst(w, f->dst);
+
+		e = sc_dest_atomic_commit(f->out, &dst, f->named_tmp);
 		if (e < 0) {
 			sc_report_error(&w->msgs, -e, _("cannot replace %s"),
 					sc_quote(f->dst));
@@ -523,7 +531,7 @@ static int abandon_file(struct walk *w, struct file_copy *f, int e)
 	if (f->atomic)
 		sc_dest_atomic_abandon(f->named_tmp);
 	else if (f->removable && !f->shared)
-		unlink(f->dst);
+		unlinkat(w->dst_fd, w->dst_name, 0);
 	sc_dest_partial_end(w->thread);
 	f->rec->seconds = elapsed(&f->t0);
 	if (!f->rec->err)
@@ -574,7 +582,9 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	if (e)
 		return abandon_file(w, f, e);
 	sc_dest_partial_end(w->thread);
-	if (o->sync && (e = sc_dest_fsync_dir(f->dst)) < 0) {
+	struct sc_at dst = sc_walk_dst(w, f->dst);
+
+	if (o->sync && (e = sc_dest_fsync_dir(&dst)) < 0) {
 		sc_report_error(&w->msgs, -e,
 				_("cannot sync the directory of %s"),
 				sc_quote(f->dst));

@@ -6,11 +6,18 @@
 #include "paths.h"
 #include "quote.h"
 
+#include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
+
+#ifndef MAX
+# define MAX(a, b) ((a) > (b) ? (a) : (b))
+#endif
 
 /* -j: a run of consecutive new regular files of one directory, for one
  * worker.  Whole runs keep workers in different directories (creating
@@ -24,6 +31,7 @@ struct sc_job {
 	unsigned failed;	/* files that failed */
 	const struct sc_fs_facts *parent_facts;
 	int dirfd;		/* their source directory, or -1 */
+	int dst_dirfd;		/* the directory of their copies, or -1 */
 };
 
 struct sc_jobs {
@@ -37,7 +45,16 @@ struct sc_jobs {
 	 * goes straight out. */
 	bool flushing;
 	unsigned failed;	/* files that failed on workers */
-	int fd_budget;		/* see sc_jobs_keep_fd() */
+	/* The descriptors allowed, shared out (fd_plan()): directory levels
+	 * the walk keeps open, jobs queued (two each), files opened ahead
+	 * by each worker. */
+	unsigned levels, queue, ahead;
+	/* Out of descriptors all the same (sc_jobs_fd_short()): no more
+	 * read-ahead, and fewer workers copying at once. */
+	atomic_bool short_of_fds;
+	pthread_mutex_t gate;
+	pthread_cond_t gate_open;
+	unsigned active, allowed;	/* under GATE */
 };
 
 /* Parallel only where order and prompts cannot suffer: a tree, really
@@ -55,14 +72,74 @@ static unsigned jobs_for(const struct sc_options *o)
 	return n > 1 ? (unsigned)MIN(n, 16) : 1;
 }
 
-/* The lower half of the descriptors allowed. */
-static int fd_budget(void)
+/* -j: how many files of its run a worker keeps open ahead of the one it
+ * copies, their data asked for.  A worker that opens, reads and writes one
+ * small file after another has one read in flight at a time, and a cold
+ * tree then runs at the device's depth-1 rate; the disk here answers ~3x
+ * as many random 4 KiB reads a second with 8 in flight (fio, O_DIRECT). */
+#define READ_AHEAD 8
+
+/* Descriptors kept for what is not counted below: stdin, stdout, stderr,
+ * libmount's and libblkid's files, xattr.conf, a backup's directory. */
+#define FD_RESERVE 16
+/* What the walk thread opens besides its directory levels: a directory
+ * being listed, the source and the copy of a file, one more. */
+#define FD_WALK 4
+/* What a worker needs at least: the source and the copy, one more
+ * (--if-changed, --verify reopen nothing, but libattr may). */
+#define FD_WORKER 3
+
+/* Descriptors open now, at the start: what the caller left open counts
+ * against the limit too (a shell's `exec 9<file`, a parent's pipes).
+ * /proc/self/fd lists them (less the one reading it); without /proc,
+ * the lowest ones are asked for. */
+static unsigned long fds_open(unsigned long limit)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned long n = 0;
+
+	if (d) {
+		while (readdir(d))
+			n++;
+		closedir(d);
+		return n > 3 ? n - 3 : 0;	/* ".", "..", and D's own */
+	}
+	for (int fd = 0; (unsigned long)fd < MIN(limit, 4096ul); fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+/* Shares the descriptors RLIMIT_NOFILE allows among what keeps them, so
+ * that a copy never runs out whatever the tree: directory levels the walk
+ * keeps open (2 each: a tree of any depth costs no more, walk.c reopens
+ * the others), then workers (fewer than asked when they cannot all have
+ * FD_WORKER), then what is left, half to read-ahead, half to jobs
+ * waiting in the queue (2 each: their source directory and its copy's).
+ * Under `ulimit -n 64`, -j8: 4 levels, 8 workers, no read-ahead, 5 jobs
+ * queued; at the usual 1024 nothing is cut but the queue's fds. */
+static void fd_plan(struct sc_jobs *j)
 {
 	struct rlimit rl;
+	unsigned long limit = 1024, avail, left, used, w = j->jobs;
 
-	return getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-	       rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < INT_MAX ?
-	       (int)(rl.rlim_cur / 2) : 512;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		limit = rl.rlim_cur == RLIM_INFINITY ? 1u << 20 :
+			MIN(rl.rlim_cur, 1u << 20);
+	/* stdin, stdout and stderr are in FD_RESERVE; anything else open
+	 * is not ours to use */
+	used = fds_open(limit);
+	limit = limit > used - MIN(used, 3ul) ? limit - (used - MIN(used, 3ul)) : 0;
+	j->levels = (unsigned)MIN(MAX(limit / 16, 2ul), 16ul);
+	avail = limit > FD_RESERVE + FD_WALK + 2 * j->levels ?
+		limit - FD_RESERVE - FD_WALK - 2 * j->levels : 0;
+	if (w > 1 && avail / FD_WORKER < w)
+		w = MAX(avail / FD_WORKER, 1ul);
+	j->jobs = (unsigned)w;
+	left = w > 1 ? avail - FD_WORKER * w : 0;
+	j->ahead = w > 1 ? (unsigned)MIN(left / 2 / w, (unsigned long)READ_AHEAD) : 0;
+	left -= j->ahead * (w > 1 ? w : 0);
+	/* a job in the queue and the one being filled hold 2 each */
+	j->queue = (unsigned)MIN(MAX(left / 2, 2ul) - 1, 64ul * w);
 }
 
 int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
@@ -76,26 +153,58 @@ int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
 	j->ops = ops;
 	j->arg = arg;
 	j->jobs = jobs_for(o);
-	j->fd_budget = fd_budget();
+	fd_plan(j);
+	pthread_mutex_init(&j->gate, NULL);
+	pthread_cond_init(&j->gate_open, NULL);
 	*ret = j;
 	return 0;
 }
 
-int sc_jobs_keep_fd(const struct sc_jobs *j, int fd)
+unsigned sc_jobs_levels(const struct sc_jobs *j)
 {
-	int k = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	return j->levels;
+}
 
-	if (k >= j->fd_budget) {
-		close(k);
-		k = -1;
-	}
-	return k;
+void sc_jobs_fd_short(struct sc_jobs *j)
+{
+	atomic_store(&j->short_of_fds, true);
+	pthread_mutex_lock(&j->gate);
+	if (j->allowed > 1)
+		j->allowed--;
+	pthread_mutex_unlock(&j->gate);
+}
+
+/* A worker may copy a file: as many at once as are allowed. */
+static void gate_enter(struct sc_jobs *j)
+{
+	pthread_mutex_lock(&j->gate);
+	while (j->active >= j->allowed)
+		pthread_cond_wait(&j->gate_open, &j->gate);
+	j->active++;
+	pthread_mutex_unlock(&j->gate);
+}
+
+static void gate_leave(struct sc_jobs *j)
+{
+	pthread_mutex_lock(&j->gate);
+	j->active--;
+	pthread_cond_broadcast(&j->gate_open);
+	pthread_mutex_unlock(&j->gate);
+}
+
+/* Closes what JOB keeps open. */
+static void job_close(struct sc_job *job)
+{
+	if (job->dirfd >= 0)
+		close(job->dirfd);
+	if (job->dst_dirfd >= 0)
+		close(job->dst_dirfd);
+	job->dirfd = job->dst_dirfd = -1;
 }
 
 static void job_free(struct sc_job *job)
 {
-	if (job->dirfd >= 0)
-		close(job->dirfd);
+	job_close(job);
 	for (unsigned i = 0; i < job->n; i++) {
 		free(job->src[i]);
 		free(job->dst[i]);
@@ -104,13 +213,6 @@ static void job_free(struct sc_job *job)
 }
 
 /* --- on a worker -------------------------------------------------------- */
-
-/* -j: how many files of its run a worker keeps open ahead of the one it
- * copies, their data asked for.  A worker that opens, reads and writes one
- * small file after another has one read in flight at a time, and a cold
- * tree then runs at the device's depth-1 rate; the disk here answers ~3x
- * as many random 4 KiB reads a second with 8 in flight (fio, O_DIRECT). */
-#define READ_AHEAD 8
 
 struct ahead {
 	int fd[JOB_MAX];	/* opened ahead, or -1 */
@@ -125,8 +227,7 @@ struct ahead {
  * finds the pages and costs one system call.  -1 if it cannot: the copy
  * then opens the file itself and reports whatever went wrong, as
  * before. */
-static int open_ahead(const struct sc_jobs *j, const struct sc_job *job,
-		      unsigned i, bool data)
+static int open_ahead(const struct sc_job *job, unsigned i, bool data)
 {
 	int fd = job->dirfd >= 0 ?
 		 openat(job->dirfd, sc_path_last(job->src[i]),
@@ -135,26 +236,26 @@ static int open_ahead(const struct sc_jobs *j, const struct sc_job *job,
 
 	if (fd < 0)
 		return -1;
-	/* only the lower half of the descriptors (sc_jobs_keep_fd), never
-	 * the ones the copies need */
-	if (fd >= j->fd_budget) {
-		close(fd);
-		return -1;
-	}
 	/* a FIFO put in the file's place says ESPIPE: nothing to do */
 	if (data)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
 	return fd;
 }
 
-/* Keeps the READ_AHEAD files after file I of JOB open ahead. */
+/* Keeps the files after file I of JOB open ahead, as many as the
+ * descriptors allow (fd_plan()): none once they ran short. */
 static void read_ahead(const struct sc_jobs *j, const struct sc_job *job,
 		       struct ahead *a, unsigned i)
 {
+	unsigned depth = atomic_load(&j->short_of_fds) ? 0 : j->ahead;
+
+	/* every file before NEXT was opened ahead (or was not, -1) */
+	if (!depth)
+		return;
 	if (a->next <= i)
 		a->next = i;
-	for (; a->next < job->n && a->next <= i + READ_AHEAD; a->next++)
-		a->fd[a->next] = open_ahead(j, job, a->next, a->data);
+	for (; a->next < job->n && a->next <= i + depth; a->next++)
+		a->fd[a->next] = open_ahead(job, a->next, a->data);
 }
 
 static void ahead_close(const struct sc_job *job, struct ahead *a)
@@ -181,22 +282,29 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 		unsigned i = job->n_done;
 		struct sc_job_file f = {
 			.src = job->src[i], .dst = job->dst[i],
-			.dirfd = job->dirfd,
-			.at_name = job->dirfd >= 0 ?
-				   sc_path_last(job->src[i]) : NULL,
+			.dirfd = job->dirfd, .dst_dirfd = job->dst_dirfd,
 			.parent_facts = job->parent_facts,
+			.ahead_fd = -1,
 		};
 		int r;
 
+		gate_enter(j);
 		read_ahead(j, job, &a, i);
-		f.ahead_fd = a.fd[i];
-		a.fd[i] = -1;	/* the copy closes it */
+		if (i < a.next) {
+			f.ahead_fd = a.fd[i];
+			a.fd[i] = -1;	/* the copy closes it */
+		}
 		r = j->ops->copy(j->arg, id, slot, &f);
+		gate_leave(j);
 		if (r == 1)
 			break;	/* the rest goes back to the walk, in order */
 		job->failed += r < 0;
 	}
 	ahead_close(job, &a);
+	/* its directories go back now, not when the walk prints the job,
+	 * unless the walk still has files of it to copy */
+	if (job->n_done == job->n)
+		job_close(job);
 }
 
 /* --- on the walk thread ------------------------------------------------- */
@@ -218,9 +326,7 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 	for (unsigned i = job->n_done; i < job->n; i++) {
 		struct sc_job_file f = {
 			.src = job->src[i], .dst = job->dst[i],
-			.dirfd = job->dirfd,
-			.at_name = job->dirfd >= 0 ?
-				   sc_path_last(job->src[i]) : NULL,
+			.dirfd = job->dirfd, .dst_dirfd = job->dst_dirfd,
 			.parent_facts = job->parent_facts,
 			.ahead_fd = -1,
 		};
@@ -292,8 +398,10 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst)
 	if (j->jobs <= 1)
 		return false;
 	j->workers = workers_for(j, dst);
+	j->allowed = j->workers;
 	if (j->ops->start(j->arg, j->workers) < 0 ||
-	    sc_pool_new(j->workers, run_job, flush_slot, j, &j->pool) < 0) {
+	    sc_pool_new(j->workers, j->queue, run_job, flush_slot, j,
+			&j->pool) < 0) {
 		sc_jobs_finish(j);
 		j->jobs = 1;	/* no threads: copy one by one */
 		return false;
@@ -329,14 +437,31 @@ int sc_jobs_submit(struct sc_jobs *j, struct sc_msgs *m,
 	return -1;
 }
 
+/* A descriptor of directory FD of its own for a job, or -1 (FD < 0, or
+ * none to be had). */
+static int keep_dir(int fd)
+{
+	return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+}
+
 int sc_jobs_add(struct sc_jobs *j, struct sc_msgs *m, struct sc_job **batch,
-		int dirfd, const struct sc_fs_facts *facts, char *src,
-		char *dst)
+		int dirfd, int dst_dirfd, const struct sc_fs_facts *facts,
+		char *src, char *dst)
 {
 	struct sc_job *job = *batch;
 
-	if (!job && (job = calloc(1, sizeof(*job))))
-		job->dirfd = dirfd < 0 ? -1 : sc_jobs_keep_fd(j, dirfd);
+	if (!job && (job = calloc(1, sizeof(*job)))) {
+		job->dirfd = keep_dir(dirfd);
+		job->dst_dirfd = keep_dir(dst_dirfd);
+		if ((dirfd >= 0 && job->dirfd < 0) ||
+		    (dst_dirfd >= 0 && job->dst_dirfd < 0)) {
+			/* out of descriptors: this one is the walk's */
+			sc_jobs_fd_short(j);
+			job_close(job);
+			free(job);
+			return 1;
+		}
+	}
 	if (!job) {
 		sc_report_error(m, ENOMEM, "%s", sc_quote(src));
 		free(src);
@@ -367,5 +492,9 @@ unsigned sc_jobs_failures(const struct sc_jobs *j)
 
 void sc_jobs_free(struct sc_jobs *j)
 {
+	if (!j)
+		return;
+	pthread_mutex_destroy(&j->gate);
+	pthread_cond_destroy(&j->gate_open);
 	free(j);
 }

@@ -25,7 +25,7 @@
 struct sc_job_file {
 	const char *src, *dst;
 	int dirfd;			/* the source directory, or -1 */
-	const char *at_name;		/* SRC's name in DIRFD, or NULL */
+	int dst_dirfd;			/* DST's directory, or -1 */
 	const struct sc_fs_facts *parent_facts;	/* of DST's directory */
 	int ahead_fd;	/* SRC opened ahead (SC_NEW_SRC_FLAGS), or -1;
 			 * the callee owns it */
@@ -71,23 +71,29 @@ bool sc_jobs_running(const struct sc_jobs *j);
 struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j);
 
 /* Adds new regular file SRC -> DST (both now owned by the job, freed
- * on failure too) to *BATCH, a job for directory DIRFD (or -1) whose
- * copies go into a directory with facts FACTS; a full batch is submitted
- * and *BATCH cleared.  0, or -1 with the message said to M. */
+ * on failure too) to *BATCH, a job for directory DIRFD (or -1: by path)
+ * whose copies go into directory DST_DIRFD (or -1), with facts FACTS; a
+ * full batch is submitted and *BATCH cleared.  The job keeps descriptors
+ * of its own of both directories.  0; 1 when there are none to be had
+ * for a new job (SRC and DST are still the caller's, to copy itself); or
+ * -1 with the message said to M. */
 int sc_jobs_add(struct sc_jobs *j, struct sc_msgs *m, struct sc_job **batch,
-		int dirfd, const struct sc_fs_facts *facts, char *src,
-		char *dst);
+		int dirfd, int dst_dirfd, const struct sc_fs_facts *facts,
+		char *src, char *dst);
 
 /* Hands *BATCH (if any) to the workers and clears it.  0, or -1 with a
  * message said to M for each of its files. */
 int sc_jobs_submit(struct sc_jobs *j, struct sc_msgs *m,
 		   struct sc_job **batch);
 
-/* A second descriptor of FD to keep while a directory's entries are
- * copied, or -1.  Only the lower half of the descriptors allowed is used
- * for these, one per level of a deep tree and one per queued job: the
- * copies need the rest, and without one the entries are opened by path. */
-int sc_jobs_keep_fd(const struct sc_jobs *j, int fd);
+/* How many directory levels the walk may keep open, two descriptors
+ * each: its share of RLIMIT_NOFILE (at least 2, at most 16). */
+unsigned sc_jobs_levels(const struct sc_jobs *j);
+
+/* An open failed with EMFILE or ENFILE all the same: from now on no
+ * read-ahead, and one worker fewer copying at once (one at least).  Any
+ * thread. */
+void sc_jobs_fd_short(struct sc_jobs *j);
 
 /* Waits for every job, prints what they printed, stops the workers. */
 void sc_jobs_finish(struct sc_jobs *j);

@@ -2,7 +2,9 @@
 #include "system.h"
 #include "paths.h"
 
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -112,4 +114,108 @@ bool sc_path_is_inside(const char *src, const char *dst)
 	sl = strlen(s);
 	return !strncmp(s, d, sl) && (d[sl] == '\0' || d[sl] == '/' ||
 				      !strcmp(s, "/"));
+}
+
+const char *sc_at_name(const struct sc_at *at, char *buf, size_t size)
+{
+	if (strlen(at->path) < PATH_MAX)
+		return at->path;
+	if (at->dirfd >= 0 &&
+	    snprintf(buf, size, "/proc/self/fd/%d/%s", at->dirfd,
+		     at->name) < (int)size)
+		return buf;
+	errno = ENAMETOOLONG;
+	return NULL;
+}
+
+/* The directory AT's entry is in, stat'ed, and the entry's name there. */
+static bool at_dir(const struct sc_at *at, struct stat *st,
+		   const char **ret_name)
+{
+	_cleanup_free_ char *dir = NULL;
+
+	if (at->dirfd >= 0) {
+		*ret_name = at->name;
+		return fstat(at->dirfd, st) == 0;
+	}
+	*ret_name = NULL;	/* the caller compares the bases */
+	dir = sc_path_dir(at->path);
+	return dir && stat(dir, st) == 0;
+}
+
+bool sc_at_same_entry(const struct sc_at *a, const struct sc_at *b)
+{
+	_cleanup_free_ char *ba = NULL, *bb = NULL;
+	const char *na, *nb;
+	struct stat sa, sb;
+
+	if (a->dirfd < 0 && b->dirfd < 0)
+		return sc_path_same_entry(a->path, b->path);
+	if (!at_dir(a, &sa, &na) || !at_dir(b, &sb, &nb))
+		return false;
+	if (!na)
+		na = ba = sc_path_base(a->path);
+	if (!nb)
+		nb = bb = sc_path_base(b->path);
+	return na && nb && !strcmp(na, nb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+size_t sc_path_piece(const char *path, size_t max)
+{
+	size_t n = strlen(path);
+
+	if (n < max)
+		return n;
+	/* the last slash that leaves the piece before it shorter than MAX;
+	 * a leading slash alone is the root, a piece of its own */
+	for (n = max - 1; n > 0; n--)
+		if (path[n] == '/')
+			return n;
+	return path[0] == '/' ? 1 : 0;
+}
+
+int sc_path_open_parent(const char *path, int *ret_fd, const char **ret_name)
+{
+	_cleanup_free_ char *piece = NULL;
+	const char *last = sc_path_last(path);
+	size_t dirlen = (size_t)(last - path);
+	int fd = AT_FDCWD;
+
+	*ret_fd = AT_FDCWD;
+	*ret_name = path;
+	if (strlen(path) < PATH_MAX)
+		return 0;
+	*ret_name = last;
+	piece = malloc(PATH_MAX);
+	if (!piece)
+		return -ENOMEM;
+	while (dirlen) {
+		size_t n = sc_path_piece(path, MIN(dirlen + 1, (size_t)PATH_MAX));
+		int next;
+
+		if (n == 0 || n > dirlen)
+			n = dirlen;
+		if (n >= PATH_MAX) {
+			if (fd >= 0)
+				close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(piece, path, n);
+		piece[n] = '\0';
+		next = openat(fd, piece, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		if (next < 0)
+			return -errno;
+		fd = next;
+		path += n;
+		dirlen -= n;
+		while (dirlen && *path == '/') {
+			path++;
+			dirlen--;
+		}
+	}
+	*ret_fd = fd;
+	return 0;
 }

@@ -92,7 +92,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int sc_pool_new(unsigned workers,
+int sc_pool_new(unsigned workers, unsigned limit,
 		void (*run)(void *, void *, struct sc_pool_slot *, unsigned),
 		void (*flush)(void *, struct sc_pool_slot *), void *arg,
 		struct sc_pool **ret)
@@ -107,9 +107,7 @@ int sc_pool_new(unsigned workers,
 	p->run = run;
 	p->flush = flush;
 	p->arg = arg;
-	/* Enough queued work to keep every worker busy while the walk
-	 * reads the next directory, little enough to bound memory. */
-	p->limit = workers * 64;
+	p->limit = limit ? limit : 1;
 	p->threads = calloc(workers, sizeof(*p->threads));
 	if (!p->threads) {
 		free(p);

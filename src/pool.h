@@ -29,8 +29,11 @@ struct sc_pool;
 
 /* RUN(arg, job, slot, worker) runs on worker threads; FLUSH(arg, slot)
  * runs on the submitting thread for each finished slot, in order, and
- * must print what the slot holds.  Returns 0 or -errno. */
-int sc_pool_new(unsigned workers,
+ * must print what the slot holds.  At most LIMIT jobs wait (submitted,
+ * not yet flushed): enough to keep every worker busy while the walk reads
+ * the next directory, few enough to bound memory and the descriptors
+ * jobs hold.  Returns 0 or -errno. */
+int sc_pool_new(unsigned workers, unsigned limit,
 		void (*run)(void *arg, void *job, struct sc_pool_slot *slot,
 			    unsigned worker),
 		void (*flush)(void *arg, struct sc_pool_slot *slot),

@@ -141,12 +141,11 @@ bool sc_proof_source_changed(struct walk *w, const char *src, int in,
 			     bool generated, struct sc_change *ch)
 {
 	struct stat now, mine;
-	int r = w->at_fd >= 0 ?
-		fstatat(w->at_fd, w->at_name, &now,
-			follow ? 0 : AT_SYMLINK_NOFOLLOW) :
-		follow ? stat(src, &now) : lstat(src, &now);
+	int r = fstatat(w->at_fd, w->at_name, &now,
+			follow ? 0 : AT_SYMLINK_NOFOLLOW);
 	enum sc_change_how who, what;
 
+	(void)src;	/* named by W */
 	who = sc_change_identity(before, &now, r < 0 ? -errno : 0, generated);
 	if (r == 0 && who == SC_CHANGE_NONE)
 		mine = now;

@@ -41,6 +41,32 @@ struct seen {
 	char *name;	/* a source file's name; a source directory's copy */
 };
 
+/* A source directory being copied and its copy: one per level of the
+ * recursion, outermost first.  Only the deepest levels keep their
+ * descriptors (w->max_open, from sc_jobs_levels()), so a tree of any
+ * depth holds a bounded number; a level whose descriptors were given back
+ * is opened again when the walk returns to it, through ".." of the level
+ * it leaves, or else from the nearest open level above, name by name:
+ * each step must find the directory it saw there (st_dev, st_ino), or
+ * the walk refuses to go on in it. */
+struct level {
+	dev_t dev;		/* the source directory */
+	ino_t ino;
+	dev_t ddev;		/* its copy, once open; DINO 0: none */
+	ino_t dino;
+	int sfd, dfd;		/* open, or -1 */
+	/* Where it is: in the level above (UP; DUP for its copy), or, the
+	 * first level of an operand or of a file a worker handed back, in
+	 * directories the walk does not keep (SPFD, DPFD: AT_FDCWD, or a
+	 * job's).  A copy whose parent could not be opened goes by path:
+	 * DNAME is then its whole path, DPFD AT_FDCWD. */
+	bool up, dup;
+	int spfd, dpfd;
+	const char *sname, *dname;	/* its names there */
+	bool follow;		/* SNAME may be a symlink to follow */
+	int lost;		/* -errno: could not be opened again */
+};
+
 static struct sc_pool_slot *current_slot(const struct walk *w)
 {
 	return w->slot ? w->slot : sc_jobs_own_slot(w->jobs);
@@ -60,6 +86,9 @@ void sc_walk_report(struct walk *w, struct sc_record *rec)
 	w->reported = true;
 	rec->backup = w->backup;
 	rec->announced = w->announced;
+	/* counted as the summary counts files */
+	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
+		sc_dest_done(rec->res.bytes);
 	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
@@ -84,10 +113,225 @@ static void skipped(struct walk *w, const char *dst)
 		sc_report_skipped(&w->msgs, dst);
 }
 
-int sc_walk_open_source(struct walk *w, const char *src, int flags)
+/* --- descriptors -------------------------------------------------------- */
+
+static void level_close(struct walk *w, struct level *l)
 {
-	return w->at_fd >= 0 ? openat(w->at_fd, w->at_name, flags) :
-			       open(src, flags);
+	if (l->sfd < 0 && l->dfd < 0)
+		return;
+	if (l->sfd >= 0)
+		close(l->sfd);
+	if (l->dfd >= 0)
+		close(l->dfd);
+	l->sfd = l->dfd = -1;
+	w->n_open--;
+}
+
+/* Gives back the descriptors of the shallowest open levels until at most
+ * KEEP are open, never those of the deepest two: the walk is copying the
+ * entries of the deepest, and returns to its parent next.  True when any
+ * were given back. */
+static bool levels_trim(struct walk *w, unsigned keep)
+{
+	bool freed = false;
+
+	for (size_t i = 0; w->n_open > keep && i + 2 < w->n_levels; i++)
+		if (w->levels[i].sfd >= 0 || w->levels[i].dfd >= 0) {
+			level_close(w, &w->levels[i]);
+			freed = true;
+		}
+	return freed;
+}
+
+bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries)
+{
+	struct timespec pause = { 0, 2000000 };
+
+	if (err != EMFILE && err != ENFILE)
+		return false;
+	/* first what the walk keeps for later, then fewer workers at once
+	 * and time for them to close what they hold: a worker's files are
+	 * small, or they hold few descriptors for long */
+	if (!w->in_worker && levels_trim(w, 0)) {
+		errno = err;
+		return true;
+	}
+	/* alone, no one else will give any back: it is a failure */
+	if ((!w->in_worker && !sc_jobs_running(w->jobs)) || (*tries)++ >= 250) {
+		errno = err;
+		return false;
+	}
+	sc_jobs_fd_short(w->jobs);
+	nanosleep(&pause, NULL);
+	errno = err;
+	return true;
+}
+
+int sc_walk_open_source(struct walk *w, int flags)
+{
+	unsigned tries = 0;
+	int fd;
+
+	while ((fd = openat(w->at_fd, w->at_name, flags)) < 0 &&
+	       sc_walk_fd_short(w, errno, &tries))
+		;
+	return fd;
+}
+
+int sc_walk_open_dest(struct walk *w, int flags, mode_t mode)
+{
+	unsigned tries = 0;
+	int fd;
+
+	while ((fd = openat(w->dst_fd, w->dst_name, flags, mode)) < 0 &&
+	       sc_walk_fd_short(w, errno, &tries))
+		;
+	return fd;
+}
+
+/* Opens NAME in DIRFD as a directory with FLAGS (O_RDONLY to read it,
+ * O_PATH for its copy), which must be the one DEV and INO say (INO 0:
+ * any).  A descriptor; -1 with errno, ESTALE when another directory or a
+ * symlink is there now. */
+static int open_dir_checked(struct walk *w, int dirfd, const char *name,
+			    int flags, dev_t dev, ino_t ino)
+{
+	unsigned tries = 0;
+	struct stat st;
+	int fd;
+
+	while ((fd = openat(dirfd, name, flags | O_DIRECTORY | O_CLOEXEC |
+			    O_NOCTTY)) < 0 &&
+	       sc_walk_fd_short(w, errno, &tries))
+		;
+	if (fd < 0) {
+		if ((errno == ELOOP || errno == ENOTDIR) && (flags & O_NOFOLLOW))
+			errno = ESTALE;
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	if (ino && (st.st_dev != dev || st.st_ino != ino)) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+static int level_fd(const struct level *l, bool dst)
+{
+	return dst ? l->dfd : l->sfd;
+}
+
+static bool level_up(const struct level *l, bool dst)
+{
+	return dst ? l->dup : l->up;
+}
+
+/* Level K's source directory (DST: its copy) opened again, from the
+ * nearest open level above it, or from where the first of them is, name
+ * by name.  A descriptor, or -1 with errno (ESTALE: replaced). */
+static int level_reopen(struct walk *w, size_t k, bool dst)
+{
+	size_t i = k;
+	int from, fd;
+
+	while (level_up(&w->levels[i], dst) &&
+	       level_fd(&w->levels[i - 1], dst) < 0)
+		i--;
+	from = level_up(&w->levels[i], dst) ?
+	       level_fd(&w->levels[i - 1], dst) :
+	       dst ? w->levels[i].dpfd : w->levels[i].spfd;
+	for (fd = from; i <= k; i++) {
+		const struct level *l = &w->levels[i];
+		int next = dst ?
+			open_dir_checked(w, fd, l->dname, O_PATH |
+					 (l->dup ? O_NOFOLLOW : 0),
+					 l->ddev, l->dino) :
+			open_dir_checked(w, fd, l->sname, O_RDONLY |
+					 (l->follow ? 0 : O_NOFOLLOW),
+					 l->dev, l->ino);
+		int err = errno;
+
+		if (fd != from)
+			close(fd);	/* a step on the way: ours */
+		if (next < 0) {
+			errno = err;
+			return -1;
+		}
+		fd = next;
+	}
+	return fd;
+}
+
+/* The descriptors of level K (its copy's only when it has one), opened
+ * again if they were given back.  0, or -errno (-ESTALE: a directory
+ * that was replaced since the walk entered it). */
+static int level_get(struct walk *w, size_t k)
+{
+	struct level *l = &w->levels[k];
+	bool was_open = l->sfd >= 0 || l->dfd >= 0;
+	int err;
+
+	if (l->lost)
+		return l->lost;
+	if (l->sfd < 0) {
+		l->sfd = level_reopen(w, k, false);
+		if (l->sfd < 0)
+			goto fail;
+	}
+	if (l->dfd < 0 && l->dino) {
+		l->dfd = level_reopen(w, k, true);
+		if (l->dfd < 0)
+			goto fail;
+	}
+	if (!was_open) {
+		w->n_open++;
+		levels_trim(w, w->max_open);
+	}
+	return 0;
+fail:
+	/* all of the level or none: what was opened goes back too; and
+	 * once lost, lost (its copy_entries() says so, once) */
+	err = errno;
+	if (!was_open && (l->sfd >= 0 || l->dfd >= 0))
+		w->n_open++;
+	level_close(w, l);
+	l->lost = -err;
+	return -err;
+}
+
+/* Leaves the deepest level: its descriptors go back, and its parent's
+ * are opened again through ".." while they are still at hand, if they
+ * had been given back (checked, as always; else they are reopened by
+ * name when needed). */
+static void level_pop(struct walk *w)
+{
+	struct level *l = &w->levels[w->n_levels - 1];
+	struct level *p = l->up && w->n_levels > 1 ? l - 1 : NULL;
+
+	if (p && p->sfd < 0 && p->dfd < 0 && l->sfd >= 0) {
+		p->sfd = open_dir_checked(w, l->sfd, "..", O_RDONLY,
+					  p->dev, p->ino);
+		if (p->sfd >= 0 && p->dino && l->dup && l->dfd >= 0) {
+			p->dfd = open_dir_checked(w, l->dfd, "..", O_PATH,
+						  p->ddev, p->dino);
+			if (p->dfd < 0) {
+				close(p->sfd);
+				p->sfd = -1;
+			}
+		}
+		if (p->sfd >= 0)
+			w->n_open++;
+	}
+	level_close(w, l);
+	w->n_levels--;
 }
 
 /* Called as cp, -v names a file that is not a directory before copying
@@ -157,8 +401,9 @@ int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
 		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
 		.privileged = w->privileged, .msgs = &w->msgs,
 	};
+	struct sc_at s = sc_walk_src(w, src), d = sc_walk_dst(w, dst);
 
-	return sc_attrs_set(&env, in, out, src, dst, st, m);
+	return sc_attrs_set(&env, in, out, &s, &d, st, m);
 }
 
 /* --- filesystem facts -------------------------------------------------- */
@@ -213,22 +458,19 @@ static int by_ino(const void *a, const void *b)
 }
 
 /* A directory's entries, sorted by inode: cp's order, and the fastest
- * to read on ext4.  The directory is PATH, or AT_NAME in AT_FD; unless
- * FOLLOW, a symlink put in its place is refused, and it must still be
- * the directory WANT describes (-ESTALE if not).  *KEEP gets a
- * descriptor of it for opening its entries, or -1 (out of descriptors:
- * the entries are then opened by path). */
-static _noinline_ int list_dir(struct walk *w, const char *path,
-			       bool follow, const struct stat *want, int *keep,
+ * to read on ext4.  The directory is AT_NAME in AT_FD (struct walk);
+ * unless FOLLOW, a symlink put in its place is refused, and it must still
+ * be the directory WANT describes (-ESTALE if not).  *KEEP gets its
+ * descriptor, for opening its entries. */
+static _noinline_ int list_dir(struct walk *w, bool follow,
+			       const struct stat *want, int *keep,
 			       struct dent **ret, size_t *ret_n)
 {
-	int at_fd = w->at_fd;
-	const char *at_name = w->at_name;
-	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY |
-		    (follow ? 0 : O_NOFOLLOW);
-	int fd = at_fd >= 0 ? openat(at_fd, at_name, flags) :
-			      open(path, flags);
-	struct stat st;
+	int fd = open_dir_checked(w, w->at_fd, w->at_name,
+				  O_RDONLY | (follow ? 0 : O_NOFOLLOW),
+				  want->st_dev, want->st_ino);
+	unsigned tries = 0;
+	int rfd;
 	DIR *d;
 	struct dent *v = NULL, *nv;
 	struct dirent *e;
@@ -236,30 +478,21 @@ static _noinline_ int list_dir(struct walk *w, const char *path,
 
 	*keep = -1;
 	if (fd < 0)
-		/* a symlink or a file now where the directory was */
-		return (errno == ELOOP || errno == ENOTDIR) && !follow ?
-		       -ESTALE : -errno;
-	if (fstat(fd, &st) < 0) {
-		int err = errno;
-
-		close(fd);
-		return -err;
-	}
-	if (st.st_dev != want->st_dev || st.st_ino != want->st_ino) {
-		close(fd);
-		return -ESTALE;
-	}
-	*keep = sc_jobs_keep_fd(w->jobs, fd);
-	d = fdopendir(fd);
+		return -errno;
+	/* readdir's own, so that FD stays for the entries */
+	while ((rfd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0 &&
+	       sc_walk_fd_short(w, errno, &tries))
+		;
+	d = rfd >= 0 ? fdopendir(rfd) : NULL;
 	if (!d) {
 		int err = errno;
 
+		if (rfd >= 0)
+			close(rfd);
 		close(fd);
-		if (*keep >= 0)
-			close(*keep);
-		*keep = -1;
 		return -err;
 	}
+	*keep = fd;
 	while ((errno = 0, e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -284,8 +517,7 @@ static _noinline_ int list_dir(struct walk *w, const char *path,
 			free(v[--n].name);
 		free(v);
 		closedir(d);
-		if (*keep >= 0)
-			close(*keep);
+		close(*keep);
 		*keep = -1;
 		return -err;
 	}
@@ -304,9 +536,9 @@ static _noinline_ bool refuse_directory(struct walk *w, const char *src,
 					const char *dst, const struct stat *sst,
 					bool cmdline)
 {
-	for (size_t i = 0; i < w->n_ancestors; i++)
-		if (w->ancestors[i].dev == sst->st_dev &&
-		    w->ancestors[i].ino == sst->st_ino) {
+	for (size_t i = 0; i < w->n_levels; i++)
+		if (w->levels[i].dev == sst->st_dev &&
+		    w->levels[i].ino == sst->st_ino) {
 			sc_report_error(&w->msgs, 0,
 					_("cannot copy cyclic symbolic link %s"),
 					sc_quote(src));
@@ -323,31 +555,37 @@ static _noinline_ bool refuse_directory(struct walk *w, const char *src,
 }
 
 /* Makes directory DST like SST, less what must wait (M says what), and
- * so that we may enter it and write its entries.  0 or -1. */
+ * so that we may enter it and write its entries.  *RET_DEV, *RET_INO:
+ * what it is.  0 or -1. */
 static _noinline_ int make_directory(struct walk *w, const char *dst,
-				     const struct stat *sst, struct sc_made *m)
+				     const struct stat *sst, struct sc_made *m,
+				     dev_t *ret_dev, ino_t *ret_ino)
 {
 	struct stat now;
 
 	/* mkdir decides about set-gid (inherited from the parent) */
 	m->omitted = sc_attrs_omitted(w->o, sst->st_mode);
-	if (mkdir(dst, sst->st_mode & 07777 & ~m->omitted) < 0) {
+	if (mkdirat(w->dst_fd, w->dst_name,
+		    sst->st_mode & 07777 & ~m->omitted) < 0) {
 		sc_report_error(&w->msgs, errno,
 				_("cannot create directory %s"), sc_quote(dst));
 		return -1;
 	}
 	m->created = true;
-	if (lstat(dst, &now) < 0) {
+	if (fstatat(w->dst_fd, w->dst_name, &now, AT_SYMLINK_NOFOLLOW) < 0) {
 		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
 				sc_quote(dst));
 		return -1;
 	}
 	m->mode = now.st_mode;
 	m->mode_known = true;
+	*ret_dev = now.st_dev;
+	*ret_ino = now.st_ino;
 	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
 		/* we must enter it and write its entries */
 		m->restore = true;
-		if (chmod(dst, (now.st_mode & 07777) | S_IRWXU) < 0) {
+		if (fchmodat(w->dst_fd, w->dst_name,
+			     (now.st_mode & 07777) | S_IRWXU, 0) < 0) {
 			sc_report_error(&w->msgs, errno,
 					_("setting permissions for %s"),
 					sc_quote(dst));
@@ -357,85 +595,201 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	return 0;
 }
 
-/* Copies the entries of directory SRC (SST) into DST, in inode order.
- * DIR_FACTS: DST's facts when this run made it (its new files may go to
- * -j workers, and need no stat), else NULL.  0 or -1. */
-static int copy_entries(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, bool follow,
-			const struct sc_fs_facts *dir_facts)
+/* Enters the directory being copied (the entry of struct walk, SST,
+ * FOLLOW as for list_dir()), whose copy is DDEV, DINO (DINO 0: none,
+ * --explain): a new level, with no descriptors yet.  0 or -ENOMEM. */
+static _noinline_ int level_push(struct walk *w, const struct stat *sst,
+				 bool follow, dev_t ddev, ino_t dino)
 {
-	const struct sc_options *o = w->o;
-	struct sc_job *batch = NULL;
-	struct dent *ents = NULL;
-	size_t n = 0;
-	int rc = 0, e, dirfd = -1;
+	struct level *l;
 
-	if (w->n_ancestors == w->cap_ancestors) {
-		size_t cap = w->cap_ancestors ? 2 * w->cap_ancestors : 16;
-		void *na = realloc(w->ancestors, cap * sizeof(*w->ancestors));
+	if (w->n_levels == w->cap_levels) {
+		size_t cap = w->cap_levels ? 2 * w->cap_levels : 16;
+		void *na = realloc(w->levels, cap * sizeof(*w->levels));
 
-		if (!na) {
-			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
-			return -1;
-		}
-		w->ancestors = na;
-		w->cap_ancestors = cap;
+		if (!na)
+			return -ENOMEM;
+		w->levels = na;
+		w->cap_levels = cap;
 	}
-	w->ancestors[w->n_ancestors].dev = sst->st_dev;
-	w->ancestors[w->n_ancestors++].ino = sst->st_ino;
-	e = list_dir(w, src, follow, sst, &dirfd, &ents, &n);
-	if (e == -ESTALE) {
+	l = &w->levels[w->n_levels++];
+	*l = (struct level){
+		.dev = sst->st_dev, .ino = sst->st_ino,
+		.ddev = ddev, .dino = dino, .sfd = -1, .dfd = -1,
+		.up = w->in_level && w->n_levels > 1,
+		.dup = w->in_level && w->n_levels > 1 && w->dst_fd >= 0,
+		.spfd = w->at_fd, .dpfd = w->dst_fd,
+		.sname = w->at_name, .dname = w->dst_name,
+		.follow = follow,
+	};
+	return 0;
+}
+
+/* Opens the copy of level K (the entry of struct walk), which must be
+ * the directory it made or found, DST.  Where it cannot be opened (not
+ * searchable, say), its entries go by path, as they always did. */
+static _noinline_ void level_open_copy(struct walk *w, size_t k)
+{
+	struct level *l = &w->levels[k];
+
+	if (!l->dino)
+		return;
+	l->dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
+				  O_PATH | (l->dup ? O_NOFOLLOW : 0),
+				  l->ddev, l->dino);
+	if (l->dfd < 0)
+		l->dino = 0;
+}
+
+/* The facts of the directory open as FD, which this run made. */
+static _noinline_ const struct sc_fs_facts *dir_facts_of(struct walk *w,
+							 int fd,
+							 const char *path)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return sc_walk_facts_for_path(w, path);
+	return fstat(fd, &st) == 0 ? sc_walk_facts(w, fd, &st) : NULL;
+}
+
+/* Level K, which the walk is in, cannot be opened again (E = -errno):
+ * said, with the name of its source directory SRC. */
+static _noinline_ void say_level_lost(struct walk *w, const char *src, int e)
+{
+	if (e == -ESTALE)
 		sc_report_error(&w->msgs, 0,
 				_("skipping directory %s, as it was replaced while being copied"),
 				sc_quote(src));
-		w->n_ancestors--;
-		return -1;
-	} else if (e < 0) {
+	else
 		sc_report_error(&w->msgs, -e, _("cannot access %s"),
 				sc_quote(src));
-		w->n_ancestors--;
+}
+
+/* Points W at entry NAME of level K (D: its whole destination path, for
+ * a level whose copy goes by path). */
+static void at_entry(struct walk *w, size_t k, const char *name,
+		     const char *d)
+{
+	const struct level *l = &w->levels[k];
+
+	w->at_fd = l->sfd;
+	w->at_name = name;
+	w->dst_fd = l->dfd >= 0 ? l->dfd : AT_FDCWD;
+	w->dst_name = l->dfd >= 0 ? name : d;
+	w->in_level = true;
+}
+
+/* Copies the entries of directory SRC (SST) into DST, in inode order.
+ * The directory is the entry of struct walk; DDEV, DINO: its copy, made
+ * (CREATED) or found (DINO 0: none, --explain).  0 or -1. */
+static int copy_entries(struct walk *w, const char *src, const char *dst,
+			const struct stat *sst, bool follow, bool created,
+			dev_t ddev, ino_t dino)
+{
+	const struct sc_options *o = w->o;
+	const struct sc_fs_facts *dir_facts = NULL;
+	struct sc_job *batch = NULL;
+	struct dent *ents = NULL;
+	size_t n = 0, i, k;
+	int rc = 0, e;
+	/* the directory as an entry of its parent, for its attributes */
+	int at_fd = w->at_fd, dst_fd = w->dst_fd;
+	const char *at_name = w->at_name, *dst_name = w->dst_name;
+	bool up = w->in_level;
+
+	if (level_push(w, sst, follow, ddev, dino) < 0) {
+		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
+	k = w->n_levels - 1;
+	e = list_dir(w, follow, sst, &w->levels[k].sfd, &ents, &n);
+	if (e < 0) {
+		say_level_lost(w, src, e);
+		w->n_levels--;
+		return -1;
+	}
+	w->n_open++;
+	level_open_copy(w, k);
+	levels_trim(w, w->max_open);
+	if (created)
+		dir_facts = dir_facts_of(w, w->levels[k].dfd, dst);
+	for (i = 0; i < n; i++) {
 		char *s = sc_path_join(src, ents[i].name);
 		char *d = sc_path_join(dst, ents[i].name);
 
 		if (!s || !d) {
 			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
 			rc = -1;
-		} else if (dir_facts && ents[i].type == DT_REG &&
-			   !o->hard_link && !o->symbolic_link &&
-			   !o->attributes_only && !w->in_worker &&
-			   sc_jobs_ready(w->jobs, dir_facts)) {
-			/* -j: new files in a new directory go to a worker in
-			 * runs; their output keeps its place in walk order */
-			if (sc_jobs_add(w->jobs, &w->msgs, &batch, dirfd,
-					dir_facts, s, d) < 0)
-				rc = -1;
-			s = d = NULL;	/* the job owns them now */
-		} else {
-			if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
-				rc = -1;
-			/* set for each entry: copying a subdirectory changes it */
-			w->parent_facts = dir_facts;
-			w->at_fd = dirfd;
-			w->at_name = dirfd >= 0 ? ents[i].name : NULL;
-			if (copy_entry(w, s, d, false, ents[i].type) < 0)
-				rc = -1;
-			w->at_fd = -1;
-			w->at_name = NULL;
+			goto next;
 		}
+		e = level_get(w, k);
+		if (e == 0 && dir_facts && ents[i].type == DT_REG &&
+		    !o->hard_link && !o->symbolic_link &&
+		    !o->attributes_only && !w->in_worker &&
+		    sc_jobs_ready(w->jobs, dir_facts)) {
+			/* -j: new files in a new directory go to a worker in
+			 * runs; their output keeps its place in walk order.
+			 * 1: no descriptors for a job, copied here. */
+			e = sc_jobs_add(w->jobs, &w->msgs, &batch,
+					w->levels[k].sfd, w->levels[k].dfd,
+					dir_facts, s, d);
+			if (e != 1) {
+				if (e < 0)
+					rc = -1;
+				s = d = NULL;	/* the job owns them now */
+				goto next;
+			}
+		}
+		if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
+			rc = -1;
+		/* again: a file handed back while the jobs were flushed may
+		 * have moved W, and the levels */
+		e = level_get(w, k);
+		if (e < 0) {
+			free(s);
+			free(d);
+			break;	/* said below */
+		}
+		/* set for each entry: copying a subdirectory changes them */
+		w->parent_facts = dir_facts;
+		at_entry(w, k, ents[i].name, d);
+		if (copy_entry(w, s, d, false, ents[i].type) < 0)
+			rc = -1;
+next:
 		free(s);
 		free(d);
 		free(ents[i].name);
 	}
+	while (i < n)
+		free(ents[i++].name);
 	if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
 		rc = -1;
 	free(ents);
-	if (dirfd >= 0)
-		close(dirfd);
 	w->parent_facts = NULL;
-	w->n_ancestors--;
+	/* lost at an entry, or when a subdirectory came back to it */
+	if (w->levels[k].lost) {
+		say_level_lost(w, src, w->levels[k].lost);
+		rc = -1;
+	}
+	level_pop(w);
+	/* back to the directory as an entry of its parent, whose level may
+	 * have to be opened again; by path if it cannot */
+	w->at_name = at_name;
+	w->dst_name = dst_name;
+	w->at_fd = at_fd;
+	w->dst_fd = dst_fd;
+	w->in_level = up;
+	if (up && level_get(w, k - 1) == 0) {
+		w->at_fd = w->levels[k - 1].sfd;
+		if (w->levels[k - 1].dfd >= 0)
+			w->dst_fd = w->levels[k - 1].dfd;
+	} else if (up) {
+		w->at_fd = w->dst_fd = AT_FDCWD;
+		w->at_name = src;
+		w->dst_name = dst;
+		w->in_level = false;
+	}
 	return rc;
 }
 
@@ -494,36 +848,38 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 		    bool cmdline, bool follow)
 {
 	const struct sc_options *o = w->o;
-	const struct sc_fs_facts *dir_facts = NULL;
 	struct sc_made m = { 0 };
+	dev_t ddev = 0;
+	ino_t dino = 0;
 	int rc = 0;
 
 	if (refuse_directory(w, src, dst, sst, cmdline))
 		return -1;
 	if (!dst_st && !o->explain) {
-		if (make_directory(w, dst, sst, &m) < 0)
+		if (make_directory(w, dst, sst, &m, &ddev, &dino) < 0)
 			return -1;
-		dir_facts = sc_walk_facts_for_path(w, dst);
 	} else if (dst_st) {
 		m.have_old = true;
 		m.old_mode = dst_st->st_mode;
+		ddev = dst_st->st_dev;
+		dino = dst_st->st_ino;
 	}
 	if (m.created || o->explain)
 		report_directory(w, src, dst);
 	/* -x: a mount point is made, not entered */
 	if (!o->one_file_system || cmdline || sst->st_dev == w->root_dev)
-		rc = copy_entries(w, src, dst, sst, follow, dir_facts);
+		rc = copy_entries(w, src, dst, sst, follow, m.created, ddev,
+				  dino);
 	if (directory_attrs(w, src, dst, sst, &m) < 0)
 		rc = -1;
 	return rc;
 }
 
-/* The target of symlink PATH (AT_NAME in AT_FD when AT_FD >= 0), or NULL
- * with errno.  st_size is only a hint: links in /proc and on some
+/* The target of symlink AT_NAME in AT_FD, or NULL with errno.  st_size is only a hint: links in /proc and on some
  * filesystems (ISO 9660 Rock Ridge) say 0, so the buffer grows until
  * the target fits. */
-static char *read_link(int at_fd, const char *at_name, const char *path,
-		       off_t hint, size_t *len)
+static char *read_link(int at_fd, const char *at_name, off_t hint,
+		       size_t *len)
 {
 	size_t size = hint > 0 && hint < SSIZE_MAX - 1 ? (size_t)hint + 1 : 128;
 
@@ -533,8 +889,7 @@ static char *read_link(int at_fd, const char *at_name, const char *path,
 
 		if (!buf)
 			return NULL;
-		n = at_fd >= 0 ? readlinkat(at_fd, at_name, buf, size) :
-				 readlink(path, buf, size);
+		n = readlinkat(at_fd, at_name, buf, size);
 		if (n < 0) {
 			int err = errno;
 
@@ -566,7 +921,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	size_t n;
 	int e;
 
-	target = read_link(w->at_fd, w->at_name, src, sst->st_size, &n);
+	target = read_link(w->at_fd, w->at_name, sst->st_size, &n);
 	if (!target) {
 		sc_report_error(&w->msgs, errno,
 				_("cannot read symbolic link %s"),
@@ -578,12 +933,18 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		sc_walk_report(w, &rec);
 		return 0;
 	}
-	e = sc_dest_make_link(false, target, dst, false, w->o->force);
+	{
+		struct sc_at to = sc_walk_dst(w, dst);
+		struct sc_at what = { AT_FDCWD, target, target };
+
+		e = sc_dest_make_link(false, &what, &to, false, w->o->force);
+	}
 	if (e == -EEXIST && w->o->update != SC_UPDATE_ALL && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {
 		/* -u: the link is already there as it should be */
 		size_t hn;
-		char *have = read_link(-1, NULL, dst, dst_st->st_size, &hn);
+		char *have = read_link(w->dst_fd, w->dst_name,
+				       dst_st->st_size, &hn);
 
 		if (have && hn == n && !memcmp(have, target, n))
 			e = 0;
@@ -616,8 +977,9 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	}
 	m.omitted = sc_attrs_omitted(w->o, sst->st_mode);
 	mode = sst->st_mode & ~m.omitted;
-	if (S_ISFIFO(sst->st_mode) ? mkfifo(dst, mode & 07777) :
-	    mknod(dst, mode, sst->st_rdev)) {
+	if (S_ISFIFO(sst->st_mode) ?
+	    mkfifoat(w->dst_fd, w->dst_name, mode & 07777) :
+	    mknodat(w->dst_fd, w->dst_name, mode, sst->st_rdev)) {
 		sc_report_error(&w->msgs, errno, S_ISFIFO(sst->st_mode) ?
 		    _("cannot create fifo %s") :
 		    _("cannot create special file %s"), sc_quote(dst));
@@ -632,6 +994,23 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline);
 
+/* DST (the entry of struct walk) becomes a hard link to PREV, a copy
+ * made earlier, which may be anywhere in the tree, deeper than PATH_MAX.
+ * 0 or -errno. */
+static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
+					const char *dst)
+{
+	struct sc_at to = sc_walk_dst(w, dst), from = { .path = prev };
+	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
+
+	if (e < 0)
+		return e;
+	e = sc_dest_make_link(true, &from, &to, false, true);
+	if (from.dirfd >= 0)
+		close(from.dirfd);
+	return e;
+}
+
 /* -a, --preserve=links: SRC is another name of a file already copied to
  * PREV; DST becomes another name of PREV. */
 static int link_to_earlier(struct walk *w, const char *prev, const char *src,
@@ -639,9 +1018,9 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_HARDLINK };
-	int e;
+	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst);
 
-	if (!w->o->explain && (e = sc_dest_make_link(true, prev, dst, false, true)) < 0) {
+	if (e < 0) {
 		sc_report_error(&w->msgs, -e,
 				_("cannot create hard link %s to %s"),
 				sc_quote(dst), sc_quote(prev));
@@ -667,7 +1046,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 		in = w->ahead_fd;	/* ours now */
 		w->ahead_fd = -1;
 	} else {
-		in = sc_walk_open_source(w, src, SC_NEW_SRC_FLAGS);
+		in = sc_walk_open_source(w, SC_NEW_SRC_FLAGS);
 	}
 
 	if (in < 0)
@@ -709,6 +1088,13 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 	bool outer_announced = w->announced;
 	int r = 1;
 
+	if (cmdline) {
+		/* an operand: its own names, from here */
+		w->at_fd = w->dst_fd = AT_FDCWD;
+		w->at_name = src;
+		w->dst_name = dst;
+		w->in_level = false;
+	}
 	w->msgs.failed = false;
 	w->reported = false;
 	w->announced = false;
@@ -780,10 +1166,8 @@ struct entry {
  * descriptor when the walk has one).  0, or -1 with the message said. */
 static _noinline_ int stat_source(struct walk *w, struct entry *e)
 {
-	int r = w->at_fd >= 0 ?
-		fstatat(w->at_fd, w->at_name, &e->sst,
-			e->follow ? 0 : AT_SYMLINK_NOFOLLOW) :
-		e->follow ? stat(e->src, &e->sst) : lstat(e->src, &e->sst);
+	int r = fstatat(w->at_fd, w->at_name, &e->sst,
+			e->follow ? 0 : AT_SYMLINK_NOFOLLOW);
 
 	if (r < 0) {
 		/* listed, then gone before its turn: cp's words, and the
@@ -810,11 +1194,12 @@ static _noinline_ int stat_destination(struct walk *w, struct entry *e)
 			 o->symbolic_link || o->hard_link ||
 			 o->backup != SC_BACKUP_NONE || o->remove_destination;
 
-	e->dst_exists = (use_lstat ? lstat(e->dst, &e->dst_st) :
-			 stat(e->dst, &e->dst_st)) == 0;
+	e->dst_exists = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
+				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
 	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
 		/* a symlink loop: -f removes it when it cannot be opened */
-		e->loop = lstat(e->dst, &e->dst_st) == 0;
+		e->loop = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
+				  AT_SYMLINK_NOFOLLOW) == 0;
 	} else if (!e->dst_exists && errno != ENOENT) {
 		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
 				sc_quote(e->dst));
@@ -835,14 +1220,16 @@ static int back_up(struct walk *w, const struct entry *e)
 	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
 		return 1;
 	if (o->backup != SC_BACKUP_NUMBERED &&
-	    sc_dest_backup_is_source(o, e->src, &e->sst, e->dst)) {
+	    sc_dest_backup_is_source(o, e->src, &e->sst, w->dst_fd, e->dst)) {
 		sc_report_error(&w->msgs, 0,
 				_("backing up %s might destroy source;  %s not copied"),
 				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
-	b = sc_dest_backup_name(o, e->dst);
-	if (!b || (rename(e->dst, b) < 0 && errno != ENOENT)) {
+	b = sc_dest_backup_name(o, w->dst_fd, e->dst);
+	if (!b || (renameat(w->dst_fd, w->dst_name, w->dst_fd,
+			    w->dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
+		   errno != ENOENT)) {
 		sc_report_error(&w->msgs, b ? errno : ENOMEM,
 				_("cannot backup %s"), sc_quote(e->dst));
 		free(b);
@@ -887,10 +1274,11 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 	bool src_dir = S_ISDIR(e->sst.st_mode);
 	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
 	bool nothing_to_do = false;
+	struct sc_at src = sc_walk_src(w, e->src), dst = sc_walk_dst(w, e->dst);
 	int r;
 
 	if (o->interactive != SC_OVERWRITE_NEVER &&
-	    !sc_dest_same_file_ok(o, e->src, &e->sst, e->dst, &e->dst_st,
+	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
 				  e->cmdline, &nothing_to_do)) {
 		sc_report_error(&w->msgs, 0, _("%s and %s are the same file"),
 				sc_quote(e->src), sc_quote(e->dst));
@@ -901,7 +1289,7 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 		return keep_newer(w, e);
 	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
 			 (o->interactive == SC_OVERWRITE_ASK &&
-			  !sc_dest_ask_overwrite(o, w->privileged, e->dst,
+			  !sc_dest_ask_overwrite(o, w->privileged, &dst,
 						 &e->dst_st)))) {
 		skipped(w, e->dst);
 		return 0;
@@ -937,7 +1325,7 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 			e->dst_exists = false;
 	} else if (!dst_dir &&
 		   sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
-		if (sc_dest_remove(&w->msgs, e->dst, o->verbose, true) < 0)
+		if (sc_dest_remove(&w->msgs, &dst, o->verbose, true) < 0)
 			return -1;
 		e->dst_exists = false;
 	}
@@ -961,6 +1349,17 @@ static _noinline_ bool through_new_symlink(struct walk *w,
 	return false;
 }
 
+/* Is DST's directory (the entry of struct walk) the current one? */
+static bool in_cwd(const struct walk *w, const char *dst)
+{
+	struct stat d, dot;
+
+	if (w->dst_fd < 0)
+		return sc_path_in_cwd(dst);
+	return fstat(w->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
+	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
+}
+
 /* -l, -s: the destination becomes a link to the source instead of a
  * copy.  0 or -1. */
 static int link_instead(struct walk *w, const struct entry *e)
@@ -968,13 +1367,16 @@ static int link_instead(struct walk *w, const struct entry *e)
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = e->src, .dst = e->dst,
 		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
+	struct sc_at to = sc_walk_dst(w, e->dst);
+	struct sc_at target = o->hard_link ? sc_walk_src(w, e->src) :
+			      (struct sc_at){ AT_FDCWD, e->src, e->src };
 	int r;
 
 	if (o->explain) {
 		sc_walk_report(w, &rec);
 		return 0;
 	}
-	if (o->symbolic_link && e->src[0] != '/' && !sc_path_in_cwd(e->dst)) {
+	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst)) {
 		/* a relative target would be resolved from the link's
 		 * directory, not from here */
 		sc_report_error(&w->msgs, 0,
@@ -982,7 +1384,7 @@ static int link_instead(struct walk *w, const struct entry *e)
 				sc_quote_plain(e->dst));
 		return -1;
 	}
-	r = sc_dest_make_link(o->hard_link, e->src, e->dst, e->follow,
+	r = sc_dest_make_link(o->hard_link, &target, &to, e->follow,
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
 	if (r < 0) {
@@ -1364,7 +1766,7 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 		/* cp -fb f f: the copy is the backup, made under the
 		 * backup's name, and f stays as it is */
 		struct sc_options once = *o;
-		_cleanup_free_ char *b = sc_dest_backup_name(o, src);
+		_cleanup_free_ char *b = sc_dest_backup_name(o, AT_FDCWD, src);
 		int r;
 
 		if (!b) {
@@ -1436,6 +1838,17 @@ static int run_operands(struct walk *w, char **ops, int n)
 
 /* --- -j: what workers do with a file (jobs.c runs them) ---------------- */
 
+/* Points W at file F of a job: through the job's directories, or by
+ * path where it has none. */
+static void job_entry(struct walk *w, const struct sc_job_file *f)
+{
+	w->at_fd = f->dirfd >= 0 ? f->dirfd : AT_FDCWD;
+	w->at_name = f->dirfd >= 0 ? sc_path_last(f->src) : f->src;
+	w->dst_fd = f->dst_dirfd >= 0 ? f->dst_dirfd : AT_FDCWD;
+	w->dst_name = f->dst_dirfd >= 0 ? sc_path_last(f->dst) : f->dst;
+	w->in_level = false;
+}
+
 /* On worker ID: copy new file F with the worker's own walk. */
 static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 			  const struct sc_job_file *f)
@@ -1451,13 +1864,10 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 	w->msgs.last_errno = 0;
 	w->reported = false;
 	w->announced = false;
-	w->at_fd = f->dirfd;
-	w->at_name = f->at_name;
+	job_entry(w, f);
 	r = copy_new_regular(w, f->src, f->dst);
 	if (r != 1 && w->msgs.failed)
 		report_failed(w, f->src, f->dst);
-	w->at_fd = -1;
-	w->at_name = NULL;
 	w->slot = NULL;
 	return r == 1 ? 1 : w->msgs.failed ? -1 : 0;
 }
@@ -1466,15 +1876,20 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 static void copy_handed_back(void *arg, const struct sc_job_file *f)
 {
 	struct walk *w = arg;
-	const char *at_name = w->at_name;
-	int at_fd = w->at_fd;
+	const char *at_name = w->at_name, *dst_name = w->dst_name;
+	int at_fd = w->at_fd, dst_fd = w->dst_fd;
+	bool in_level = w->in_level;
 
 	w->parent_facts = f->parent_facts;
-	w->at_fd = f->dirfd;
-	w->at_name = f->at_name;
+	job_entry(w, f);
 	copy_entry(w, f->src, f->dst, false, DT_UNKNOWN);
+	/* the walk's entry as it was; the walk checks its level's
+	 * descriptors before it uses them again (copy_entries()) */
 	w->at_fd = at_fd;
 	w->at_name = at_name;
+	w->dst_fd = dst_fd;
+	w->dst_name = dst_name;
+	w->in_level = in_level;
 	w->parent_facts = NULL;
 }
 
@@ -1524,9 +1939,29 @@ static void set_deferred_attrs(struct walk *w)
 {
 	for (size_t i = 0; i < w->n_deferred; i++) {
 		struct deferred *d = &w->deferred[i];
+		/* their paths may be longer than PATH_MAX, their levels
+		 * long given back */
+		const char *lost = d->src;
+		int e = sc_path_open_parent(d->src, &w->at_fd, &w->at_name);
 
-		if (sc_walk_set_attrs(w, -1, -1, d->src, d->dst, &d->st, &d->m) < 0)
+		if (e == 0) {
+			lost = d->dst;
+			e = sc_path_open_parent(d->dst, &w->dst_fd,
+						&w->dst_name);
+		}
+		if (e < 0) {
+			sc_report_error(&w->msgs, -e, _("cannot access %s"),
+					sc_quote(lost));
 			w->run->failures++;
+		} else if (sc_walk_set_attrs(w, -1, -1, d->src, d->dst, &d->st,
+					     &d->m) < 0) {
+			w->run->failures++;
+		}
+		if (w->at_fd >= 0)
+			close(w->at_fd);
+		if (w->dst_fd >= 0)
+			close(w->dst_fd);
+		w->at_fd = w->dst_fd = AT_FDCWD;
 		free(d->src);
 		free(d->dst);
 	}
@@ -1556,8 +1991,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
 	struct run run = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct walk w = { .o = opts, .rep = rep, .run = &run, .at_fd = -1,
-			  .ahead_fd = -1 };
+	struct walk w = { .o = opts, .rep = rep, .run = &run,
+			  .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 };
 	struct sc_xattr_rules *rules = NULL;
 	int rc;
 
@@ -1571,6 +2006,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		return 1;
 	}
 	sc_fsinfo_want_uuid(run.fsi, opts->explain || opts->json);
+	w.max_open = sc_jobs_levels(w.jobs);
 	/* Read here, on this thread, before any -j worker exists: workers
 	 * only read the rules (see xattr_rules.h). */
 	if (opts->preserve_xattr && !opts->explain &&
@@ -1597,7 +2033,9 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		w.ctx.progress_arg = &w;
 	}
 	if (!opts->explain)
-		sc_dest_catch_signals();
+		/* the summary's condition (smartcp.c): a terminal */
+		sc_dest_catch_signals(!opts->quiet && !opts->as_cp &&
+				      !opts->json && isatty(STDERR_FILENO));
 
 	rc = run_operands(&w, operands, n);
 	if (sc_jobs_running(w.jobs)) {
@@ -1619,7 +2057,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		free(w.src_seen[i].name);
 	free(w.src_seen);
 	free(w.dst_seen);
-	free(w.ancestors);
+	free(w.levels);
 	free(run.learned);
 	pthread_mutex_destroy(&run.lock);
 	return rc;

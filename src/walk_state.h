@@ -15,6 +15,7 @@
 #include "jobs.h"
 #include "links.h"
 #include "options.h"
+#include "paths.h"
 #include "pool.h"
 #include "report.h"
 #include "xattr_rules.h"
@@ -22,6 +23,7 @@
 struct learned;		/* file.c: roads that failed for a filesystem pair */
 struct deferred;	/* walk.c: directory attributes set at the end */
 struct seen;		/* walk.c: operands and what they became */
+struct level;		/* walk.c: a directory being copied, and its copy */
 
 /* What the walk and its -j workers share for the whole run. */
 struct run {
@@ -50,9 +52,14 @@ struct walk {
 	/* The source entry being copied, as its directory's descriptor and
 	 * its name there: opened through these, a directory renamed or
 	 * swapped for a symlink while the walk is inside it cannot lead the
-	 * copy out of the source tree.  -1 and NULL: use the path. */
+	 * copy out of the source tree, and no name the kernel is handed
+	 * grows with the depth (PATH_MAX).  An operand: AT_FDCWD and its
+	 * path.  DST_FD and DST_NAME: its destination, the same way. */
 	int at_fd;
 	const char *at_name;
+	int dst_fd;
+	const char *dst_name;
+	bool in_level;		/* ... the deepest level's (walk.c) */
 	bool reported;		/* the current entry has its record */
 	bool announced;		/* ... and its cp-style -v line is out */
 	const char *current;	/* the file being copied, for progress */
@@ -74,10 +81,12 @@ struct walk {
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
 	size_t n_deferred;
-	/* The source directories being copied, outermost first: a link that
-	 * leads back to one of them (-L, -H) would copy forever. */
-	struct { dev_t dev; ino_t ino; } *ancestors;
-	size_t n_ancestors, cap_ancestors;
+	/* The source directories being copied and their copies, outermost
+	 * first: a link that leads back to one of them (-L, -H) would copy
+	 * forever.  Only the deepest MAX_OPEN hold descriptors (walk.c). */
+	struct level *levels;
+	size_t n_levels, cap_levels;
+	unsigned n_open, max_open;
 	struct sc_links links;	/* the walk thread's hard-link table */
 	/* several operands into a directory: what they were and became */
 	bool multi;
@@ -90,10 +99,32 @@ struct walk {
  * W's current entry as reported. */
 void sc_walk_report(struct walk *w, struct sc_record *rec);
 
-/* Opens the source entry being copied: AT_NAME in AT_FD when the walk
- * has its directory open (see struct walk), else SRC.  A descriptor, or
- * -1 with errno. */
-int sc_walk_open_source(struct walk *w, const char *src, int flags);
+/* The source entry being copied, SRC, and its destination DST, as the
+ * kernel is to be asked about them (see struct walk). */
+static inline struct sc_at sc_walk_src(const struct walk *w, const char *src)
+{
+	return (struct sc_at){ w->at_fd, w->at_name, src };
+}
+
+static inline struct sc_at sc_walk_dst(const struct walk *w, const char *dst)
+{
+	return (struct sc_at){ w->dst_fd, w->dst_name, dst };
+}
+
+/* Opens the source entry being copied: AT_NAME in AT_FD (see struct
+ * walk).  A descriptor, or -1 with errno.  Out of descriptors (EMFILE,
+ * ENFILE), it tries again once the walk gave some back. */
+int sc_walk_open_source(struct walk *w, int flags);
+
+/* Opens DST_NAME in DST_FD with FLAGS and MODE, trying again as
+ * sc_walk_open_source() does. */
+int sc_walk_open_dest(struct walk *w, int flags, mode_t mode);
+
+/* An open failed with ERR: when it is EMFILE or ENFILE, the walk gives
+ * back the descriptors it can spare (directories it keeps open, fewer
+ * -j workers at once) and says whether to try again.  False for any
+ * other error, or when nothing is left to give back. */
+bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries);
 
 /* The facts of the filesystem that FD (fstat'ed as ST) is on, from the
  * run's cache; NULL when they cannot be learned.  Any thread. */
@@ -105,8 +136,8 @@ const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
 const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
 						 const char *path);
 
-/* sc_attrs_set() with what W knows of the run: 0, or -1 with the message
- * said. */
+/* sc_attrs_set() with what W knows of the run, for SRC and DST, the
+ * entry being copied (see struct walk): 0, or -1 with the message said. */
 int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
 		      const char *dst, const struct stat *st, struct sc_made *m);
 

@@ -72,6 +72,20 @@ need_shim() {
 	esac
 }
 
+# need_treecmp: sets $TREECMP to tests/treecmp (built by make check),
+# which compares two trees by directory descriptor, however deep; or
+# fails.
+need_treecmp() {
+	local c
+	TREECMP=${TREECMP:-}
+	for c in ${abs_top_builddir:+"$abs_top_builddir/tests/treecmp"} \
+		 "$(dirname "$SMARTCP")/../tests/treecmp"; do
+		[ -z "$TREECMP" ] && [ -x "$c" ] && TREECMP=$c
+	done
+	[ -n "$TREECMP" ] && [ -x "$TREECMP" ] ||
+		fail "no tests/treecmp next to '$SMARTCP' (make check, or make tests/treecmp; or set TREECMP)"
+}
+
 # german_catalog: the built German catalog as $T/locale/de, for
 # SMARTCP_LOCALEDIR=$T/locale LANGUAGE=de LC_ALL=C.UTF-8; false (and
 # nothing made) without po/de.gmo or a C.UTF-8 locale.

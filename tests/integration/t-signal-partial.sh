@@ -83,3 +83,87 @@ for sig in HUP INT; do
 	assert_same "$T/ref" "$T/dst"
 	pass "SIG$sig ignored: exit 0, $(stat -c %s "$T/dst") bytes, all of them"
 done
+
+say "SIGINT deeper than PATH_MAX: the partial file there is removed too"
+# 50 levels of 100-byte names: the handler removes the file by its
+# directory's descriptor, not by its 5,000-byte path
+printf -v pad '%96s' ''
+pad=${pad// /d}
+mkdir "$T/deep"
+(
+	cd "$T/deep"
+	for i in $(seq -f %04g 50); do
+		mkdir "$pad$i"
+		cd "$pad$i"
+	done
+	# made first, copied first (the walk's order is the inodes')
+	printf 'copied whole\n' >a-file
+	mkfifo zz-fifo
+)
+rm -f "$T/ref"
+env --default-signal=INT "$SMARTCP" -r --copy-contents "$T/deep" \
+	"$T/deepout" 2>"$T/err" &
+pid=$!
+# the walk waits at the bottom, opening the FIFO, once a-file is copied:
+# only then the writer (a slow build, a sanitizer's, may take seconds
+# to get down there)
+for _ in $(seq 300); do
+	(
+		cd "$T/deepout"
+		for i in $(seq -f %04g 50); do
+			cd "$pad$i"
+		done
+		[ -e a-file ]
+	) 2>/dev/null && break
+	sleep 0.1
+done
+(
+	cd "$T/deep"
+	for i in $(seq -f %04g 50); do
+		cd "$pad$i"
+	done
+	slow_writer zz-fifo "$T/ref"
+) &
+wpid=$!
+sleep 1
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -gt 128 ] || fail "exit $rc, expected death by SIGINT"
+# the writer, in a subshell (it must cd down), ends by itself: the FIFO
+# has no reader now
+wait "$wpid" 2>/dev/null || true
+left=$(
+	cd "$T/deepout"
+	for i in $(seq -f %04g 50); do
+		cd "$pad$i"
+	done
+	ls
+)
+[ "$left" = "a-file" ] || fail "left at the bottom: $left"
+pass "the bottom holds its finished file, not the interrupted one"
+
+if command -v script >/dev/null 2>&1; then
+	say "on a terminal, the interrupted run says how far it got"
+	rm -rf "$T/out"
+	mkdir "$T/out"
+	rm -f "$T/ref"
+	slow_writer "$T/tree/b/zz-fifo" "$T/ref" &
+	wpid=$!
+	cmd=$(printf '%q ' timeout -s INT 1 "$SMARTCP" -r --copy-contents \
+		"$T/tree/a" "$T/tree/b/zz-fifo" "$T/out/")
+	timeout 60 script -qec "$cmd" /dev/null </dev/null >"$T/pty" || true
+	wait "$wpid" 2>/dev/null || true	# ends by itself, as above
+	# 40 files of 300,000 bytes, then the FIFO, which the signal cuts
+	# (a slow build may still be in the tree: N is what it copied)
+	line=$(tr -d '\r' <"$T/pty" | grep -E "interrupted by SIGINT after [0-9]+ files \([0-9]+ bytes\) were copied(; the file being written was removed)?$") ||
+		{ _show "$T/pty"; fail "no line saying how far it got"; }
+	n=$(printf '%s\n' "$line" | sed -E 's/.* after ([0-9]+) files \(([0-9]+) bytes.*/\1 \2/')
+	[ "${n% *}" -le 40 ] && [ "${n#* }" -eq $(( ${n% *} * 300000 )) ] ||
+		fail "the line counts wrong: $line"
+	[ ! -e "$T/out/zz-fifo" ] || fail "the interrupted file was left"
+	pass "said: ...${line#*: }"
+	say "off a terminal (a script), nothing more is said"
+	grep -q "interrupted by" "$T/err" && fail "said off a terminal"
+	pass "stderr of the earlier runs has no such line"
+fi

@@ -126,9 +126,26 @@ static void check_backup(const struct sc_options *o, const char *want)
 
 	snprintf(dst, sizeof(dst), "%s/f", scratch);
 	snprintf(full, sizeof(full), "%s/%s", scratch, want);
-	b = sc_dest_backup_name(o, dst);
+	b = sc_dest_backup_name(o, AT_FDCWD, dst);
 	ck_assert_str_eq(b, full);
 	free(b);
+}
+
+/* The same through the directory's descriptor, as the walk asks below
+ * the operands: the directory read is the descriptor's. */
+static void check_backup_at(const struct sc_options *o, const char *want)
+{
+	char dst[320], full[400];
+	int fd = open(scratch, O_PATH | O_DIRECTORY);
+	char *b;
+
+	ck_assert_int_ge(fd, 0);
+	snprintf(dst, sizeof(dst), "%s/f", scratch);
+	snprintf(full, sizeof(full), "%s/%s", scratch, want);
+	b = sc_dest_backup_name(o, fd, dst);
+	ck_assert_str_eq(b, full);
+	free(b);
+	close(fd);
 }
 
 START_TEST(simple_backup_takes_the_suffix)
@@ -153,6 +170,7 @@ START_TEST(numbered_backup_follows_the_highest)
 	touch("f.~x~");		/* not a number: not counted */
 	touch("g.~9~");		/* another file's */
 	check_backup(&o, "f.~8~");
+	check_backup_at(&o, "f.~8~");
 }
 END_TEST
 
@@ -178,15 +196,17 @@ START_TEST(backup_that_would_move_the_source_is_seen)
 	snprintf(src, sizeof(src), "%s/f~", scratch);
 	snprintf(dst, sizeof(dst), "%s/f", scratch);
 	ck_assert_int_eq(stat(src, &st), 0);
-	ck_assert(sc_dest_backup_is_source(&o, src, &st, dst));
+	ck_assert(sc_dest_backup_is_source(&o, src, &st, AT_FDCWD, dst));
 	ck_assert_int_eq(stat(dst, &st), 0);
-	ck_assert(!sc_dest_backup_is_source(&o, dst, &st, dst));
+	ck_assert(!sc_dest_backup_is_source(&o, dst, &st, AT_FDCWD, dst));
 }
 END_TEST
 
 START_TEST(link_replaces_only_when_asked)
 {
 	char target[320], dst[320], buf[64];
+	struct sc_at t = { AT_FDCWD, target, target }, d = { AT_FDCWD, dst, dst };
+	struct sc_at name_t = { AT_FDCWD, "t", "t" };
 	struct stat a, b;
 	ssize_t n;
 
@@ -194,14 +214,14 @@ START_TEST(link_replaces_only_when_asked)
 	touch("d");
 	snprintf(target, sizeof(target), "%s/t", scratch);
 	snprintf(dst, sizeof(dst), "%s/d", scratch);
-	ck_assert_int_eq(sc_dest_make_link(true, target, dst, false, false),
+	ck_assert_int_eq(sc_dest_make_link(true, &t, &d, false, false),
 			 -EEXIST);
-	ck_assert_int_eq(sc_dest_make_link(true, target, dst, false, true), 0);
+	ck_assert_int_eq(sc_dest_make_link(true, &t, &d, false, true), 0);
 	ck_assert_int_eq(stat(target, &a), 0);
 	ck_assert_int_eq(stat(dst, &b), 0);
 	ck_assert(a.st_ino == b.st_ino);
 	/* a symlink in place of the hard link, in one rename */
-	ck_assert_int_eq(sc_dest_make_link(false, "t", dst, false, true), 0);
+	ck_assert_int_eq(sc_dest_make_link(false, &name_t, &d, false, true), 0);
 	n = readlink(dst, buf, sizeof(buf));
 	ck_assert_int_eq(n, 1);
 	ck_assert(buf[0] == 't');
