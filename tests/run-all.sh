@@ -101,7 +101,8 @@ check() {
 # The tests whose copies run on -j workers (trees), for ThreadSanitizer.
 TSAN_TESTS="t-archive-vs-cp t-tree-mutation t-xattr-rules t-jobs-stress
  t-json-hostile-names t-signal-partial t-perm-race t-errors t-verify-writeout
- t-ext4-same-fs t-cross-fs t-install-hooks"
+ t-ext4-same-fs t-cross-fs t-install-hooks t-fd-limit t-deep-pathmax
+ t-walk-reopen"
 
 # tsan_check: in the ThreadSanitizer build dir, the unit tests and
 # $TSAN_TESTS; every report goes to a file of its own, and any report
