@@ -66,7 +66,7 @@ static size_t kernel_versions(struct sc_kernel *v, size_t max)
 
 	for (int major = 2; major <= 9; major++)
 		for (int minor = 0; minor <= 40 && n < max; minor++) {
-			char text[16];
+			char text[32];	/* "-2147483648.-2147483648" fits */
 
 			snprintf(text, sizeof(text), "%d.%d", major, minor);
 			if (sc_kernel_parse(text, &v[n]) == 0)
