@@ -250,6 +250,29 @@ static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs,
 	fputs("}", f);
 }
 
+void sc_report_json_plan(FILE *f, const struct sc_plan *plan)
+{
+	const char *sep = "";
+
+	fputs("\"plan\":[", f);
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (plan->step[r].use) {
+			fprintf(f, "%s\"%s\"", sep, sc_road_name((enum sc_road)r));
+			sep = ",";
+		}
+	fputs("],\"skipped\":[", f);
+	sep = "";
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (!plan->step[r].use) {
+			fprintf(f, "%s{\"road\":\"%s\",\"reason\":", sep,
+				sc_road_name((enum sc_road)r));
+			sc_json_string(f, plan->step[r].why);
+			fputs("}", f);
+			sep = ",";
+		}
+	fputs("]", f);
+}
+
 static void json_record(const struct sc_report *rep,
 			const struct sc_record *rec, FILE *f)
 {
@@ -270,26 +293,8 @@ static void json_record(const struct sc_report *rep,
 				rep->kernel.major, rep->kernel.minor);
 	}
 	if (rec->planned) {
-		const char *sep = "";
-
-		fputs(",\"plan\":[", f);
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (rec->plan.step[r].use) {
-				fprintf(f, "%s\"%s\"", sep,
-					sc_road_name((enum sc_road)r));
-				sep = ",";
-			}
-		fputs("],\"skipped\":[", f);
-		sep = "";
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (!rec->plan.step[r].use) {
-				fprintf(f, "%s{\"road\":\"%s\",\"reason\":", sep,
-					sc_road_name((enum sc_road)r));
-				sc_json_string(f, rec->plan.step[r].why);
-				fputs("}", f);
-				sep = ",";
-			}
-		fputs("]", f);
+		fputc(',', f);
+		sc_report_json_plan(f, &rec->plan);
 	}
 	if (rec->copied) {
 		const char *sep = "";

@@ -95,6 +95,10 @@ void sc_report_finish(struct sc_report *rep, int failures);
  * each byte that is not part of valid UTF-8 becomes \udcXX (Python's
  * "surrogateescape"), so names round-trip.  Exported for unit tests. */
 void sc_json_string(FILE *f, const char *s);
+/* PLAN as the two JSON keys of an explain record, "plan":[ROADS] and
+ * "skipped":[{"road":...,"reason":...}] (reasons untranslated), with no
+ * comma before them. */
+void sc_report_json_plan(FILE *f, const struct sc_plan *plan);
 
 /* "a → b: EXDEV → c" chain for -v, from a result. */
 void sc_report_chain(FILE *f, const struct sc_copy_result *res);

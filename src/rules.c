@@ -195,7 +195,6 @@ static void json_fs(FILE *out, const char *key, const struct sc_fs_facts *f,
 static void json_row(FILE *out, const struct plan_row *row)
 {
 	const struct scenario *sc = row->sc;
-	const char *sep = "";
 
 	fputs("{\"case\":", out);
 	sc_json_string(out, sc->what);
@@ -213,24 +212,9 @@ static void json_row(FILE *out, const struct plan_row *row)
 		fputs("null", out);
 	else
 		fprintf(out, "\"%d.%d\"", row->to.major, row->to.minor);
-	fputs("},\"plan\":[", out);
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (row->plan->step[r].use) {
-			fprintf(out, "%s\"%s\"", sep,
-				sc_road_name((enum sc_road)r));
-			sep = ",";
-		}
-	fputs("],\"skipped\":[", out);
-	sep = "";
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (!row->plan->step[r].use) {
-			fprintf(out, "%s{\"road\":\"%s\",\"reason\":", sep,
-				sc_road_name((enum sc_road)r));
-			sc_json_string(out, row->plan->step[r].why);
-			fputc('}', out);
-			sep = ",";
-		}
-	fputs("]}\n", out);
+	fputs("},", out);
+	sc_report_json_plan(out, row->plan);
+	fputs("}\n", out);
 }
 
 static bool kernel_in(const struct sc_kernel *k, struct sc_kernel from,
