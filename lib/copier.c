@@ -194,34 +194,6 @@ int sc_copier_explain_fd(struct sc_copier *c, int in, int out,
 	return 0;
 }
 
-/* The plan of a copy made again after a failed verification: read_write
- * alone, where every byte passes through the library and is hashed on
- * the way (smartcp's --verify does the same). */
-static void plan_again(struct sc_plan *rw)
-{
-	*rw = (struct sc_plan){ .n_use = 1 };
-	rw->step[SC_ROAD_RW].use = true;
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (r != SC_ROAD_RW)
-			rw->step[r].why = N_("repair after a failed verification");
-}
-
-/* Adds what a repair copy did to the first copy's result. */
-static void merge_result(struct sc_copy_result *into,
-			 const struct sc_copy_result *more)
-{
-	for (int i = 0; i < more->n_attempts &&
-	     into->n_attempts < SC_MAX_ATTEMPTS; i++)
-		into->attempt[into->n_attempts++] = more->attempt[i];
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		into->road_bytes[r] += more->road_bytes[r];
-	into->bytes = more->bytes;
-	into->size = more->size;
-	into->holes = more->holes;
-	into->err = more->err;
-	into->side = more->side;
-}
-
 /* Reads OUT back and compares it with IN; on a difference, copies once
  * more with read_write and compares again.  0, -EBADMSG (still
  * different), or -errno of the verification or the copy. */
@@ -266,11 +238,11 @@ static int verify_copy(struct sc_copier *c, int in, int out,
 			res->side = SC_SIDE_WRITE;
 			return -errno;
 		}
-		plan_again(&rw);
+		sc_plan_repair(&rw);
 		e = sc_copy_data(&c->ctx, in, out, ist,
 				 S_ISREG(ost->st_mode) || S_ISBLK(ost->st_mode),
 				 &rw, size_trusted, &again);
-		merge_result(res, &again);
+		sc_copy_result_merge(res, &again);
 		if (e < 0)
 			return e;
 	}

@@ -411,3 +411,20 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	return copy_data(ctx, in, out, st, out_seekable, plan, size_trusted,
 			 res);
 }
+
+void sc_copy_result_merge(struct sc_copy_result *into,
+			  const struct sc_copy_result *more)
+{
+	if (!into || !more)
+		return;
+	for (int i = 0; i < more->n_attempts &&
+	     into->n_attempts < SC_MAX_ATTEMPTS; i++)
+		into->attempt[into->n_attempts++] = more->attempt[i];
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		into->road_bytes[r] += more->road_bytes[r];
+	into->bytes = more->bytes;
+	into->size = more->size;
+	into->holes = more->holes;
+	into->err = more->err;
+	into->side = more->side;
+}

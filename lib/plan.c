@@ -236,3 +236,14 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 		plan->n_use = 1;
 	}
 }
+
+void sc_plan_repair(struct sc_plan *ret)
+{
+	if (!ret)
+		return;
+	*ret = (struct sc_plan){ .n_use = 1 };
+	ret->step[SC_ROAD_RW].use = true;
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (r != SC_ROAD_RW)
+			ret->step[r].why = N_("repair after a failed verification");
+}

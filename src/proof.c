@@ -13,22 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Adds what a repair copy did to the record's result. */
-static void merge_result(struct sc_copy_result *into,
-			 const struct sc_copy_result *more)
-{
-	for (int i = 0; i < more->n_attempts &&
-	     into->n_attempts < SC_MAX_ATTEMPTS; i++)
-		into->attempt[into->n_attempts++] = more->attempt[i];
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		into->road_bytes[r] += more->road_bytes[r];
-	into->bytes = more->bytes;
-	into->size = more->size;
-	into->holes = more->holes;
-	into->err = more->err;
-	into->side = more->side;
-}
-
 /* Says that --verify could not read or write (V = -errno, SIDE the
  * side); returns V. */
 static int verify_error(struct walk *w, struct sc_record *rec, int v,
@@ -42,17 +26,6 @@ static int verify_error(struct walk *w, struct sc_record *rec, int v,
 	rec->failure = side == SC_VSIDE_SOURCE ? "read" :
 		       side == SC_VSIDE_WRITE ? "write" : "verify";
 	return v;
-}
-
-/* The plan of a copy made again by --verify: read_write alone, where
- * every byte passes through smartcp and is hashed on the way. */
-static void plan_again(struct sc_plan *rw)
-{
-	*rw = (struct sc_plan){ .n_use = 1 };
-	rw->step[SC_ROAD_RW].use = true;
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (r != SC_ROAD_RW)
-			rw->step[r].why = N_("repair after a failed verification");
 }
 
 /* --verify after a successful copy; repairs once with read_write.
@@ -110,10 +83,10 @@ int sc_proof_verify(struct walk *w, struct sc_record *rec, int in,
 					sc_quote(rec->dst));
 			return -errno;
 		}
-		plan_again(&rw);
+		sc_plan_repair(&rw);
 		e = sc_copy_data(&w->ctx, in, out, ist, out_seekable, &rw,
 				 !sc_plan_size_untrusted(rec->src_fs), &again);
-		merge_result(&rec->res, &again);
+		sc_copy_result_merge(&rec->res, &again);
 		if (e < 0) {
 			sc_report_error(&w->msgs, -e,
 					again.side == SC_SIDE_READ ?
@@ -252,10 +225,10 @@ int sc_proof_verify_changed(struct walk *w, struct sc_record *rec, int in,
 				sc_quote(rec->dst));
 		return -errno;
 	}
-	plan_again(&rw);
+	sc_plan_repair(&rw);
 	e = sc_copy_data(&w->ctx, in, out, &now, out_seekable, &rw, true,
 			 &again);
-	merge_result(&rec->res, &again);
+	sc_copy_result_merge(&rec->res, &again);
 	if (e < 0) {
 		sc_report_error(&w->msgs, -e, again.side == SC_SIDE_READ ?
 				_("error reading %s") : _("error writing %s"),

@@ -187,6 +187,10 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan);
  * unknown (NULL). */
 bool sc_plan_size_untrusted(const struct sc_fs_facts *fs);
 
+/* The plan of a repair after a failed verification: read_write alone,
+ * every other road skipped with that reason. */
+void sc_plan_repair(struct sc_plan *ret);
+
 /* ---- Running a plan -------------------------------------------------- */
 
 /* One road's attempt: it moved BYTES, then ended with ERR. */
@@ -276,6 +280,12 @@ int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
 /* True for the errors (ERR > 0) after which ROAD may hand over to the
  * next road. */
 bool sc_copy_not_here(enum sc_road road, int err, bool road_moved_bytes);
+
+/* Adds what a second copy of the same file (a repair) did to INTO: its
+ * attempts after INTO's, its bytes per road added; the totals, size,
+ * holes and error become MORE's. */
+void sc_copy_result_merge(struct sc_copy_result *into,
+			  const struct sc_copy_result *more);
 
 /* ---- Verification ---------------------------------------------------- */
 
