@@ -154,6 +154,24 @@ static int check_fd(int fd, bool read, struct stat *st)
 	return 0;
 }
 
+/* A source IN to read and a destination OUT to write (or, OUT_READ, to
+ * read back), neither a directory; their fstat in IST and OST.  0,
+ * -EBADF or -EISDIR. */
+static int check_pair(int in, int out, bool out_read, struct stat *ist,
+		      struct stat *ost)
+{
+	int e = check_fd(in, true, ist);
+
+	if (e < 0)
+		return e;
+	e = check_fd(out, out_read, ost);
+	if (e < 0)
+		return e;
+	if (S_ISDIR(ist->st_mode) || S_ISDIR(ost->st_mode))
+		return -EISDIR;
+	return 0;
+}
+
 static void plan_for(struct sc_copier *c, const struct stat *ist,
 		     mode_t dst_mode, struct sc_copy_report *rep)
 {
@@ -257,14 +275,9 @@ static int copy_fd(struct sc_copier *c, int in, int out,
 	unsigned learned = 0;
 	int e, fl;
 
-	e = check_fd(in, true, &ist);
+	e = check_pair(in, out, false, &ist, &ost);
 	if (e < 0)
 		return e;
-	e = check_fd(out, false, &ost);
-	if (e < 0)
-		return e;
-	if (S_ISDIR(ist.st_mode) || S_ISDIR(ost.st_mode))
-		return -EISDIR;
 	if (ist.st_dev == ost.st_dev && ist.st_ino == ost.st_ino)
 		return -EINVAL;
 	out_seekable = S_ISREG(ost.st_mode) || S_ISBLK(ost.st_mode);
@@ -546,14 +559,9 @@ int sc_copier_verify_fd(struct sc_copier *c, int in, int out,
 
 	if (!c)
 		return -EINVAL;
-	e = check_fd(in, true, &ist);
+	e = check_pair(in, out, true, &ist, &ost);
 	if (e < 0)
 		return e;
-	e = check_fd(out, true, &ost);
-	if (e < 0)
-		return e;
-	if (S_ISDIR(ist.st_mode) || S_ISDIR(ost.st_mode))
-		return -EISDIR;
 	/* Both are read from offset 0, and the source a second time: only
 	 * files that hold their bytes can be compared. */
 	if ((!S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) ||
