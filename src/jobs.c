@@ -309,19 +309,10 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 
 /* --- on the walk thread ------------------------------------------------- */
 
-/* -j, on the walk thread: print a finished slot, in order. */
-static void flush_slot(void *arg, struct sc_pool_slot *slot)
+/* On the walk thread, with nothing of the pool's left to print before
+ * them: JOB's files from its N_DONE-th on, by the general path. */
+static void copy_back(struct sc_jobs *j, struct sc_job *job)
 {
-	struct sc_jobs *j = arg;
-	struct sc_job *job = slot->job;
-
-	sc_report_buffered(slot->out_buf, slot->out_len, slot->err_buf,
-			   slot->err_len);
-	if (!job)
-		return;
-	j->failed += job->failed;
-	/* Files a worker handed back (a hard link, a file that changed
-	 * type): the general path, here, at their place in the order. */
 	j->flushing = true;
 	for (unsigned i = job->n_done; i < job->n; i++) {
 		struct sc_job_file f = {
@@ -335,6 +326,22 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 	}
 	j->flushing = false;
 	job_free(job);
+}
+
+/* -j, on the walk thread: print a finished slot, in order. */
+static void flush_slot(void *arg, struct sc_pool_slot *slot)
+{
+	struct sc_jobs *j = arg;
+	struct sc_job *job = slot->job;
+
+	sc_report_buffered(slot->out_buf, slot->out_len, slot->err_buf,
+			   slot->err_len);
+	if (!job)
+		return;
+	j->failed += job->failed;
+	/* Files a worker handed back (a hard link, a file that changed
+	 * type): the general path, here, at their place in the order. */
+	copy_back(j, job);
 }
 
 /* Is DST ext4 without a journal?  ext4 says so for a mounted filesystem
@@ -397,9 +404,11 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst)
 		return true;
 	if (j->jobs <= 1)
 		return false;
-	j->workers = workers_for(j, dst);
+	/* Short of memory, fewer workers (each has a copy buffer; the pool
+	 * starts as many threads as it can): none, and the walk copies. */
+	j->workers = j->ops->start(j->arg, workers_for(j, dst));
 	j->allowed = j->workers;
-	if (j->ops->start(j->arg, j->workers) < 0 ||
+	if (!j->workers ||
 	    sc_pool_new(j->workers, j->queue, run_job, flush_slot, j,
 			&j->pool) < 0) {
 		sc_jobs_finish(j);
@@ -421,20 +430,19 @@ struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j)
 	return NULL;
 }
 
-int sc_jobs_submit(struct sc_jobs *j, struct sc_msgs *m,
-		   struct sc_job **batch)
+void sc_jobs_submit(struct sc_jobs *j, struct sc_job **batch)
 {
 	struct sc_job *job = *batch;
 
 	if (!job)
-		return 0;
+		return;
 	*batch = NULL;
 	if (sc_pool_submit(j->pool, job) == 0)
-		return 0;
-	for (unsigned i = 0; i < job->n; i++)
-		sc_report_error(m, ENOMEM, "%s", sc_quote(job->src[i]));
-	job_free(job);
-	return -1;
+		return;
+	/* no memory for its place in the queue: its files come after
+	 * everything queued, copied here */
+	sc_pool_drain(j->pool);
+	copy_back(j, job);
 }
 
 /* A descriptor of directory FD of its own for a job, or -1 (FD < 0, or
@@ -444,13 +452,16 @@ static int keep_dir(int fd)
 	return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
-int sc_jobs_add(struct sc_jobs *j, struct sc_msgs *m, struct sc_job **batch,
-		int dirfd, int dst_dirfd, const struct sc_fs_facts *facts,
-		char *src, char *dst)
+int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
+		int dst_dirfd, const struct sc_fs_facts *facts, char *src,
+		char *dst)
 {
 	struct sc_job *job = *batch;
 
-	if (!job && (job = calloc(1, sizeof(*job)))) {
+	if (!job) {
+		/* short of memory: this one is the walk's */
+		if (!(job = calloc(1, sizeof(*job))))
+			return 1;
 		job->dirfd = keep_dir(dirfd);
 		job->dst_dirfd = keep_dir(dst_dirfd);
 		if ((dirfd >= 0 && job->dirfd < 0) ||
@@ -462,19 +473,13 @@ int sc_jobs_add(struct sc_jobs *j, struct sc_msgs *m, struct sc_job **batch,
 			return 1;
 		}
 	}
-	if (!job) {
-		sc_report_error(m, ENOMEM, "%s", sc_quote(src));
-		free(src);
-		free(dst);
-		return -1;
-	}
 	*batch = job;
 	job->src[job->n] = src;
 	job->dst[job->n++] = dst;
 	job->parent_facts = facts;
 	/* the pool owns it from here */
 	if (job->n == JOB_MAX)
-		return sc_jobs_submit(j, m, batch);
+		sc_jobs_submit(j, batch);
 	return 0;
 }
 

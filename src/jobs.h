@@ -33,8 +33,9 @@ struct sc_job_file {
 
 struct sc_jobs_ops {
 	/* On the walk thread, when the pool starts: make the state of
-	 * WORKERS workers.  0 or -errno. */
-	int (*start)(void *arg, unsigned workers);
+	 * WORKERS workers, or of as many as there is memory for.  How many
+	 * it made: 0 to N. */
+	unsigned (*start)(void *arg, unsigned workers);
 	/* On worker WORKER: copy F, writing to SLOT.  0 done, -1 done and
 	 * failed, 1: the walk must copy this file and the rest of the job
 	 * (COPY_BACK), in their place in the order. */
@@ -74,17 +75,17 @@ struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j);
  * on failure too) to *BATCH, a job for directory DIRFD (or -1: by path)
  * whose copies go into directory DST_DIRFD (or -1), with facts FACTS; a
  * full batch is submitted and *BATCH cleared.  The job keeps descriptors
- * of its own of both directories.  0; 1 when there are none to be had
- * for a new job (SRC and DST are still the caller's, to copy itself); or
- * -1 with the message said to M. */
-int sc_jobs_add(struct sc_jobs *j, struct sc_msgs *m, struct sc_job **batch,
-		int dirfd, int dst_dirfd, const struct sc_fs_facts *facts,
-		char *src, char *dst);
+ * of its own of both directories.  0; or 1 when a new job cannot be had
+ * (no descriptors for it, or no memory): SRC and DST are still the
+ * caller's, to copy itself. */
+int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
+		int dst_dirfd, const struct sc_fs_facts *facts, char *src,
+		char *dst);
 
-/* Hands *BATCH (if any) to the workers and clears it.  0, or -1 with a
- * message said to M for each of its files. */
-int sc_jobs_submit(struct sc_jobs *j, struct sc_msgs *m,
-		   struct sc_job **batch);
+/* Hands *BATCH (if any) to the workers and clears it.  Without memory
+ * to queue it, waits for the jobs before it and copies its files on this
+ * thread (COPY_BACK), in their place in the order.  0. */
+void sc_jobs_submit(struct sc_jobs *j, struct sc_job **batch);
 
 /* How many directory levels the walk may keep open, two descriptors
  * each: its share of RLIMIT_NOFILE (at least 2, at most 16). */

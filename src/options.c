@@ -524,27 +524,35 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 
 static int parse_roads(struct sc_options *o, const char *arg)
 {
-	char *copy = strdup(arg), *save = NULL, *tok;
 	unsigned mask = 0;
 
-	if (!copy)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		int r = sc_road_from_name(tok);
+	/* token by token on the stack: nothing to allocate, nothing to
+	 * fail when memory is short */
+	for (const char *p = arg, *end; *p; p = *end ? end + 1 : end) {
+		char tok[32];
+		size_t len;
+		int r;
 
+		end = strchrnul(p, ',');
+		len = (size_t)(end - p);
+		if (!len)
+			continue;
+		snprintf(tok, sizeof(tok), "%.*s", (int)MIN(len, sizeof(tok) - 1), p);
+		r = len < sizeof(tok) ? sc_road_from_name(tok) : -1;
 		if (r < 0) {
 			static const char *const names[] = {
 				"clone", "copy_file_range", "splice",
 				"read_write", NULL
 			};
-			bad_arg(tok, "--road", names);
-			free(copy);
+			/* the whole token, however long */
+			char *whole = strndup(p, len);
+
+			bad_arg(whole ? whole : tok, "--road", names);
+			free(whole);
 			return -1;
 		}
 		mask |= 1u << r;
 	}
-	free(copy);
 	if (!mask) {
 		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
 			sc_program_name, sc_quote_locale(arg), sc_quote_locale("--road"));

@@ -189,6 +189,13 @@ int sc_pool_submit(struct sc_pool *p, void *job)
 	return 0;
 }
 
+void sc_pool_drain(struct sc_pool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	flush_locked(p, true);
+	pthread_mutex_unlock(&p->lock);
+}
+
 struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p)
 {
 	struct sc_pool_slot *s;

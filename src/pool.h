@@ -42,6 +42,10 @@ int sc_pool_new(unsigned workers, unsigned limit,
 /* Queues JOB; blocks (flushing) while the queue is full. 0 or -errno. */
 int sc_pool_submit(struct sc_pool *p, void *job);
 
+/* Waits for every job queued and prints every slot (FLUSH), the
+ * submitter's own too: nothing is left to print before what comes next. */
+void sc_pool_drain(struct sc_pool *p);
+
 /* The slot the submitting thread writes its own output into now: the
  * tail slot if it is the submitter's, else a new one.  NULL on ENOMEM. */
 struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p);

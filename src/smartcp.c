@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	if (sc_report_new(opts.verbose, opts.json, opts.explain,
 			  !opts.quiet && !opts.as_cp && isatty(STDERR_FILENO),
 			  &rep) < 0) {
-		fprintf(stderr, "%s: %s\n", sc_program_name, strerror(ENOMEM));
+		fprintf(stderr, "%s: %s\n", sc_program_name, _("memory exhausted"));
 		return 1;
 	}
 	sc_report_plain(rep, opts.as_cp);

@@ -457,6 +457,49 @@ static int by_ino(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
+/* Adds an entry to the list V (N of CAP).  0, or -ENOMEM. */
+static int dent_add(struct dent **v, size_t *n, size_t *cap, ino_t ino,
+		    unsigned char type, const char *name)
+{
+	struct dent *nv;
+
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 32;
+
+		if (!(nv = realloc(*v, c * sizeof(*nv))))
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[*n] = (struct dent){ ino, type, strdup(name) };
+	if (!(*v)[*n].name)
+		return -ENOMEM;
+	++*n;
+	return 0;
+}
+
+/* The entries of directory FD by getdents64 into a buffer on the stack,
+ * for when fdopendir() has no memory for its own (32 KiB): a copy short
+ * of memory lists the directory all the same.  0 or -errno. */
+static int list_small(int fd, struct dent **v, size_t *n, size_t *cap)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	ssize_t got;
+	int e = 0;
+
+	while (!e && (got = getdents64(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; !e && off < got;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			e = dent_add(v, n, cap, d->d_ino, d->d_type,
+				     d->d_name);
+			off += d->d_reclen;
+		}
+	return e ? e : got < 0 ? -errno : 0;
+}
+
 /* A directory's entries, sorted by inode: cp's order, and the fastest
  * to read on ext4.  The directory is AT_NAME in AT_FD (struct walk);
  * unless FOLLOW, a symlink put in its place is refused, and it must still
@@ -470,9 +513,9 @@ static _noinline_ int list_dir(struct walk *w, bool follow,
 				  O_RDONLY | (follow ? 0 : O_NOFOLLOW),
 				  want->st_dev, want->st_ino);
 	unsigned tries = 0;
-	int rfd;
+	int rfd, err = 0;
 	DIR *d;
-	struct dent *v = NULL, *nv;
+	struct dent *v = NULL;
 	struct dirent *e;
 	size_t n = 0, cap = 0;
 
@@ -484,44 +527,33 @@ static _noinline_ int list_dir(struct walk *w, bool follow,
 	       sc_walk_fd_short(w, errno, &tries))
 		;
 	d = rfd >= 0 ? fdopendir(rfd) : NULL;
-	if (!d) {
-		int err = errno;
-
+	if (rfd >= 0 && !d && errno == ENOMEM) {
+		err = list_small(rfd, &v, &n, &cap);
+	} else if (!d) {
+		err = errno;
 		if (rfd >= 0)
 			close(rfd);
 		close(fd);
 		return -err;
+	} else {
+		while (!err && (errno = 0, e = readdir(d)))
+			err = dent_add(&v, &n, &cap, e->d_ino, e->d_type,
+				       e->d_name);
+		if (!err && errno)
+			err = -errno;
 	}
-	*keep = fd;
-	while ((errno = 0, e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n].ino = e->d_ino;
-		v[n].type = e->d_type;
-		v[n].name = strdup(e->d_name);
-		if (!v[n].name)
-			break;
-		n++;
-	}
-	if (errno) {
-		int err = errno;
-
+	if (d)
+		closedir(d);
+	else
+		close(rfd);
+	if (err) {
 		while (n)
 			free(v[--n].name);
 		free(v);
-		closedir(d);
-		close(*keep);
-		*keep = -1;
-		return -err;
+		close(fd);
+		return err;
 	}
-	closedir(d);
+	*keep = fd;
 	if (n)
 		qsort(v, n, sizeof(*v), by_ino);
 	*ret = v;
@@ -730,19 +762,16 @@ static int copy_entries(struct walk *w, const char *src, const char *dst,
 		    sc_jobs_ready(w->jobs, dir_facts)) {
 			/* -j: new files in a new directory go to a worker in
 			 * runs; their output keeps its place in walk order.
-			 * 1: no descriptors for a job, copied here. */
-			e = sc_jobs_add(w->jobs, &w->msgs, &batch,
-					w->levels[k].sfd, w->levels[k].dfd,
-					dir_facts, s, d);
+			 * 1: no descriptors or memory for a job, copied
+			 * here. */
+			e = sc_jobs_add(w->jobs, &batch, w->levels[k].sfd,
+					w->levels[k].dfd, dir_facts, s, d);
 			if (e != 1) {
-				if (e < 0)
-					rc = -1;
 				s = d = NULL;	/* the job owns them now */
 				goto next;
 			}
 		}
-		if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
-			rc = -1;
+		sc_jobs_submit(w->jobs, &batch);
 		/* again: a file handed back while the jobs were flushed may
 		 * have moved W, and the levels */
 		e = level_get(w, k);
@@ -763,8 +792,7 @@ next:
 	}
 	while (i < n)
 		free(ents[i++].name);
-	if (sc_jobs_submit(w->jobs, &w->msgs, &batch) < 0)
-		rc = -1;
+	sc_jobs_submit(w->jobs, &batch);
 	free(ents);
 	w->parent_facts = NULL;
 	/* lost at an entry, or when a subdirectory came back to it */
@@ -1893,15 +1921,17 @@ static void copy_handed_back(void *arg, const struct sc_job_file *f)
 	w->parent_facts = NULL;
 }
 
-/* One walk per worker, copies of the walk thread's as it is now. */
-static int start_workers(void *arg, unsigned n)
+/* One walk per worker, copies of the walk thread's as it is now: as many
+ * as there is memory for, up to N. */
+static unsigned start_workers(void *arg, unsigned n)
 {
 	struct walk *w = arg;
+	unsigned i;
 
 	w->workers = calloc(n, sizeof(*w->workers));
 	if (!w->workers)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
+		return 0;
+	for (i = 0; i < n; i++) {
 		struct walk *k = &w->workers[i];
 
 		*k = *w;
@@ -1911,10 +1941,10 @@ static int start_workers(void *arg, unsigned n)
 		k->backup = NULL;
 		k->msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
 		if (sc_copy_ctx_init(&k->ctx, w->o->sparse) < 0)
-			return -ENOMEM;
+			break;
 		k->ctx.verify = w->o->verify;
 	}
-	return 0;
+	return i;
 }
 
 static void stop_workers(void *arg, unsigned n)
@@ -2000,7 +2030,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	if (sc_fsinfo_new(NULL, &run.fsi) < 0 ||
 	    sc_jobs_new(opts, &worker_ops, &w, &w.jobs) < 0 ||
 	    sc_copy_ctx_init(&w.ctx, opts->sparse) < 0) {
-		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
+		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
 		sc_jobs_free(w.jobs);
 		sc_fsinfo_free(run.fsi);
 		return 1;
@@ -2011,7 +2041,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	 * only read the rules (see xattr_rules.h). */
 	if (opts->preserve_xattr && !opts->explain &&
 	    sc_xattr_rules_load(NULL, &rules) < 0) {
-		sc_report_error(&w.msgs, ENOMEM, "%s", sc_program_name);
+		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
 		sc_copy_ctx_done(&w.ctx);
 		sc_jobs_free(w.jobs);
 		sc_fsinfo_free(run.fsi);

@@ -258,7 +258,8 @@ struct sc_copy_ctx {
 	struct sc_digests dg;
 };
 
-/* 0, or -ENOMEM. */
+/* 0, or -ENOMEM.  BUFSIZE is 256 KiB, or as little as 16 KiB when
+ * memory is short. */
 int sc_copy_ctx_init(struct sc_copy_ctx *ctx, enum sc_sparse sparse);
 void sc_copy_ctx_done(struct sc_copy_ctx *ctx);
 
