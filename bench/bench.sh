@@ -283,6 +283,27 @@ tool_available() {
 	esac
 }
 
+# "create only": makes the tree SRC has at DST -- its directories, the
+# names and the sizes of its files -- with bytes from memory, reading
+# nothing: what creating the files costs the filesystem, a floor no
+# copier of that tree goes below.  Its check compares names, types and
+# sizes only.
+# shellcheck disable=SC2016 # perl's variables
+CREATE_ONLY='
+	use strict; my $buf = "x" x (1 << 20);
+	sub tree { my ($s, $d) = @_;
+		mkdir $d or die "$d: $!";
+		opendir my $h, $s or die "$s: $!";
+		for my $e (grep { $_ ne "." && $_ ne ".." } readdir $h) {
+			if (-d "$s/$e") { tree("$s/$e", "$d/$e"); next; }
+			my $n = -s "$s/$e";
+			open my $o, ">", "$d/$e" or die "$d/$e: $!";
+			while ($n > 0) { my $k = $n < length $buf ? $n : length $buf;
+				syswrite $o, $buf, $k or die "$d/$e: $!"; $n -= $k; }
+			close $o or die "$d/$e: $!";
+		} }
+	tree(@ARGV);'
+
 PFX=() # prefix for the command: /usr/bin/time ... or strace ...
 run_tool() { # label src dst
 	local l=$1 s=$2 d=$3
@@ -295,6 +316,7 @@ run_tool() { # label src dst
 	"smartcp --verify") "${PFX[@]}" "$SMARTCP" --verify "$s" "$d" ;;
 	"smartcp --sync") "${PFX[@]}" "$SMARTCP" --sync "$s" "$d" ;;
 	"smartcp --sync --verify") "${PFX[@]}" "$SMARTCP" --sync --verify "$s" "$d" ;;
+	"create only") "${PFX[@]}" perl -e "$CREATE_ONLY" "$s" "$d" ;;
 	cp) "${PFX[@]}" cp "$s" "$d" ;;
 	"cp --reflink=never") "${PFX[@]}" cp --reflink=never "$s" "$d" ;;
 	"cp -r") "${PFX[@]}" cp -r "$s" "$d" ;;
@@ -369,8 +391,12 @@ run_once() { # label src dst
 	[[ $RUN_RSS =~ ^[0-9]+$ ]] || RUN_RSS=-
 }
 
-check_copy() { # src dst -> ok | MISMATCH
-	if [[ -d $1 ]]; then
+check_copy() { # src dst [label] -> ok | MISMATCH
+	if [[ ${3:-} == "create only" ]]; then
+		diff -q <(cd -- "$1" && find . -printf '%y %s %p\n' | sort) \
+			<(cd -- "$2" && find . -printf '%y %s %p\n' | sort) \
+			>>"$ERRLOG" 2>&1 && echo ok || echo MISMATCH
+	elif [[ -d $1 ]]; then
 		diff -r -q -- "$1" "$2" >>"$ERRLOG" 2>&1 && echo ok || echo MISMATCH
 	else
 		cmp -s -- "$1" "$2" && echo ok || echo MISMATCH
@@ -447,7 +473,7 @@ bench() {
 				CHECK[$l]="FAILED(rc=$RUN_RC)"
 				say "!!!!!! $name: '$l' FAILED with status $RUN_RC"
 			elif ((r == 0)); then
-				CHECK[$l]=$(check_copy "$src" "$dst")
+				CHECK[$l]=$(check_copy "$src" "$dst" "$l")
 				[[ ${CHECK[$l]} == ok ]] || say "!!!!!! MISMATCH: $name: '$l' produced a copy that differs from the source"
 				if ((sparse)); then DU[$l]=$(du -k "$dst" | cut -f1); fi
 			fi
@@ -524,9 +550,11 @@ VERIFY_ROWS=("smartcp;;" "smartcp --verify;smartcp --verify;smartcp"
 	"smartcp --sync;;" "smartcp --sync --verify;smartcp --sync --verify;smartcp --sync")
 
 # The real-disk rows: one tree's copy by the default -j, by -j1 and by cp.
-# -jCPUS: one worker a CPU, the default where ext4 has a journal.
+# -jCPUS: one worker a CPU, the default where ext4 has a journal.  "create
+# only": the same tree written from memory, the floor (CREATE_ONLY).
 ROOT_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "smartcp -r -j1;smartcp -r;smartcp -r -j1"
-	"smartcp -r -jCPUS;smartcp -r;smartcp -r -jCPUS")
+	"smartcp -r -jCPUS;smartcp -r;smartcp -r -jCPUS"
+	"create only;smartcp -r;create only")
 
 fs_journal() { # dir -> "ext4 on /dev/vda, no journal" and the like
 	local dir=$1 type src dev feat j=
@@ -678,7 +706,9 @@ Legend: median/min/max = wall seconds per run (includes ~1 ms process start);
   RSS KiB = largest peak RSS over runs (/usr/bin/time %M; tar|tar: largest
   process).  du KiB = disk usage of the copy (sparse workloads).
   sys/file = syscalls per file from one `strace -f -c` run (tree workloads).
-  check = content compared once per tool (cmp / diff -r), untimed.
+  check = content compared once per tool (cmp / diff -r), untimed; for
+  "create only" (the tree written from memory, nothing read: the floor of
+  any copy into that filesystem) names, types and sizes.
 EOF
 } | tee -a "$TABLE"
 

@@ -24,7 +24,10 @@ Usage: bench/percall.sh [OPTION]...
   --size BYTES     size of the file copied (default 6)
   --no-floor       skip the "startup only" rows: the same series of
                    `smartcp --version` and `cp --version` (machine's mounts),
-                   what loading the programs and their libraries costs
+                   what loading the programs and their libraries costs,
+                   and the "libraries only" rows: an empty main() linked
+                   with the shared libraries each program loads (built
+                   with cc; skipped, saying so, without one)
   --tsv FILE       also write the results as TSV to FILE (env BENCH_TSV)
   --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
                    to this script, else smartcp on PATH)
@@ -121,6 +124,27 @@ version_series() { # TOOL-PATH SCRATCH: the same with TOOL --version
 	rm -f -- "$d.c0" "$d.c1"
 }
 
+# empty_with_libs PROGRAM OUT: an empty main() that loads the shared
+# libraries PROGRAM names (DT_NEEDED, found where PROGRAM finds them, so
+# with their own dependencies too): what loading them costs, whatever the
+# program then does.  False without a compiler.
+empty_with_libs() {
+	local prog=$1 out=$2 lib path
+	local -a args=()
+	command -v cc >/dev/null || return 1
+	for lib in $(readelf -d "$prog" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		path=$(ldd "$prog" | awk -v l="$lib" '$1 == l && $3 ~ /^\// { print $3 }')
+		[[ -n $path ]] || continue
+		args+=("$path")
+		# a run path only where the loader's cache does not find it:
+		# with one, it probes glibc-hwcaps/ under it for every library
+		ldconfig -p | grep -qF " => $path" ||
+			args+=("-Wl,-rpath,$(dirname "$path")")
+	done
+	echo 'int main(void) { return 0; }' >"$out.c"
+	cc -O2 -o "$out" "$out.c" -Wl,--no-as-needed "${args[@]}" 2>/dev/null
+}
+
 inner() {
 	local n=$1 r
 	make_mounts "$n" "$PC_SCRATCH/mnt"
@@ -146,6 +170,16 @@ inner() {
 		else
 			echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")"
 			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
+		fi
+	done
+	[[ -x $PC_SCRATCH/smartcp-libs && -x $PC_SCRATCH/cp-libs ]] || return 0
+	for ((r = 0; r < PC_RUNS; r++)); do
+		if ((r % 2 == 0)); then
+			echo "smartcp-libs $(version_series "$PC_SCRATCH/smartcp-libs" "$PC_SCRATCH/v")"
+			echo "cp-libs $(version_series "$PC_SCRATCH/cp-libs" "$PC_SCRATCH/v")"
+		else
+			echo "cp-libs $(version_series "$PC_SCRATCH/cp-libs" "$PC_SCRATCH/v")"
+			echo "smartcp-libs $(version_series "$PC_SCRATCH/smartcp-libs" "$PC_SCRATCH/v")"
 		fi
 	done
 }
@@ -218,6 +252,15 @@ trap 'exit 143' TERM
 # The binary is copied, so a rebuild mid-run changes nothing.
 cp -- "$SMARTCP" "$SCRATCH/smartcp"
 head -c "$SIZE" /dev/urandom >"$SCRATCH/src"
+if ((FLOOR)); then
+	if empty_with_libs "$SMARTCP" "$SCRATCH/smartcp-libs" &&
+	   empty_with_libs "$CP" "$SCRATCH/cp-libs"; then
+		say "libraries only: an empty main() with smartcp's libraries ($(ldd "$SCRATCH/smartcp-libs" | grep -c '=>')) and with cp's ($(ldd "$SCRATCH/cp-libs" | grep -c '=>'))"
+	else
+		say "libraries only: skipped (no C compiler to build the empty programs)"
+		rm -f "$SCRATCH/smartcp-libs" "$SCRATCH/cp-libs"
+	fi
+fi
 export PC_SMARTCP=$SCRATCH/smartcp PC_CP=$CP PC_SRC=$SCRATCH/src
 export PC_SCRATCH=$SCRATCH PC_RUNS=$RUNS PC_CALLS=$CALLS PC_FLOOR=$FLOOR
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
@@ -255,6 +298,7 @@ for n in "${setups[@]}"; do
 	lines=$(awk '$1 == "mounts" { print $2 }' <<<"$out")
 	rows=(smartcp cp)
 	if grep -q '^smartcp-version ' <<<"$out"; then rows+=(smartcp-version cp-version); fi
+	if grep -q '^smartcp-libs ' <<<"$out"; then rows+=(smartcp-libs cp-libs); fi
 	declare -A MED=() MIN=() MAX=() ALL=() CPU=()
 	for tool in "${rows[@]}"; do
 		# shellcheck disable=SC2207 # one number per word
@@ -269,7 +313,7 @@ for n in "${setups[@]}"; do
 	for tool in "${rows[@]}"; do
 		label=$name
 		case $tool in
-		smartcp | smartcp-version) peer=${tool/smartcp/cp}
+		smartcp | smartcp-version | smartcp-libs) peer=${tool/smartcp/cp}
 			a=$(ratio "${MED[$tool]}" "${MED[$peer]}")
 			b=$(ratio "${MIN[$tool]}" "${MIN[$peer]}")
 			cr=$(ratio "${CPU[$tool]}" "${CPU[$peer]}") ;;
@@ -277,6 +321,7 @@ for n in "${setups[@]}"; do
 		esac
 		case $tool in
 		*-version) label="startup only (--version)" ;;
+		*-libs) label="libraries only (empty main)" ;;
 		esac
 		printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' "$label" "$lines" "$tool" \
 			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \

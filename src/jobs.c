@@ -12,7 +12,10 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 
 #ifndef MAX
@@ -55,6 +58,9 @@ struct sc_jobs {
 	pthread_mutex_t gate;
 	pthread_cond_t gate_open;
 	unsigned active, allowed;	/* under GATE */
+	/* The default's lone worker (sc_jobs_ready()): files probed while
+	 * no answer came, and what workers_for() said, 0 until asked. */
+	unsigned probes, wanted;
 };
 
 /* Parallel only where order and prompts cannot suffer: a tree, really
@@ -374,7 +380,7 @@ static bool ext4_without_journal(const struct sc_fs_facts *dst)
 }
 
 /* How many workers copy into DST when -j was not given: J->jobs (one a
- * CPU), but one on ext4 without a journal.  There ext4 checks every inode
+ * CPU), but at most one on ext4 without a journal.  There ext4 checks every inode
  * it is about to allocate for a recent deletion by looking its inode
  * table block up in the buffer cache (fs/ext4/ialloc.c, recently_deleted(),
  * only when the filesystem has no journal), and a new file's inode is
@@ -386,7 +392,11 @@ static bool ext4_without_journal(const struct sc_fs_facts *dst)
  * under recently_deleted(); a lock around our own creates did not help
  * (5 runs each, shared machine).
  * One worker still overlaps the walk with the copies and keeps reads in
- * flight (read_ahead). */
+ * flight (read_ahead), which pays when they wait on the device; with the
+ * tree in the page cache even that one meets the walk in ext4 (measured
+ * warm on this VM's root filesystem, 20,000 files, 5 runs alternating:
+ * one worker 0.86 s median and 0.77 s of system time, none 0.62 s and
+ * 0.51 s, cp -r 0.70 s), so sc_jobs_ready() asks first. */
 static unsigned workers_for(const struct sc_jobs *j,
 			    const struct sc_fs_facts *dst)
 {
@@ -395,18 +405,96 @@ static unsigned workers_for(const struct sc_jobs *j,
 	return j->jobs;
 }
 
+/* cachestat(2), Linux 6.5 (include/uapi/linux/mman.h); glibc 2.36 has no
+ * wrapper, and the number is the same on every architecture. */
+#ifndef SYS_cachestat
+# define SYS_cachestat 451
+#endif
+struct cachestat_range {
+	uint64_t off, len;		/* len 0: to the end of the file */
+};
+struct cachestat_out {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted,
+		 nr_recently_evicted;
+};
+
+/* Is the data of NAME in directory DIRFD all in the page cache?  1 yes,
+ * 0 no, -1 cannot tell (an empty file, not a regular file, no way to
+ * ask).  cachestat(2) asks in one call; before 6.5, mincore(2) on a map
+ * of its first MiB. */
+static int data_cached(int dirfd, const char *name)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct cachestat_range range = { 0, 0 };
+	struct cachestat_out cs;
+	struct stat st;
+	uint64_t pages;
+	int fd = openat(dirfd, name, SC_NEW_SRC_FLAGS), r = -1;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    page <= 0)
+		goto out;
+	pages = ((uint64_t)st.st_size + (uint64_t)page - 1) / (uint64_t)page;
+	if (syscall(SYS_cachestat, fd, &range, &cs, 0) == 0) {
+		r = cs.nr_cache >= pages;
+	} else {
+		size_t len = (size_t)MIN((uint64_t)st.st_size, (uint64_t)1 << 20);
+		size_t n = (len + (size_t)page - 1) / (size_t)page;
+		unsigned char vec[256];	/* 1 MiB of 4 KiB pages */
+		void *map;
+
+		if (n > sizeof(vec))
+			goto out;
+		map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED)
+			goto out;
+		if (mincore(map, len, vec) == 0) {
+			r = 1;
+			for (size_t i = 0; i < n; i++)
+				r &= vec[i] & 1;
+		}
+		munmap(map, len);
+	}
+out:
+	close(fd);
+	return r;
+}
+
+/* Files probed for the lone worker's question before it starts anyway. */
+#define PROBE_MAX 16
+
 /* The workers start with the first run of files to hand them, not
  * before: a copy of one file, or of directories holding none, costs no
- * threads. */
-bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst)
+ * threads.  Where the default comes to one worker (workers_for()), it
+ * starts only if the first file with data, NAME in DIRFD, is not all in
+ * the page cache: a tree read from the device keeps its reads in flight,
+ * a cached one is copied by the walk alone. */
+bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
+		   int dirfd, const char *name)
 {
 	if (j->pool)
 		return true;
 	if (j->jobs <= 1)
 		return false;
+	if (!j->wanted)
+		j->wanted = workers_for(j, dst);
+	if (j->wanted == 1 && j->probes < PROBE_MAX) {
+		int cached = data_cached(dirfd, name);
+
+		if (cached == 1) {
+			j->jobs = 1;	/* for the rest of the run */
+			return false;
+		}
+		if (cached < 0) {
+			j->probes++;	/* this file here; ask with the next */
+			return false;
+		}
+	}
 	/* Short of memory, fewer workers (each has a copy buffer; the pool
 	 * starts as many threads as it can): none, and the walk copies. */
-	j->workers = j->ops->start(j->arg, workers_for(j, dst));
+	j->workers = j->ops->start(j->arg, j->wanted);
 	j->allowed = j->workers;
 	if (!j->workers ||
 	    sc_pool_new(j->workers, j->queue, run_job, flush_slot, j,

@@ -60,9 +60,12 @@ int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
 		void *arg, struct sc_jobs **ret);
 
 /* Are workers copying (started now if they may be)?  DST: the facts of
- * the first directory they fill, which decides how many there are.
- * False when copying stays on this thread. */
-bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst);
+ * the first directory they fill, which decides how many there are; NAME
+ * in DIRFD: the file that would be handed to them, whose data, cached or
+ * not, decides whether a lone worker is worth starting.  False when
+ * copying stays on this thread (for this file, or for good). */
+bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
+		   int dirfd, const char *name);
 
 /* Are workers running? */
 bool sc_jobs_running(const struct sc_jobs *j);

@@ -759,7 +759,8 @@ static int copy_entries(struct walk *w, const char *src, const char *dst,
 		if (e == 0 && dir_facts && ents[i].type == DT_REG &&
 		    !o->hard_link && !o->symbolic_link &&
 		    !o->attributes_only && !w->in_worker &&
-		    sc_jobs_ready(w->jobs, dir_facts)) {
+		    sc_jobs_ready(w->jobs, dir_facts, w->levels[k].sfd,
+				  ents[i].name)) {
 			/* -j: new files in a new directory go to a worker in
 			 * runs; their output keeps its place in walk order.
 			 * 1: no descriptors or memory for a job, copied

@@ -40,6 +40,8 @@ say "make uninstall leaves nothing of it"
 make -s -C "$build" uninstall >"$T/uninstall.log" 2>&1 ||
 	{ cat "$T/uninstall.log"; fail "make uninstall failed"; }
 [ ! -e "$prog" ] || fail "$prog is still there after make uninstall"
-! ldconfig -p | grep -q 'libsmartcp\.so' ||
-	fail "the loader's cache still names libsmartcp after make uninstall"
+# only this prefix's entries: an installation elsewhere is not ours
+if ldconfig -p | grep -F " => $prefix/lib" | grep -q 'libsmartcp\.so'; then
+	fail "the loader's cache still names $prefix's libsmartcp after make uninstall"
+fi
 pass "gone, and the loader's cache no longer names it"

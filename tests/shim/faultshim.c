@@ -54,6 +54,9 @@
  *                   syscall() calls of that number, all others pass
  *                   through (no file: only without SMARTCP_FAULT_MATCH*).
  *                   statmount=enosys plays a kernel before 6.8
+ *     cachestat     cachestat(2), through syscall() as statmount (no file:
+ *                   only without SMARTCP_FAULT_MATCH*); cachestat=enosys
+ *                   plays a kernel before 6.5
  *   ACTION
  *     eNAME         fail with that errno and do nothing: enosys exdev
  *                   eopnotsupp einval eio enospc eintr ebadf eperm ...
@@ -165,6 +168,9 @@
 #ifndef SYS_statmount
 # define SYS_statmount 457	/* Linux 6.8; all but alpha and mips */
 #endif
+#ifndef SYS_cachestat
+# define SYS_cachestat 451	/* Linux 6.5; every architecture */
+#endif
 
 /* Gone from the headers since glibc 2.33, still exported for old
  * binaries. */
@@ -174,7 +180,7 @@ int __fxstat64(int ver, int fd, struct stat64 *buf);
 enum call {
 	C_CFR, C_CLONE, C_SPLICE, C_SPLICE_READ, C_SPLICE_WRITE,
 	C_READ, C_WRITE, C_STAT, C_DIREND, C_SYNC, C_MINCORE, C_STATMOUNT,
-	C_MAX
+	C_CACHESTAT, C_MAX
 };
 
 static const struct {
@@ -187,7 +193,7 @@ static const struct {
 	{ "splice_read", C_SPLICE_READ }, { "splice_write", C_SPLICE_WRITE },
 	{ "read", C_READ }, { "write", C_WRITE }, { "stat", C_STAT },
 	{ "dirend", C_DIREND }, { "sync", C_SYNC }, { "mincore", C_MINCORE },
-	{ "statmount", C_STATMOUNT },
+	{ "statmount", C_STATMOUNT }, { "cachestat", C_CACHESTAT },
 };
 
 enum action {
@@ -461,7 +467,8 @@ struct io {
 	const char *name;	/* stat by name: the name as given */
 	const off64_t *in_off, *out_off;	/* explicit offsets, or NULL */
 	size_t len;
-	uint64_t id;		/* statmount: the mount ID asked for */
+	uint64_t id;		/* statmount: the mount ID asked for;
+				 * cachestat: the descriptor */
 
 	/* filled in by intercept() */
 	char in_path[PATH_MAX], out_path[PATH_MAX];
@@ -744,6 +751,9 @@ static int describe(const struct io *io, char *buf, size_t size)
 		return snprintf(buf, size, "%s() len=%zu", io->fn, io->len);
 	case C_STATMOUNT:
 		return snprintf(buf, size, "%s(mnt_id=%llu)", io->fn,
+				(unsigned long long)io->id);
+	case C_CACHESTAT:
+		return snprintf(buf, size, "%s(fd=%llu)", io->fn,
 				(unsigned long long)io->id);
 	case C_STAT:
 		if (io->name && *io->name)
@@ -1406,15 +1416,16 @@ type *fn(DIR *dir)							\
 READDIR_HOOK(readdir, struct dirent)
 READDIR_HOOK(readdir64, struct dirent64)
 
-/* --- statmount(2), reached through syscall() ---------------------------- */
+/* --- statmount(2) and cachestat(2), reached through syscall() ----------- */
 
-/* glibc has no statmount wrapper, so smartcp calls syscall(): that is the
- * libc boundary for it.  Every other system call made this way passes
+/* glibc has no wrapper for either, so smartcp calls syscall(): that is the
+ * libc boundary for them.  Every other system call made this way passes
  * through with its six argument registers, as glibc's own syscall() reads
  * them whatever the caller passed. */
 long syscall(long nr, ...)
 {
 	__typeof__(&syscall) f = NEXT(syscall);
+	bool cs = nr == SYS_cachestat;
 	struct io io = IO("statmount", C_STATMOUNT);
 	struct verdict v;
 	long a[6];
@@ -1428,10 +1439,16 @@ long syscall(long nr, ...)
 		errno = ENOSYS;
 		return -1;
 	}
-	if (nr != SYS_statmount || !(hooked & B(C_STATMOUNT)))
+	if (!(nr == SYS_statmount && (hooked & B(C_STATMOUNT))) &&
+	    !(cs && (hooked & B(C_CACHESTAT))))
 		return f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (cs) {
+		io.fn = "cachestat";
+		io.call = C_CACHESTAT;
+		io.id = (uint64_t)a[0];	/* the descriptor */
+	}
 	/* struct mnt_id_req: u32 size, u32 spare, u64 mnt_id... */
-	if (a[0])
+	else if (a[0])
 		memcpy(&io.id, (const char *)a[0] + 8, sizeof(io.id));
 	if (!intercept(&io, &v))
 		return f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
