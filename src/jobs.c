@@ -380,17 +380,17 @@ static bool ext4_without_journal(const struct sc_fs_facts *dst)
 }
 
 /* How many workers copy into DST when -j was not given: J->jobs (one a
- * CPU), but at most one on ext4 without a journal.  There ext4 checks every inode
- * it is about to allocate for a recent deletion by looking its inode
- * table block up in the buffer cache (fs/ext4/ialloc.c, recently_deleted(),
- * only when the filesystem has no journal), and a new file's inode is
- * searched from the start of the first group of its parent's flex group
- * with free inodes (find_group_other()): every directory of a tree copy
- * shares that group, so two threads creating files at once race for the
- * same free inodes whatever directories they fill.  Measured on this kind
- * of machine: -j2 spent twice the kernel time of -j1, and a third of it
- * under recently_deleted(); a lock around our own creates did not help
- * (5 runs each, shared machine).
+ * CPU), but at most one on ext4 without a journal.  There ext4 checks
+ * every inode it is about to allocate for a recent deletion by looking
+ * its inode table block up in the buffer cache (fs/ext4/ialloc.c,
+ * recently_deleted(), only when the filesystem has no journal), and a
+ * new file's inode is searched from the start of the first group of its
+ * parent's flex group with free inodes (find_group_other()): every
+ * directory of a tree copy shares that group, so two threads creating
+ * files at once race for the same free inodes whatever directories they
+ * fill.  Measured on this kind of machine: -j2 spent twice the kernel
+ * time of -j1, and a third of it under recently_deleted(); a lock around
+ * our own creates did not help (5 runs each, shared machine).
  * One worker still overlaps the walk with the copies and keeps reads in
  * flight (read_ahead), which pays when they wait on the device; with the
  * tree in the page cache even that one meets the walk in ext4 (measured

@@ -537,7 +537,8 @@ static int parse_roads(struct sc_options *o, const char *arg)
 		len = (size_t)(end - p);
 		if (!len)
 			continue;
-		snprintf(tok, sizeof(tok), "%.*s", (int)MIN(len, sizeof(tok) - 1), p);
+		snprintf(tok, sizeof(tok), "%.*s",
+			 (int)MIN(len, sizeof(tok) - 1), p);
 		r = len < sizeof(tok) ? sc_road_from_name(tok) : -1;
 		if (r < 0) {
 			static const char *const names[] = {
