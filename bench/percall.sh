@@ -129,16 +129,17 @@ version_series() { # TOOL-PATH SCRATCH: the same with TOOL --version
 # with their own dependencies too): what loading them costs, whatever the
 # program then does.  False without a compiler.
 empty_with_libs() {
-	local prog=$1 out=$2 lib path
+	local prog=$1 out=$2 lib path cache
 	local -a args=()
 	command -v cc >/dev/null || return 1
+	cache=$(PATH=$PATH:/sbin:/usr/sbin ldconfig -p 2>/dev/null || true)
 	for lib in $(readelf -d "$prog" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
 		path=$(ldd "$prog" | awk -v l="$lib" '$1 == l && $3 ~ /^\// { print $3 }')
 		[[ -n $path ]] || continue
 		args+=("$path")
 		# a run path only where the loader's cache does not find it:
 		# with one, it probes glibc-hwcaps/ under it for every library
-		ldconfig -p | grep -qF " => $path" ||
+		grep -qF " => $path" <<<"$cache" ||
 			args+=("-Wl,-rpath,$(dirname "$path")")
 	done
 	echo 'int main(void) { return 0; }' >"$out.c"

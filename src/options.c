@@ -408,7 +408,9 @@ smartcp options:\n\
       --progress               show progress on standard error\n\
   -q, --quiet                  no summary line on a terminal\n\
   -j, --jobs=N                 copy up to N files of a tree at once (default:\n\
-                                 the number of CPUs); output keeps its order\n\
+                                 the number of CPUs, fewer where that is\n\
+                                 slower, see smartcp(1)); output keeps its\n\
+                                 order\n\
       --help        display this help and exit\n\
       --version     output version information and exit\n\
 "), stdout);

@@ -294,6 +294,10 @@ trace_smartcp() {
 		"$SMARTCP" "$@"
 }
 
+# count_threads LOG: how many threads a program traced with
+# `strace -f -e trace=clone,clone3 -o LOG` started.
+count_threads() { grep -Ec '^[0-9]+ +clone3?\(.*= [0-9]+$' "$1" || true; }
+
 # count_calls LOG NAME: how many NAME calls (copy_file_range, splice, FICLONE).
 # count_ok LOG NAME: how many succeeded (copy_file_range and splice returning
 # > 0, FICLONE returning 0).  FICLONE shares its number with BTRFS_IOC_CLONE,

@@ -38,9 +38,6 @@ perl -e '
 		}
 	}' "$M/src"
 
-# threads LOG: how many threads the traced smartcp started
-threads() { grep -Ec '^[0-9]+ +clone3?\(.*= [0-9]+$' "$1" || true; }
-
 # copy NAME OPTION...: smartcp OPTION... src NAME, traced; equal
 copy() {
 	local name=$1
@@ -60,22 +57,22 @@ remount() {
 say "warm: the tree is in the page cache"
 find "$M/src" -type f -exec cat {} + >/dev/null
 copy warm -r
-assert_eq "$(threads "$T/warm.log")" 0 "threads started for a cached tree"
+assert_eq "$(count_threads "$T/warm.log")" 0 "threads started for a cached tree"
 pass "-r, cached: no worker, the walk copied alone"
 
 say "cold: the image mounted again"
 remount
 copy cold -r
-assert_eq "$(threads "$T/cold.log")" 1 "threads started for a tree read from the device"
+assert_eq "$(count_threads "$T/cold.log")" 1 "threads started for a tree read from the device"
 pass "-r, not cached: one worker"
 
 say "-j2 given: two workers, cached or not"
 find "$M/src" -type f -exec cat {} + >/dev/null
 copy warm-j2 -r -j2
-assert_eq "$(threads "$T/warm-j2.log")" 2 "threads for -j2 (cached)"
+assert_eq "$(count_threads "$T/warm-j2.log")" 2 "threads for -j2 (cached)"
 remount
 copy cold-j2 -r -j2
-assert_eq "$(threads "$T/cold-j2.log")" 2 "threads for -j2 (not cached)"
+assert_eq "$(count_threads "$T/cold-j2.log")" 2 "threads for -j2 (not cached)"
 pass "-j2: two workers both times"
 
 say "before Linux 6.5 (cachestat=enosys): mincore tells the same"
@@ -88,11 +85,11 @@ assert_exit 0 env LD_PRELOAD="$SHIM" SMARTCP_FAULT='cachestat=enosys,mincore=tra
 diff -r "$M/src" "$M/old-warm" >/dev/null || fail "the copy differs (cachestat refused, warm)"
 assert_grep '^cachestat\(.*ENOSYS' "$T/shim.log"
 assert_grep '^mincore\(' "$T/shim.log"
-assert_eq "$(threads "$T/old-warm.log")" 0 "threads, cachestat refused, cached tree"
+assert_eq "$(count_threads "$T/old-warm.log")" 0 "threads, cachestat refused, cached tree"
 remount
 assert_exit 0 env LD_PRELOAD="$SHIM" SMARTCP_FAULT='cachestat=enosys' \
 	strace -f -qq -e trace=clone,clone3 -o "$T/old-cold.log" \
 	"$SMARTCP" -r "$M/src" "$M/old-cold"
 diff -r "$M/src" "$M/old-cold" >/dev/null || fail "the copy differs (cachestat refused, cold)"
-assert_eq "$(threads "$T/old-cold.log")" 1 "threads, cachestat refused, tree not cached"
+assert_eq "$(count_threads "$T/old-cold.log")" 1 "threads, cachestat refused, tree not cached"
 pass "cachestat refused: mincore asked, no worker warm, one cold"

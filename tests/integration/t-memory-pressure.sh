@@ -89,8 +89,7 @@ for k in 0 1; do
 		-e trace=clone,clone3 -o "$T/clone.log" "$SMARTCP" -a -j4 src dst
 	same_tree "$k thread(s)"
 	[ ! -s "$ERR" ] || { _show "$ERR"; fail "something was said ($k threads)"; }
-	n=$(grep -Ec '^[0-9]+ +clone3?\(.*= [0-9]+$' "$T/clone.log" || true)
-	assert_eq "$n" "$k" "threads started"
+	assert_eq "$(count_threads "$T/clone.log")" "$k" "threads started"
 done
 pass "-j4 with 0 and 1 threads to be had: the same tree"
 
