@@ -5,6 +5,7 @@
 #include "dest.h"
 #include "paths.h"
 #include "quote.h"
+#include "readahead.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -33,6 +34,9 @@ struct sc_job {
 	unsigned n_done;	/* the worker handed back the rest */
 	unsigned failed;	/* files that failed */
 	const struct sc_fs_facts *parent_facts;
+	/* their data is read ahead in batches (readahead.c): the source
+	 * directory is on a block-device filesystem */
+	bool batch_reads;
 	int dirfd;		/* their source directory, or -1 */
 	int dst_dirfd;		/* the directory of their copies, or -1 */
 };
@@ -44,6 +48,9 @@ struct sc_jobs {
 	struct sc_pool *pool;	/* NULL until the first job */
 	unsigned jobs;		/* jobs_for(): 1 means no workers */
 	unsigned workers;	/* threads the pool started with */
+	/* Each worker's batches of reads (readahead.c), or NULL where
+	 * io_uring cannot be had: posix_fadvise() then. */
+	struct sc_readahead **ra;
 	/* The pool is printing a finished job, on the walk thread: output
 	 * goes straight out. */
 	bool flushing;
@@ -82,8 +89,11 @@ static unsigned jobs_for(const struct sc_options *o)
  * copies, their data asked for.  A worker that opens, reads and writes one
  * small file after another has one read in flight at a time, and a cold
  * tree then runs at the device's depth-1 rate; the disk here answers ~3x
- * as many random 4 KiB reads a second with 8 in flight (fio, O_DIRECT). */
-#define READ_AHEAD 8
+ * as many random 4 KiB reads a second with 8 in flight (fio, O_DIRECT).
+ * The files are opened in batches of half as many (read_ahead()), whose
+ * reads go to the device together (readahead.c): the larger the batch,
+ * the fewer requests and interrupts. */
+#define READ_AHEAD 32
 
 /* Descriptors kept for what is not counted below: stdin, stdout, stderr,
  * libmount's and libblkid's files, xattr.conf, a backup's directory. */
@@ -222,18 +232,26 @@ static void job_free(struct sc_job *job)
 
 struct ahead {
 	int fd[JOB_MAX];	/* opened ahead, or -1 */
+	/* their fstat, file I's at I % (READ_AHEAD + 1): the files open
+	 * ahead are I to I + READ_AHEAD at most */
+	struct stat st[READ_AHEAD + 1];
 	unsigned next;		/* first file not yet opened ahead */
 	bool data;		/* ask for their data too */
+	struct sc_readahead *ra;	/* the worker's batches, or NULL */
 };
 
-/* Opens JOB's file I as the walk's copy of a new file would and asks for
- * its data: POSIX_FADV_WILLNEED starts the reads of the whole file
- * (length 0: up to i_size) and returns without waiting for them
- * (mm/fadvise.c -> force_page_cache_readahead).  On a cached file it
- * finds the pages and costs one system call.  -1 if it cannot: the copy
- * then opens the file itself and reports whatever went wrong, as
- * before. */
-static int open_ahead(const struct sc_job *job, unsigned i, bool data)
+/* Opens JOB's file I as the walk's copy of a new file would, takes its
+ * fstat (before anything reads it: -p keeps the access time the file
+ * had) and asks for its data, if DATA.  A regular file of a filesystem
+ * on a block device joins the batch that read_ahead() sends; otherwise,
+ * POSIX_FADV_WILLNEED starts the reads of the whole file (length 0: up
+ * to i_size) and returns without waiting for them (mm/fadvise.c ->
+ * force_page_cache_ra).  A file of another kind (a FIFO put in the
+ * file's place) is not read: that would take a writer's data.  -1 if it
+ * cannot: the copy then opens the file itself and reports whatever went
+ * wrong, as before. */
+static int open_ahead(const struct sc_job *job, unsigned i,
+		      const struct ahead *a, struct stat *st)
 {
 	int fd = job->dirfd >= 0 ?
 		 openat(job->dirfd, sc_path_last(job->src[i]),
@@ -242,14 +260,23 @@ static int open_ahead(const struct sc_job *job, unsigned i, bool data)
 
 	if (fd < 0)
 		return -1;
-	/* a FIFO put in the file's place says ESPIPE: nothing to do */
-	if (data)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+	if (fstat(fd, st) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (!a->data || !S_ISREG(st->st_mode) || st->st_size <= 0)
+		return fd;
+	if (a->ra && job->batch_reads &&
+	    sc_readahead_add(a->ra, fd, st->st_size))
+		return fd;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
 	return fd;
 }
 
 /* Keeps the files after file I of JOB open ahead, as many as the
- * descriptors allow (fd_plan()): none once they ran short. */
+ * descriptors allow (fd_plan()): none once they ran short.  They are
+ * opened in batches: when fewer than half the depth are left ahead, up
+ * to the depth, their reads sent together. */
 static void read_ahead(const struct sc_jobs *j, const struct sc_job *job,
 		       struct ahead *a, unsigned i)
 {
@@ -260,8 +287,13 @@ static void read_ahead(const struct sc_jobs *j, const struct sc_job *job,
 		return;
 	if (a->next <= i)
 		a->next = i;
+	else if (a->next > i + (depth + 1) / 2 || a->next >= job->n)
+		return;
 	for (; a->next < job->n && a->next <= i + depth; a->next++)
-		a->fd[a->next] = open_ahead(job, a->next, a->data);
+		a->fd[a->next] = open_ahead(job, a->next, a,
+					    &a->st[a->next % (READ_AHEAD + 1)]);
+	if (a->ra)
+		sc_readahead_submit(a->ra);
 }
 
 static void ahead_close(const struct sc_job *job, struct ahead *a)
@@ -277,7 +309,7 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 {
 	struct sc_jobs *j = arg;
 	struct sc_job *job = p;
-	struct ahead a = { .next = 0 };
+	struct ahead a = { .next = 0, .ra = j->ra ? j->ra[id] : NULL };
 
 	/* A clone shares the source's blocks without reading them: reading
 	 * them ahead would only cost a cold tree on btrfs or xfs reads it
@@ -298,6 +330,7 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 		read_ahead(j, job, &a, i);
 		if (i < a.next) {
 			f.ahead_fd = a.fd[i];
+			f.ahead_st = &a.st[i % (READ_AHEAD + 1)];
 			a.fd[i] = -1;	/* the copy closes it */
 		}
 		r = j->ops->copy(j->arg, id, slot, &f);
@@ -307,6 +340,8 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 		job->failed += r < 0;
 	}
 	ahead_close(job, &a);
+	if (a.ra)
+		sc_readahead_wait(a.ra);
 	/* its directories go back now, not when the walk prints the job,
 	 * unless the walk still has files of it to copy */
 	if (job->n_done == job->n)
@@ -462,6 +497,23 @@ out:
 	return r;
 }
 
+/* Each worker's ring for its batches of reads, made here on the walk
+ * thread before the workers start.  Where there is none (no io_uring, no
+ * memory, no read-ahead), posix_fadvise() asks a file at a time. */
+static void start_read_ahead(struct sc_jobs *j)
+{
+	if (!j->workers || j->ahead < 2 ||
+	    !(j->ra = calloc(j->workers, sizeof(*j->ra))))
+		return;
+	for (unsigned i = 0; i < j->workers; i++)
+		if (sc_readahead_new(&j->ra[i]) < 0)
+			j->ra[i] = NULL;
+	/* a ring is a descriptor: where they are counted (fd_plan()),
+	 * it takes one of the worker's files ahead */
+	if (j->ra[0] && j->ahead < READ_AHEAD)
+		j->ahead--;
+}
+
 /* Files probed for the lone worker's question before it starts anyway. */
 #define PROBE_MAX 16
 
@@ -496,6 +548,7 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
 	 * starts as many threads as it can): none, and the walk copies. */
 	j->workers = j->ops->start(j->arg, j->wanted);
 	j->allowed = j->workers;
+	start_read_ahead(j);
 	if (!j->workers ||
 	    sc_pool_new(j->workers, j->queue, run_job, flush_slot, j,
 			&j->pool) < 0) {
@@ -541,8 +594,8 @@ static int keep_dir(int fd)
 }
 
 int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
-		int dst_dirfd, const struct sc_fs_facts *facts, char *src,
-		char *dst)
+		const struct sc_fs_facts *src_facts, int dst_dirfd,
+		const struct sc_fs_facts *facts, char *src, char *dst)
 {
 	struct sc_job *job = *batch;
 
@@ -565,6 +618,7 @@ int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
 	job->src[job->n] = src;
 	job->dst[job->n++] = dst;
 	job->parent_facts = facts;
+	job->batch_reads = src_facts && src_facts->class == SC_FS_LOCAL;
 	/* the pool owns it from here */
 	if (job->n == JOB_MAX)
 		sc_jobs_submit(j, batch);
@@ -576,6 +630,10 @@ void sc_jobs_finish(struct sc_jobs *j)
 	sc_pool_free(j->pool);	/* waits for and prints everything */
 	j->pool = NULL;
 	j->ops->stop(j->arg, j->workers);
+	for (unsigned i = 0; j->ra && i < j->workers; i++)
+		sc_readahead_free(j->ra[i]);
+	free(j->ra);
+	j->ra = NULL;
 }
 
 unsigned sc_jobs_failures(const struct sc_jobs *j)

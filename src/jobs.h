@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "fsinfo.h"
 #include "options.h"
@@ -29,6 +30,8 @@ struct sc_job_file {
 	const struct sc_fs_facts *parent_facts;	/* of DST's directory */
 	int ahead_fd;	/* SRC opened ahead (SC_NEW_SRC_FLAGS), or -1;
 			 * the callee owns it */
+	const struct stat *ahead_st;	/* AHEAD_FD's fstat, taken
+					 * before its data was asked for */
 };
 
 struct sc_jobs_ops {
@@ -75,15 +78,16 @@ bool sc_jobs_running(const struct sc_jobs *j);
 struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j);
 
 /* Adds new regular file SRC -> DST (both now owned by the job, freed
- * on failure too) to *BATCH, a job for directory DIRFD (or -1: by path)
- * whose copies go into directory DST_DIRFD (or -1), with facts FACTS; a
- * full batch is submitted and *BATCH cleared.  The job keeps descriptors
+ * on failure too) to *BATCH, a job for directory DIRFD (or -1: by path),
+ * on the filesystem of SRC_FACTS (or NULL), whose copies go into
+ * directory DST_DIRFD (or -1), with facts FACTS; a full batch is
+ * submitted and *BATCH cleared.  The job keeps descriptors
  * of its own of both directories.  0; or 1 when a new job cannot be had
  * (no descriptors for it, or no memory): SRC and DST are still the
  * caller's, to copy itself. */
 int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
-		int dst_dirfd, const struct sc_fs_facts *facts, char *src,
-		char *dst);
+		const struct sc_fs_facts *src_facts, int dst_dirfd,
+		const struct sc_fs_facts *facts, char *src, char *dst);
 
 /* Hands *BATCH (if any) to the workers and clears it.  Without memory
  * to queue it, waits for the jobs before it and copies its files on this

@@ -720,7 +720,7 @@ static int copy_entries(struct walk *w, const char *src, const char *dst,
 			dev_t ddev, ino_t dino)
 {
 	const struct sc_options *o = w->o;
-	const struct sc_fs_facts *dir_facts = NULL;
+	const struct sc_fs_facts *dir_facts = NULL, *src_facts = NULL;
 	struct sc_job *batch = NULL;
 	struct dent *ents = NULL;
 	size_t n = 0, i, k;
@@ -765,8 +765,13 @@ static int copy_entries(struct walk *w, const char *src, const char *dst,
 			 * runs; their output keeps its place in walk order.
 			 * 1: no descriptors or memory for a job, copied
 			 * here. */
+			/* how the workers ask for the data (jobs.c) */
+			if (!src_facts && w->levels[k].sfd >= 0)
+				src_facts = sc_walk_facts(w,
+						w->levels[k].sfd, sst);
 			e = sc_jobs_add(w->jobs, &batch, w->levels[k].sfd,
-					w->levels[k].dfd, dir_facts, s, d);
+					src_facts, w->levels[k].dfd,
+					dir_facts, s, d);
 			if (e != 1) {
 				s = d = NULL;	/* the job owns them now */
 				goto next;
@@ -1066,6 +1071,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 				       const char *dst)
 {
 	const struct sc_options *o = w->o;
+	const struct stat *ahead = NULL;
 	struct stat ist;
 	const char *prev;
 	int in, r;
@@ -1073,6 +1079,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 
 	if (w->ahead_fd >= 0) {
 		in = w->ahead_fd;	/* ours now */
+		ahead = w->ahead_st;
 		w->ahead_fd = -1;
 	} else {
 		in = sc_walk_open_source(w, SC_NEW_SRC_FLAGS);
@@ -1080,7 +1087,11 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 
 	if (in < 0)
 		return 1;	/* let the general path see and say why */
-	if (fstat(in, &ist) < 0 || !S_ISREG(ist.st_mode) ||
+	/* opened ahead: its fstat was taken then, before the read-ahead
+	 * could change its access time (-p keeps the one before) */
+	if (ahead)
+		ist = *ahead;
+	if ((!ahead && fstat(in, &ist) < 0) || !S_ISREG(ist.st_mode) ||
 	    (o->one_file_system && ist.st_dev != w->root_dev)) {
 		close(in);
 		return 1;
@@ -1889,6 +1900,7 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 	w->thread = 1 + id;
 	w->parent_facts = f->parent_facts;
 	w->ahead_fd = f->ahead_fd;
+	w->ahead_st = f->ahead_st;
 	w->msgs.failed = false;
 	w->msgs.last_errno = 0;
 	w->reported = false;

@@ -77,6 +77,7 @@ struct walk {
 	unsigned thread;	/* 0: the walk's, 1 + N: worker N (dest.h) */
 	struct sc_msgs msgs;	/* this thread's messages about its entry */
 	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
+	const struct stat *ahead_st;	/* its fstat (struct sc_job_file) */
 	struct sc_jobs *jobs;	/* -j: the workers, shared */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */

@@ -99,7 +99,7 @@ check() {
 }
 
 # The tests whose copies run on -j workers (trees), for ThreadSanitizer.
-TSAN_TESTS="t-archive-vs-cp t-tree-mutation t-xattr-rules t-jobs-stress
+TSAN_TESTS="t-archive-vs-cp t-tree-mutation t-xattr-rules t-jobs-stress t-jobs-batched-reads
  t-json-hostile-names t-signal-partial t-perm-race t-errors t-verify-writeout
  t-ext4-same-fs t-cross-fs t-install-hooks t-fd-limit t-deep-pathmax
  t-walk-reopen"

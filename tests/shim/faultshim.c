@@ -57,6 +57,11 @@
  *     cachestat     cachestat(2), through syscall() as statmount (no file:
  *                   only without SMARTCP_FAULT_MATCH*); cachestat=enosys
  *                   plays a kernel before 6.5
+ *     io_uring_setup  io_uring_setup(2), through syscall() as statmount
+ *                   (no file: only without SMARTCP_FAULT_MATCH*);
+ *                   io_uring_setup=enosys plays a kernel built without
+ *                   io_uring, =eperm one where kernel.io_uring_disabled
+ *                   or a seccomp filter refuses it
  *   ACTION
  *     eNAME         fail with that errno and do nothing: enosys exdev
  *                   eopnotsupp einval eio enospc eintr ebadf eperm ...
@@ -180,7 +185,7 @@ int __fxstat64(int ver, int fd, struct stat64 *buf);
 enum call {
 	C_CFR, C_CLONE, C_SPLICE, C_SPLICE_READ, C_SPLICE_WRITE,
 	C_READ, C_WRITE, C_STAT, C_DIREND, C_SYNC, C_MINCORE, C_STATMOUNT,
-	C_CACHESTAT, C_MAX
+	C_CACHESTAT, C_URING, C_MAX
 };
 
 static const struct {
@@ -194,6 +199,7 @@ static const struct {
 	{ "read", C_READ }, { "write", C_WRITE }, { "stat", C_STAT },
 	{ "dirend", C_DIREND }, { "sync", C_SYNC }, { "mincore", C_MINCORE },
 	{ "statmount", C_STATMOUNT }, { "cachestat", C_CACHESTAT },
+	{ "io_uring_setup", C_URING },
 };
 
 enum action {
@@ -754,6 +760,9 @@ static int describe(const struct io *io, char *buf, size_t size)
 				(unsigned long long)io->id);
 	case C_CACHESTAT:
 		return snprintf(buf, size, "%s(fd=%llu)", io->fn,
+				(unsigned long long)io->id);
+	case C_URING:
+		return snprintf(buf, size, "%s(entries=%llu)", io->fn,
 				(unsigned long long)io->id);
 	case C_STAT:
 		if (io->name && *io->name)
@@ -1416,16 +1425,16 @@ type *fn(DIR *dir)							\
 READDIR_HOOK(readdir, struct dirent)
 READDIR_HOOK(readdir64, struct dirent64)
 
-/* --- statmount(2) and cachestat(2), reached through syscall() ----------- */
+/* --- statmount(2), cachestat(2), io_uring_setup(2), through syscall() --- */
 
-/* glibc has no wrapper for either, so smartcp calls syscall(): that is the
+/* glibc has no wrapper for any of them, so smartcp calls syscall(): the
  * libc boundary for them.  Every other system call made this way passes
  * through with its six argument registers, as glibc's own syscall() reads
  * them whatever the caller passed. */
 long syscall(long nr, ...)
 {
 	__typeof__(&syscall) f = NEXT(syscall);
-	bool cs = nr == SYS_cachestat;
+	bool cs = nr == SYS_cachestat, ur = nr == SYS_io_uring_setup;
 	struct io io = IO("statmount", C_STATMOUNT);
 	struct verdict v;
 	long a[6];
@@ -1440,9 +1449,14 @@ long syscall(long nr, ...)
 		return -1;
 	}
 	if (!(nr == SYS_statmount && (hooked & B(C_STATMOUNT))) &&
-	    !(cs && (hooked & B(C_CACHESTAT))))
+	    !(cs && (hooked & B(C_CACHESTAT))) &&
+	    !(ur && (hooked & B(C_URING))))
 		return f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (cs) {
+	if (ur) {
+		io.fn = "io_uring_setup";
+		io.call = C_URING;
+		io.id = (uint64_t)a[0];	/* the entries asked for */
+	} else if (cs) {
 		io.fn = "cachestat";
 		io.call = C_CACHESTAT;
 		io.id = (uint64_t)a[0];	/* the descriptor */
