@@ -163,6 +163,13 @@ TIMEF=$SCRATCH/time.out
 SMARTCP_ORIG=$SMARTCP
 cp -- "$SMARTCP_ORIG" "$SCRATCH/smartcp"
 SMARTCP=$SCRATCH/smartcp
+# the "(C)" floor rows: bench/floor.c, built here (needs cc)
+FLOOR=$SCRATCH/floor
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if have cc; then
+	cc -O2 -o "$FLOOR" "$BENCH_DIR/floor.c" 2>>"$SCRATCH/cc.log" ||
+		rm -f "$FLOOR"
+fi
 ERRLOG=$SCRATCH/errors.log
 : >"$ERRLOG"
 declare -a MOUNTED=() LOOPS=()
@@ -279,6 +286,7 @@ tool_available() {
 	case $1 in
 	rsync*) have rsync ;;
 	tar*) have tar ;;
+	*"(C)") [[ -x $FLOOR ]] ;;
 	*) return 0 ;;
 	esac
 }
@@ -317,6 +325,9 @@ run_tool() { # label src dst
 	"smartcp --sync") "${PFX[@]}" "$SMARTCP" --sync "$s" "$d" ;;
 	"smartcp --sync --verify") "${PFX[@]}" "$SMARTCP" --sync --verify "$s" "$d" ;;
 	"create only") "${PFX[@]}" perl -e "$CREATE_ONLY" "$s" "$d" ;;
+	"create only (C)") "${PFX[@]}" "$FLOOR" create "$s" "$d" ;;
+	"copy only (C)") "${PFX[@]}" "$FLOOR" copy "$s" "$d" ;;
+	"checked copy (C)") "${PFX[@]}" "$FLOOR" checked "$s" "$d" ;;
 	cp) "${PFX[@]}" cp "$s" "$d" ;;
 	"cp --reflink=never") "${PFX[@]}" cp --reflink=never "$s" "$d" ;;
 	"cp -r") "${PFX[@]}" cp -r "$s" "$d" ;;
@@ -392,7 +403,7 @@ run_once() { # label src dst
 }
 
 check_copy() { # src dst [label] -> ok | MISMATCH
-	if [[ ${3:-} == "create only" ]]; then
+	if [[ ${3:-} == "create only"* ]]; then
 		diff -q <(cd -- "$1" && find . -printf '%y %s %p\n' | sort) \
 			<(cd -- "$2" && find . -printf '%y %s %p\n' | sort) \
 			>>"$ERRLOG" 2>&1 && echo ok || echo MISMATCH
@@ -551,10 +562,17 @@ VERIFY_ROWS=("smartcp;;" "smartcp --verify;smartcp --verify;smartcp"
 
 # The real-disk rows: one tree's copy by the default -j, by -j1 and by cp.
 # -jCPUS: one worker a CPU, the default where ext4 has a journal.  "create
-# only": the same tree written from memory, the floor (CREATE_ONLY).
+# only": the same tree written from memory, the floor (CREATE_ONLY).  The
+# "(C)" rows are bench/floor.c on one thread: "create only (C)" the same
+# with the fewest system calls; "copy only (C)" the fewest calls of a copy
+# that reads (6 a file); "checked copy (C)" that and the two checks smartcp
+# makes against a file changing while it is copied (8 a file).
 ROOT_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "smartcp -r -j1;smartcp -r;smartcp -r -j1"
 	"smartcp -r -jCPUS;smartcp -r;smartcp -r -jCPUS"
-	"create only;smartcp -r;create only")
+	"create only;smartcp -r;create only"
+	"create only (C);smartcp -r;create only (C)"
+	"copy only (C);smartcp -r;copy only (C)"
+	"checked copy (C);smartcp -r;checked copy (C)")
 
 fs_journal() { # dir -> "ext4 on /dev/vda, no journal" and the like
 	local dir=$1 type src dev feat j=
@@ -708,7 +726,10 @@ Legend: median/min/max = wall seconds per run (includes ~1 ms process start);
   sys/file = syscalls per file from one `strace -f -c` run (tree workloads).
   check = content compared once per tool (cmp / diff -r), untimed; for
   "create only" (the tree written from memory, nothing read: the floor of
-  any copy into that filesystem) names, types and sizes.
+  any copy into that filesystem; "(C)": bench/floor.c, one fstatat,
+  openat, write and close a file) names, types and sizes.  "copy only (C)",
+  "checked copy (C)": bench/floor.c's bare copier, without and with
+  smartcp's checks for a changing file (6 and 8 calls a file).
 EOF
 } | tee -a "$TABLE"
 
