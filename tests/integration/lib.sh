@@ -170,7 +170,8 @@ do_mount() {
 	_register umount "$dir"
 }
 
-# _mount_image FSTYPE DIR SIZE: a sparse image in $T on a loop device.
+# _mount_image FSTYPE DIR SIZE: a sparse image in $T on a loop device,
+# which IMAGE_LOOP names afterwards (to mount it again, cold).
 _mount_image() {
 	local fs=$1 dir=$2 size=$3 img loop
 	need_root "mounts $fs on a loop device"
@@ -179,6 +180,7 @@ _mount_image() {
 	truncate -s "$size" "$img"
 	loop=$(losetup -f --show "$img") || fail "losetup $img failed"
 	_register loop "$loop"
+	IMAGE_LOOP=$loop
 	case $fs in
 	ext4)	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 \
 			"$loop" ;;

@@ -12,18 +12,13 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_root "mounts ext4 on a loop device, mounted again to empty its cache"
-need_cmd strace losetup mkfs.ext4
+need_cmd strace
 # every run here is traced, and LeakSanitizer cannot run under ptrace
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
-img=$T/e.img
-truncate -s 200M "$img"
-loop=$(losetup -f --show "$img") || fail "losetup failed"
-_register loop "$loop"
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$loop" ||
-	fail "mkfs.ext4 failed"
 M=$T/e
-do_mount "$M" -t ext4 -o relatime "$loop"
+mount_ext4 "$M" 200M
+loop=$IMAGE_LOOP
 
 # 4 directories of 60 files, 1 to 9,000 bytes, every 10th empty, and one
 # of 300 KiB; their access times far before their modification times, so
@@ -44,7 +39,7 @@ find "$M/src" -type f -exec touch -a -d @1000000000 {} +
 data_files=$(find "$M/src" -type f -size +0 | wc -l)
 
 remount() {
-	umount "$M" && mount -t ext4 -o relatime "$loop" "$M" ||
+	umount "$M" && mount -t ext4 "$loop" "$M" ||
 		fail "could not mount the image again"
 }
 
