@@ -502,15 +502,21 @@ out:
  * memory, no read-ahead), posix_fadvise() asks a file at a time. */
 static void start_read_ahead(struct sc_jobs *j)
 {
+	unsigned made = 0;
+
 	if (!j->workers || j->ahead < 2 ||
 	    !(j->ra = calloc(j->workers, sizeof(*j->ra))))
 		return;
 	for (unsigned i = 0; i < j->workers; i++)
-		if (sc_readahead_new(&j->ra[i]) < 0)
-			j->ra[i] = NULL;
+		made += sc_readahead_new(&j->ra[i]) == 0;	/* else NULL */
+	if (!made) {
+		free(j->ra);
+		j->ra = NULL;
+		return;
+	}
 	/* a ring is a descriptor: where they are counted (fd_plan()),
 	 * it takes one of the worker's files ahead */
-	if (j->ra[0] && j->ahead < READ_AHEAD)
+	if (j->ahead < READ_AHEAD)
 		j->ahead--;
 }
 
