@@ -73,7 +73,7 @@ struct run {
 	const struct sc_plan *plan;
 	struct sc_copy_result *res;
 	int road;		/* current road, -1 when none is left */
-	int end_road;		/* the road whose call found the end, or -1 */
+	int end_road;		/* the road whose call found the end */
 	bool moved;		/* current road moved bytes in this file */
 	off_t size_hint;	/* st_size, where the kernel roads stop */
 	off_t grown_from;	/* a size to trust: past it, watch for a file
@@ -258,8 +258,8 @@ static int copy_range(struct run *r, off_t end)
 				r->end_road = r->road;
 				return 0;	/* read() said EOF */
 			}
-			e = check_eof(r, (size_t)MIN(left, (uint64_t)x->bufsize),
-				      true);
+			e = check_eof(r, (size_t)MIN(left,
+						     (uint64_t)x->bufsize), true);
 			if (e)
 				return e < 0 ? e : 0;
 			continue;
@@ -354,7 +354,8 @@ static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		     struct sc_copy_result *res)
 {
 	struct run r = {
-		.ctx = ctx, .plan = plan, .res = res, .road = -1, .end_road = -1,
+		.ctx = ctx, .plan = plan, .res = res,
+		.road = -1, .end_road = -1,
 		.size_hint = size_trusted ? st->st_size : 0,
 		.grown_from = size_trusted && S_ISREG(st->st_mode) ?
 			      st->st_size : -1,

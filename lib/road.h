@@ -22,9 +22,9 @@ struct sc_xfer {
 	off_t in_off, out_off;
 	bool in_seekable, out_seekable;
 	enum sc_side side;	/* set with every -errno */
-	size_t partial;		/* with every -errno: bytes the failing step
-				 * delivered before it failed (the engine
-				 * sets it to 0 before each step) */
+	/* With every -errno: bytes the failing step delivered before it
+	 * failed (the engine sets it to 0 before each step). */
+	size_t partial;
 	/* Shared per run: */
 	char *buf;
 	size_t bufsize;

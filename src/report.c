@@ -351,7 +351,8 @@ static void json_record(const struct sc_report *rep,
 		fprintf(f, ",\"verify_mismatch_at\":%lld",
 			(long long)rec->verify_bad);
 	fprintf(f, ",\"seconds\":%.6f,\"status\":\"%s\"", rec->seconds,
-		rec->err || rec->change_failed || rec->failed ? "failed" : "ok");
+		rec->err || rec->change_failed || rec->failed ?
+		"failed" : "ok");
 	if (rec->err || rec->failed) {
 		/* a failure with no errno (the same file, an omitted
 		 * directory) has no "error" */
@@ -467,7 +468,13 @@ void sc_report_debug(FILE *out, const struct sc_copy_result *res,
 			offload = ok[SC_ROAD_RANGE] ? "yes" :
 				  !tried[SC_ROAD_RANGE] && plan &&
 				  plan->step[SC_ROAD_RANGE].by_option ?
-				  "avoided" : "unsupported";
+				  "avoided" :
+				  /* planned, but no data asked for it (an
+				   * empty file: one read found the end) */
+				  !tried[SC_ROAD_RANGE] && plan &&
+				  plan->step[SC_ROAD_RANGE].use &&
+				  !res->bytes && !res->err ?
+				  "unknown" : "unsupported";
 			sparse = res->seek_data && res->zero_scan ?
 				 "SEEK_HOLE + zeros" :
 				 res->seek_data ? "SEEK_HOLE" :

@@ -24,14 +24,15 @@ trace_chain() {
 # strace_chain LOG SRC DST: the chain in LOG.  SRC and DST are the files
 # as strace -y prints them: a canonical path, or pipe:[INODE].  Calls are
 # given to roads by what they are and which file they touch:
-#   copy_file_range from SRC                  copy_file_range
-#   splice from SRC, or into DST              splice
-#   read or pread64 of SRC, write or pwrite64 of DST   read_write
+#   copy_file_range from SRC                      copy_file_range
+#   splice from SRC, or into DST                  splice
+#   read, pread64 of SRC; write, pwrite64 of DST  read_write
 # Consecutive calls of one road are one attempt; an error (EINTR aside)
 # ends it.  The one-byte pread64 after a failed copy_file_range is no
-# road: it tells which end failed (road_range.c).  BYTES is the sum of what the calls into DST returned.  A road
-# that moved nothing and failed nothing is left out (the read that finds
-# the end after a kernel road), unless it is the only one (an empty file).
+# road: it tells which end failed (road_range.c).  BYTES is the sum of
+# what the calls into DST returned.  A road that moved nothing and failed
+# nothing is left out (the read that finds the end after a kernel road),
+# unless it is the only one (an empty file).
 strace_chain() {
 	awk -v src="<$2>" -v dst="<$3>" '
 	/<unfinished|resumed>/ {
@@ -64,7 +65,7 @@ strace_chain() {
 			prev_cfr_failed = err != ""
 		} else if (probe && call == "pread64" && index(first, src) &&
 			   args ~ /, 1, [0-9]+\) +=/) {
-			next	# the one-byte read that tells which end failed
+			next	# the read that tells which end failed
 		} else if (call == "splice" && index(first, src)) {
 			road = "splice"
 		} else if (call == "splice" && index(args, dst)) {
@@ -77,7 +78,7 @@ strace_chain() {
 			road = "read_write"; into = 1
 		} else if (call == "ioctl" && index($0, "FICLONE") &&
 			   index(first, dst)) {
-			print "strace_chain: clone is not handled" > "/dev/stderr"
+			print "strace_chain: no clone here" > "/dev/stderr"
 			exit 2
 		}
 		if (road == "")
@@ -94,7 +95,8 @@ strace_chain() {
 	END {
 		for (i = 1; i <= k; i++)
 			if (b[i] || e[i] != "" || k == 1)
-				printf "%s %s %d\n", r[i], e[i] == "" ? "ok" : e[i], b[i]
+				printf "%s %s %d\n", r[i],
+				       e[i] == "" ? "ok" : e[i], b[i]
 	}' "$1"
 }
 

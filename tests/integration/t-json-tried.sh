@@ -103,3 +103,10 @@ assert_calls "$T/strace" copy_file_range -eq 0
 chain_case "empty file, to tmpfs" 0 "$T/in/empty" "$T/room/out"
 assert_eq "$(json_chain "$T/json")" "read_write ok 0" "empty file: chain"
 assert_calls "$T/strace" splice -eq 0
+# cp --debug says no offload was used for it, nor refused: none was asked
+mkdir "$T/bin"
+ln -s "$SMARTCP" "$T/bin/cp"
+rm -f "$T/room/out"
+assert_exit 0 "$T/bin/cp" --debug "$T/room/empty" "$T/room/out"
+assert_grep '^copy offload: unknown, ' "$OUT"
+pass "empty file: cp --debug says copy offload: unknown"
