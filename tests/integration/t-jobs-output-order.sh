@@ -96,6 +96,8 @@ n=$(count_threads "$T/threads")
 nproc=$(nproc)
 if [ "$nproc" -ge 2 ]; then
 	[ "$n" -ge 2 ] || fail "cp -r started $n threads with $nproc CPUs: no workers ran"
+else
+	say "NOTE: one CPU: no workers by default, the cp cases ran on one thread"
 fi
 
 say "smartcp -rv >log 2>&1: -j2 writes what -j1 writes"
