@@ -73,6 +73,7 @@ struct run {
 	const struct sc_plan *plan;
 	struct sc_copy_result *res;
 	int road;		/* current road, -1 when none is left */
+	int end_road;		/* the road whose call found the end */
 	bool moved;		/* current road moved bytes in this file */
 	off_t size_hint;	/* st_size, where the kernel roads stop */
 	off_t grown_from;	/* a size to trust: past it, watch for a file
@@ -80,6 +81,10 @@ struct run {
 	off_t cap;		/* where such a file's copy ends, or -1 */
 };
 
+/* The road chain: one attempt per road in the order they ran, each with
+ * the bytes it delivered and the error that ended it (0: none).  A road
+ * that moved bytes and then failed is one attempt: its bytes, then its
+ * error. */
 static void note(struct run *r, int road, int err, uint64_t bytes)
 {
 	struct sc_copy_result *res = r->res;
@@ -92,9 +97,12 @@ static void note(struct run *r, int road, int err, uint64_t bytes)
 		last->err = err;
 		return;
 	}
-	if (res->n_attempts == SC_MAX_ATTEMPTS)
+	if (res->n_attempts == SC_MAX_ATTEMPTS) {
+		/* no room: the last one keeps the bytes and the ending */
 		last->bytes += bytes;
-	else
+		if (err)
+			last->err = err;
+	} else
 		res->attempt[res->n_attempts++] = (struct sc_attempt){
 			(enum sc_road)road, err, bytes };
 }
@@ -109,28 +117,54 @@ static void next_road(struct run *r)
 	r->moved = false;
 }
 
-/* A kernel road said "nothing more" at x.in_off.  One read decides: 0 is
- * the end of the file; data means the road stopped early (a generated
- * file, a size that changed, a FUSE file claiming 0 bytes), so the data
- * is written and read_write carries on from there.  Returns 1 at EOF, 0
- * to continue, -errno on failure. */
-static int check_eof(struct run *r, size_t want)
+/* Whether the source is now longer than the size the kernel roads were
+ * held to: it grew while it was copied, so that size was its length
+ * then, not a lie. */
+static bool grew(const struct run *r)
+{
+	struct stat now;
+
+	return fstat(r->x.in, &now) == 0 && now.st_size > r->size_hint;
+}
+
+/* A kernel road said "nothing more" at x.in_off (SAID_ZERO), or reached
+ * the size it was held to.  One read decides: 0 is the end of the file;
+ * data means the road stopped early (a generated file, a size that
+ * changed, a FUSE file claiming 0 bytes), so the data is written and
+ * read_write carries on from there.  The read and that write are
+ * read_write's calls, and the chain says so: an error in them ends a
+ * read_write attempt.  The kernel road is marked SC_ERR_ZERO only when
+ * its 0, or the size it stopped at, was not the end: not when the file
+ * merely grew past it.  Returns 1 at EOF, 0 to continue, -errno on
+ * failure. */
+static int check_eof(struct run *r, size_t want, bool said_zero)
 {
 	struct sc_xfer *x = &r->x;
+	off_t start;
 	ssize_t n;
 	int e;
 
 	n = sc_read_in(x, x->buf, MIN(want, x->bufsize));
-	if (n < 0)
+	if (n < 0) {
+		note(r, SC_ROAD_RW, (int)n, 0);
 		return (int)n;
-	if (n == 0)
+	}
+	if (n == 0) {
+		r->end_road = SC_ROAD_RW;
 		return 1;
-	if (r->road != SC_ROAD_RW)
+	}
+	if (r->road != SC_ROAD_RW && (said_zero || !grew(r)))
 		note(r, r->road, SC_ERR_ZERO, 0);
 	x->in_off += n;
+	start = x->out_off;
 	e = sc_write_all(x, x->buf, (size_t)n);
-	if (e < 0)
+	if (e < 0) {
+		uint64_t part = (uint64_t)(x->out_off - start);
+
+		r->res->road_bytes[SC_ROAD_RW] += part;
+		note(r, SC_ROAD_RW, e, part);
 		return e;
+	}
 	if (x->dg)
 		sc_digests_add(x->dg, x->out_off - n, x->buf, (size_t)n);
 	r->res->road_bytes[SC_ROAD_RW] += (uint64_t)n;
@@ -188,7 +222,7 @@ static int copy_range(struct run *r, off_t end)
 			/* The kernel roads stop at the size the file claims;
 			 * there one read tells whether it is the end. */
 			if (x->in_off >= r->size_hint) {
-				e = check_eof(r, x->bufsize);
+				e = check_eof(r, x->bufsize, false);
 				if (e)
 					return e < 0 ? e : 0;
 				continue;
@@ -197,6 +231,7 @@ static int copy_range(struct run *r, off_t end)
 		}
 		want = (size_t)MIN(left, (uint64_t)SC_RANGE_MAX);
 
+		x->partial = 0;
 		switch (r->road) {
 		case SC_ROAD_RANGE:
 			n = sc_road_range(x, want);
@@ -219,16 +254,22 @@ static int copy_range(struct run *r, off_t end)
 			continue;
 		}
 		if (n == 0) {
-			if (!kernel || !x->in_seekable)
+			if (!kernel || !x->in_seekable) {
+				r->end_road = r->road;
 				return 0;	/* read() said EOF */
-			e = check_eof(r, (size_t)MIN(left, (uint64_t)x->bufsize));
+			}
+			e = check_eof(r, (size_t)MIN(left,
+						     (uint64_t)x->bufsize), true);
 			if (e)
 				return e < 0 ? e : 0;
 			continue;
 		}
+		/* The step failed: whatever it delivered first is the road's,
+		 * and so is the error, fatal or "not here". */
+		r->res->road_bytes[r->road] += x->partial;
+		note(r, r->road, (int)n, x->partial);
 		if (!sc_copy_not_here((enum sc_road)r->road, (int)-n, r->moved))
 			return (int)n;
-		note(r, r->road, (int)n, 0);
 		r->res->learned |= 1u << r->road;
 		next_road(r);
 		if (r->road < 0)
@@ -280,7 +321,7 @@ static int copy_extents(struct run *r)
 		x->in_off = x->out_off = end;
 	r->res->holes = true;
 	/* A source that grew past its end goes on to the real EOF. */
-	e = check_eof(r, x->bufsize);
+	e = check_eof(r, x->bufsize, false);
 	if (e < 0)
 		return e;
 	if (e == 0) {
@@ -313,7 +354,8 @@ static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		     struct sc_copy_result *res)
 {
 	struct run r = {
-		.ctx = ctx, .plan = plan, .res = res, .road = -1,
+		.ctx = ctx, .plan = plan, .res = res,
+		.road = -1, .end_road = -1,
 		.size_hint = size_trusted ? st->st_size : 0,
 		.grown_from = size_trusted && S_ISREG(st->st_mode) ?
 			      st->st_size : -1,
@@ -387,9 +429,14 @@ static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		e = copy_range(&r, -1);
 	}
 	ctx->pipesize = x->pipesize;
-	if (e == 0 && res->n_attempts == 0)
-		/* An empty file: the road that found the end is the road. */
-		note(&r, r.road >= 0 ? r.road : SC_ROAD_RW, 0, 0);
+	if (e == 0 && (res->n_attempts == 0 ||
+		       res->attempt[res->n_attempts - 1].err))
+		/* Nothing moved since the last road failed "not here" (or at
+		 * all: an empty file): the road whose call found the end
+		 * finished the file -- for a kernel road held to the size,
+		 * the read that checked it, which is read_write's. */
+		note(&r, r.end_road >= 0 ? r.end_road :
+			 r.road >= 0 ? r.road : SC_ROAD_RW, 0, 0);
 	if (e == 0 && out_seekable &&
 	    (x->wrote_hole || res->holes || x->written_end != x->out_off) &&
 	    ftruncate(out, x->out_off) < 0) {

@@ -2,7 +2,9 @@
  * x->out at the offsets in X and advances them by exactly what it moved.
  * It returns the bytes moved (> 0), 0 when it moved nothing (read_write:
  * end of file; the kernel roads: "nothing more", which proves nothing
- * about EOF), or -errno with x->side telling which end failed.  Roads never
+ * about EOF), or -errno with x->side telling which end failed and
+ * x->partial the bytes that step delivered to the destination before
+ * the error (a short write, then ENOSPC, EFBIG or EAGAIN).  Roads never
  * print; the copy engine decides what an error means. */
 #ifndef SMARTCP_ROAD_H
 #define SMARTCP_ROAD_H
@@ -20,6 +22,9 @@ struct sc_xfer {
 	off_t in_off, out_off;
 	bool in_seekable, out_seekable;
 	enum sc_side side;	/* set with every -errno */
+	/* With every -errno: bytes the failing step delivered before it
+	 * failed (the engine sets it to 0 before each step). */
+	size_t partial;
 	/* Shared per run: */
 	char *buf;
 	size_t bufsize;

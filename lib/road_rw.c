@@ -129,7 +129,10 @@ ssize_t sc_road_rw(struct sc_xfer *x, size_t len)
 	if (r == 0 && x->dg)
 		sc_digests_add(x->dg, out_start, x->buf, (size_t)n);
 	/* Count only what reached the destination: after a failed write
-	 * the source offset matches the destination's. */
+	 * the source offset matches the destination's, and what did reach
+	 * it is the failing step's share (a short write before EFBIG). */
 	x->in_off += x->out_off - out_start;
+	if (r < 0)
+		x->partial = (size_t)(x->out_off - out_start);
 	return r < 0 ? r : n;
 }

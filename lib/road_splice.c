@@ -42,11 +42,13 @@ void sc_road_splice_reset(struct sc_xfer *x)
  * source goes back to the first byte not written, so the next road
  * continues exactly there; a pipe source cannot go back, so the stuck
  * bytes are written with write() -- or the error stands.  Returns the
- * bytes written that way, or -errno. */
+ * bytes written that way, or -errno with x->partial the bytes that did
+ * get written (*not* counting what was spliced before). */
 static int give_back(struct sc_xfer *x, size_t stuck, int err)
 {
 	size_t moved = 0;
 
+	x->partial = 0;
 	if (x->in_seekable) {
 		x->in_off -= (off_t)stuck;
 		sc_road_splice_reset(x);
@@ -59,17 +61,20 @@ static int give_back(struct sc_xfer *x, size_t stuck, int err)
 	while (moved < stuck) {
 		ssize_t n = read(x->pipe[0], x->buf,
 				 MIN(x->bufsize, stuck - moved));
+		off_t start = x->out_off;
 		int r;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			sc_road_splice_reset(x);
+			x->partial = moved;
 			return n < 0 ? -errno : -EIO;
 		}
 		r = sc_write_all(x, x->buf, (size_t)n);
 		if (r < 0) {
 			sc_road_splice_reset(x);
+			x->partial = moved + (size_t)(x->out_off - start);
 			return r;
 		}
 		moved += (size_t)n;
@@ -111,8 +116,12 @@ ssize_t sc_road_splice(struct sc_xfer *x, size_t len)
 				x->written_end = x->out_off;
 			x->side = SC_SIDE_WRITE;
 			r = give_back(x, (size_t)in - done, err);
-			if (r < 0)
+			if (r < 0) {
+				/* what this step spliced out before the
+				 * error reached the destination */
+				x->partial += done;
 				return r;
+			}
 			return (ssize_t)(done + (size_t)r);
 		}
 		done += (size_t)out;

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +71,19 @@ struct sc_jobs {
 	unsigned probes, wanted;
 };
 
+/* The CPUs this process may run on: those of its affinity mask
+ * (taskset, a cpuset cgroup, a container's limit), not all the machine
+ * has, which more workers than it may use would only contend for; the
+ * online ones where the mask cannot be read. */
+static long cpus_usable(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set))
+		return CPU_COUNT(&set);
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /* Parallel only where order and prompts cannot suffer: a tree, really
  * copied, without questions or temporaries to track. */
 static unsigned jobs_for(const struct sc_options *o)
@@ -81,7 +95,7 @@ static unsigned jobs_for(const struct sc_options *o)
 		return 1;
 	if (o->jobs)
 		return MIN(o->jobs, SC_DEST_THREADS - 1);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
+	n = cpus_usable();
 	return n > 1 ? (unsigned)MIN(n, 16) : 1;
 }
 
@@ -375,8 +389,11 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 	struct sc_jobs *j = arg;
 	struct sc_job *job = slot->job;
 
-	sc_report_buffered(slot->out_buf, slot->out_len, slot->err_buf,
-			   slot->err_len);
+	if (slot->n_runs)
+		sc_report_buffered_runs(slot->seq, slot->runs, slot->n_runs);
+	else
+		sc_report_buffered(slot->out_buf, slot->out_len,
+				   slot->err_buf, slot->err_len);
 	if (!job)
 		return;
 	j->failed += job->failed;
@@ -556,8 +573,9 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
 	j->allowed = j->workers;
 	start_read_ahead(j);
 	if (!j->workers ||
-	    sc_pool_new(j->workers, j->queue, run_job, flush_slot, j,
-			&j->pool) < 0) {
+	    sc_pool_new(j->workers, j->queue,
+			sc_report_interleave(j->o->as_cp), run_job,
+			flush_slot, j, &j->pool) < 0) {
 		sc_jobs_finish(j);
 		j->jobs = 1;	/* no threads: copy one by one */
 		return false;

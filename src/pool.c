@@ -9,6 +9,7 @@
 #include <string.h>
 
 struct sc_pool {
+	bool interleave;	/* slots keep both streams in one order */
 	pthread_mutex_t lock;
 	pthread_cond_t work;	/* a job was queued, or stop */
 	pthread_cond_t done;	/* a job finished */
@@ -29,23 +30,89 @@ struct start {
 	unsigned id;
 };
 
-static struct sc_pool_slot *slot_new(void *job)
+/* An interleaving slot's stream takes LEN bytes of BUF: they go to the
+ * end of its buffer, in a run of their stream's.  LEN, or -1 (ENOMEM). */
+static ssize_t seq_write(void *cookie, const char *buf, size_t len)
+{
+	struct sc_pool_cookie *c = cookie;
+	struct sc_pool_slot *s = c->slot;
+
+	if (!len)
+		return 0;
+	if (s->seq_len + len > s->seq_cap) {
+		size_t cap = s->seq_cap ? 2 * s->seq_cap : 4096;
+		char *n;
+
+		while (cap < s->seq_len + len)
+			cap *= 2;
+		n = realloc(s->seq, cap);
+		if (!n)
+			return -1;
+		s->seq = n;
+		s->seq_cap = cap;
+	}
+	if (!s->n_runs || s->runs[s->n_runs - 1].to_err != c->err) {
+		if (s->n_runs == s->cap_runs) {
+			size_t cap = s->cap_runs ? 2 * s->cap_runs : 8;
+			struct sc_out_run *r = realloc(s->runs,
+						       cap * sizeof(*r));
+
+			if (!r)
+				return -1;
+			s->runs = r;
+			s->cap_runs = cap;
+		}
+		s->runs[s->n_runs++] = (struct sc_out_run){ 0, c->err };
+	}
+	memcpy(s->seq + s->seq_len, buf, len);
+	s->seq_len += len;
+	s->runs[s->n_runs - 1].end = s->seq_len;
+	return (ssize_t)len;
+}
+
+/* Unbuffered, so that every write lands in the buffer in the order it
+ * was made, whichever of the two streams it went to. */
+static FILE *seq_open(struct sc_pool_slot *s, bool err)
+{
+	static const cookie_io_functions_t io = { .write = seq_write };
+	FILE *f;
+
+	s->cookie[err] = (struct sc_pool_cookie){ s, err };
+	f = fopencookie(&s->cookie[err], "w", io);
+	if (f)
+		setvbuf(f, NULL, _IONBF, 0);
+	return f;
+}
+
+static void slot_free(struct sc_pool_slot *s)
+{
+	if (s->out)
+		fclose(s->out);
+	if (s->err)
+		fclose(s->err);
+	free(s->out_buf);
+	free(s->err_buf);
+	free(s->seq);
+	free(s->runs);
+	free(s);
+}
+
+static struct sc_pool_slot *slot_new(const struct sc_pool *p, void *job)
 {
 	struct sc_pool_slot *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
 	s->job = job;
-	s->out = open_memstream(&s->out_buf, &s->out_len);
-	s->err = open_memstream(&s->err_buf, &s->err_len);
+	if (p->interleave) {
+		s->out = seq_open(s, false);
+		s->err = seq_open(s, true);
+	} else {
+		s->out = open_memstream(&s->out_buf, &s->out_len);
+		s->err = open_memstream(&s->err_buf, &s->err_len);
+	}
 	if (!s->out || !s->err) {
-		if (s->out)
-			fclose(s->out);
-		if (s->err)
-			fclose(s->err);
-		free(s->out_buf);
-		free(s->err_buf);
-		free(s);
+		slot_free(s);
 		return NULL;
 	}
 	return s;
@@ -92,7 +159,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int sc_pool_new(unsigned workers, unsigned limit,
+int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
 		void (*run)(void *, void *, struct sc_pool_slot *, unsigned),
 		void (*flush)(void *, struct sc_pool_slot *), void *arg,
 		struct sc_pool **ret)
@@ -101,6 +168,7 @@ int sc_pool_new(unsigned workers, unsigned limit,
 
 	if (!p)
 		return -ENOMEM;
+	p->interleave = interleave;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -158,18 +226,14 @@ static void flush_locked(struct sc_pool *p, bool wait)
 		fflush(s->out);
 		fflush(s->err);
 		p->flush(p->arg, s);
-		fclose(s->out);
-		fclose(s->err);
-		free(s->out_buf);
-		free(s->err_buf);
-		free(s);
+		slot_free(s);
 		pthread_mutex_lock(&p->lock);
 	}
 }
 
 int sc_pool_submit(struct sc_pool *p, void *job)
 {
-	struct sc_pool_slot *s = slot_new(job);
+	struct sc_pool_slot *s = slot_new(p, job);
 
 	if (!s)
 		return -ENOMEM;
@@ -203,7 +267,7 @@ struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p)
 	pthread_mutex_lock(&p->lock);
 	s = p->tail;
 	if (!s || s->job) {
-		s = slot_new(NULL);
+		s = slot_new(p, NULL);
 		if (s)
 			append(p, s);
 	}

@@ -12,6 +12,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "report.h"
+
+struct sc_pool_slot;
+
+/* An interleaving slot's stream: which slot, which of its streams. */
+struct sc_pool_cookie {
+	struct sc_pool_slot *slot;
+	bool err;
+};
+
 /* One place in the output order: a job's, or the submitter's own. */
 struct sc_pool_slot {
 	struct sc_pool_slot *next;
@@ -22,6 +32,15 @@ struct sc_pool_slot {
 	FILE *err;		/* messages meant for stderr, in order */
 	char *err_buf;
 	size_t err_len;
+	/* An interleaving pool's slot (sc_pool_new()): OUT and ERR write,
+	 * unbuffered, into one buffer, SEQ, in the order the bytes came;
+	 * RUNS say which stream each stretch of it is for.  OUT_BUF and
+	 * ERR_BUF stay empty. */
+	char *seq;
+	size_t seq_len, seq_cap;
+	struct sc_out_run *runs;
+	size_t n_runs, cap_runs;
+	struct sc_pool_cookie cookie[2];
 	bool done;		/* guarded by the pool lock */
 };
 
@@ -32,8 +51,10 @@ struct sc_pool;
  * must print what the slot holds.  At most LIMIT jobs wait (submitted,
  * not yet flushed): enough to keep every worker busy while the walk reads
  * the next directory, few enough to bound memory and the descriptors
- * jobs hold.  Returns 0 or -errno. */
-int sc_pool_new(unsigned workers, unsigned limit,
+ * jobs hold.  INTERLEAVE: a slot keeps what was written to its two
+ * streams in the order it was written (its SEQ and RUNS), not stdout's
+ * bytes apart from stderr's.  Returns 0 or -errno. */
+int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
 		void (*run)(void *arg, void *job, struct sc_pool_slot *slot,
 			    unsigned worker),
 		void (*flush)(void *arg, struct sc_pool_slot *slot),

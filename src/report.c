@@ -168,7 +168,7 @@ static const char *kind_name(enum sc_kind k)
 	static const char *const names[] = {
 		[SC_KIND_FILE] = "file", [SC_KIND_DIR] = "directory",
 		[SC_KIND_SYMLINK] = "symlink", [SC_KIND_SPECIAL] = "special",
-		[SC_KIND_HARDLINK] = "hardlink",
+		[SC_KIND_HARDLINK] = "hardlink", [SC_KIND_UNKNOWN] = "unknown",
 	};
 	return names[k];
 }
@@ -308,7 +308,7 @@ static void json_record(const struct sc_report *rep,
 				a->err ? err_name(a->err) : "ok",
 				(unsigned long long)a->bytes);
 			sep = ",";
-			if (!a->err && a->bytes)
+			if (!a->err && a->bytes && !res->err)
 				last_road = a->road;
 		}
 		fputs("],\"roads\":[", f);
@@ -320,7 +320,9 @@ static void json_record(const struct sc_report *rep,
 				sep = ",";
 			}
 		fputs("]", f);
-		if (last_road < 0 && res->n_attempts &&
+		/* A copy that failed was finished by no road: its last
+		 * attempt in "tried" carries the error that ended it. */
+		if (last_road < 0 && res->n_attempts && !res->err &&
 		    !res->attempt[res->n_attempts - 1].err)
 			last_road = res->attempt[res->n_attempts - 1].road;
 		if (last_road >= 0)
@@ -349,11 +351,18 @@ static void json_record(const struct sc_report *rep,
 		fprintf(f, ",\"verify_mismatch_at\":%lld",
 			(long long)rec->verify_bad);
 	fprintf(f, ",\"seconds\":%.6f,\"status\":\"%s\"", rec->seconds,
-		rec->err || rec->change_failed ? "failed" : "ok");
-	if (rec->err) {
-		fprintf(f, ",\"error\":\"%s\"", err_name(rec->err));
-		if (rec->failure)
-			fprintf(f, ",\"failed\":\"%s\"", rec->failure);
+		rec->err || rec->change_failed || rec->failed ?
+		"failed" : "ok");
+	if (rec->err || rec->failed) {
+		/* a failure with no errno (the same file, an omitted
+		 * directory) has no "error" */
+		int err = rec->err ? rec->err : rec->failed_err;
+
+		if (err)
+			fprintf(f, ",\"error\":\"%s\"", err_name(err));
+		fprintf(f, ",\"failed\":\"%s\"",
+			rec->failure ? rec->failure :
+			rec->change_failed ? "changed" : "other");
 	} else if (rec->change_failed) {
 		fputs(",\"failed\":\"changed\"", f);
 	}
@@ -446,7 +455,10 @@ void sc_report_debug(FILE *out, const struct sc_copy_result *res,
 	if (res) {
 		for (int i = 0; i < res->n_attempts; i++) {
 			tried[res->attempt[i].road] = true;
-			ok[res->attempt[i].road] |= !res->attempt[i].err;
+			/* a road that moved bytes was used, even if it then
+			 * failed */
+			ok[res->attempt[i].road] |= !res->attempt[i].err ||
+						    res->attempt[i].bytes;
 		}
 		/* cp tries a clone first and copy_file_range next; a road
 		 * smartcp knew would fail, and skipped, counts as refused */
@@ -456,7 +468,13 @@ void sc_report_debug(FILE *out, const struct sc_copy_result *res,
 			offload = ok[SC_ROAD_RANGE] ? "yes" :
 				  !tried[SC_ROAD_RANGE] && plan &&
 				  plan->step[SC_ROAD_RANGE].by_option ?
-				  "avoided" : "unsupported";
+				  "avoided" :
+				  /* planned, but no data asked for it (an
+				   * empty file: one read found the end) */
+				  !tried[SC_ROAD_RANGE] && plan &&
+				  plan->step[SC_ROAD_RANGE].use &&
+				  !res->bytes && !res->err ?
+				  "unknown" : "unsupported";
 			sparse = res->seek_data && res->zero_scan ?
 				 "SEEK_HOLE + zeros" :
 				 res->seek_data ? "SEEK_HOLE" :
@@ -652,6 +670,126 @@ void sc_report_finish(struct sc_report *rep, int failures)
 
 /* --- messages ---------------------------------------------------------- */
 
+/* The step each message names, for --json's "failed" (an interface:
+ * never translated).  Messages are found by their msgid, or its
+ * translation: the callers pass the format through _(). */
+static const struct {
+	const char *msgid, *step;
+} steps[] = {
+	{ N_("cannot open %s for reading"), "open" },
+	{ N_("cannot stat %s"), "stat" },
+	{ N_("cannot fstat %s"), "stat" },
+	{ N_("failed to get attributes of %s"), "stat" },
+	{ N_("error reading %s"), "read" },
+	/* a directory whose entries cannot be read (opened, listed) */
+	{ N_("cannot access %s"), "read" },
+	{ N_("cannot read symbolic link %s"), "read" },
+	{ N_("error writing %s"), "write" },
+	{ N_("failed to extend %s"), "write" },
+	{ N_("failed to close %s"), "write" },
+	{ N_("error copying %s to %s"), "copy" },
+	{ N_("failed to clone %s from %s"), "clone" },
+	{ N_("cannot verify %s: nothing written there can be read back"),
+	  "verify" },
+	{ N_("error reading back %s"), "verify" },
+	{ N_("%s differs from %s at byte %lld, also after copying again"),
+	  "verify" },
+	{ N_("%s changed while it was copied: %s"), "changed" },
+	{ N_("%s changed while it was copied, and again while it was copied once more: %s"),
+	  "changed" },
+	{ N_("cannot create regular file %s"), "create" },
+	{ N_("not writing through dangling symlink %s"), "create" },
+	{ N_("cannot replace %s"), "replace" },
+	{ N_("cannot create directory %s"), "mkdir" },
+	{ N_("cannot make directory %s"), "mkdir" },
+	{ N_("%s exists but is not a directory"), "mkdir" },
+	{ N_("cannot create fifo %s"), "mknod" },
+	{ N_("cannot create special file %s"), "mknod" },
+	{ N_("cannot create symbolic link %s"), "symlink" },
+	{ N_("cannot create symbolic link %s to %s"), "symlink" },
+	{ N_("%s: can make relative symbolic links only in current directory"),
+	  "symlink" },
+	{ N_("cannot create hard link %s to %s"), "link" },
+	{ N_("%s and %s are the same file"), "same-file" },
+	{ N_("-r not specified; omitting directory %s"), "omitted" },
+	{ N_("not replacing %s"), "not-replaced" },
+	{ N_("cannot copy a directory, %s, into itself, %s"), "into-itself" },
+	{ N_("cannot copy cyclic symbolic link %s"), "cycle" },
+	{ N_("cannot overwrite non-directory %s with directory %s"),
+	  "overwrite" },
+	{ N_("cannot overwrite directory %s with non-directory"), "overwrite" },
+	{ N_("will not overwrite just-created %s with %s"), "overwrite" },
+	{ N_("will not copy %s through just-created symlink %s"), "overwrite" },
+	{ N_("cannot backup %s"), "backup" },
+	{ N_("backing up %s might destroy source;  %s not copied"), "backup" },
+	{ N_("cannot remove %s"), "remove" },
+	{ N_("skipping file %s, as it was replaced while being copied"),
+	  "replaced" },
+	{ N_("skipping directory %s, as it was replaced while being copied"),
+	  "replaced" },
+	{ N_("setting permissions for %s"), "attributes" },
+	{ N_("clearing permissions for %s"), "attributes" },
+	{ N_("preserving permissions for %s"), "attributes" },
+	{ N_("preserving times for %s"), "attributes" },
+	{ N_("failed to preserve ownership for %s"), "attributes" },
+	{ N_("failed to preserve permissions for %s"), "attributes" },
+	{ N_("failed to preserve times for %s"), "attributes" },
+	{ N_("cannot sync the directory of %s"), "sync" },
+	{ N_("memory exhausted"), "memory" },
+};
+
+const char *sc_report_step(const char *fmt)
+{
+	if (!fmt)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++)
+		if (!strcmp(fmt, steps[i].msgid) ||
+		    !strcmp(fmt, _(steps[i].msgid)))
+			return steps[i].step;
+	return NULL;
+}
+
+void sc_report_begin(struct sc_msgs *m)
+{
+	m->failed = false;
+	m->last_errno = 0;
+	m->step = NULL;
+	m->step_errno = 0;
+	m->step_of_error = false;
+	m->recorded = 0;
+}
+
+/* Remembers the step of the first error said about M's entry (or, until
+ * one is, of its first warning: xattrs and ACLs libattr and libacl said
+ * something about are attributes). */
+static void note_step(struct sc_msgs *m, bool fail, int err, const char *fmt)
+{
+	const char *step;
+
+	if (m->step_of_error || (!fail && m->step))
+		return;
+	step = err == ENOMEM ? "memory" : sc_report_step(fmt);
+	if (!step && !fail)
+		step = "attributes";
+	m->step = step;
+	m->step_errno = err;
+	m->step_of_error = fail;
+}
+
+void sc_report_failure(struct sc_msgs *m, struct sc_record *rec)
+{
+	if (!m)
+		return;
+	if (m->failed && !rec->err && !rec->failed) {
+		rec->failed = true;
+		rec->failed_err = -m->step_errno;
+	}
+	if (!rec->failure && (rec->err || rec->failed))
+		rec->failure = m->step ? m->step :
+			       m->failed ? "attributes" : NULL;
+	m->recorded = rec->err || rec->failed || rec->change_failed ? 2 : 1;
+}
+
 static void streams(struct sc_msgs *m, FILE **out, FILE **err)
 {
 	*out = *err = NULL;
@@ -665,6 +803,8 @@ void sc_report_verror(struct sc_msgs *m, bool fail, int err,
 	FILE *out, *f;
 
 	streams(m, &out, &f);
+	if (m)
+		note_step(m, fail, err, fmt);
 	if (fail && m) {
 		m->failed = true;
 		m->last_errno = err;
@@ -770,6 +910,37 @@ void sc_report_ask_overwrite(const char *dst, const struct stat *st,
 			sc_quote(dst));
 	}
 	fflush(stderr);
+}
+
+void sc_report_buffered_runs(const char *buf, const struct sc_out_run *runs,
+			     size_t n)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len = runs[i].end - start;
+
+		if (runs[i].to_err) {
+			/* what was said on stdout comes first */
+			fflush(stdout);
+			fwrite(buf + start, 1, len, stderr);
+		} else {
+			fwrite(buf + start, 1, len, stdout);
+		}
+		start = runs[i].end;
+	}
+	fflush(stdout);
+}
+
+bool sc_report_interleave(bool as_cp)
+{
+	struct stat out, err;
+
+	if (as_cp)
+		return true;
+	return fstat(STDOUT_FILENO, &out) == 0 &&
+	       fstat(STDERR_FILENO, &err) == 0 &&
+	       out.st_dev == err.st_dev && out.st_ino == err.st_ino;
 }
 
 void sc_report_buffered(const char *out, size_t out_len, const char *err,

@@ -13,8 +13,10 @@
 #include "fsinfo.h"
 #include "plan.h"
 
+/* SC_KIND_UNKNOWN: an entry that failed before its type was learned
+ * (its source could not be stat'ed). */
 enum sc_kind { SC_KIND_FILE, SC_KIND_DIR, SC_KIND_SYMLINK, SC_KIND_SPECIAL,
-	       SC_KIND_HARDLINK };
+	       SC_KIND_HARDLINK, SC_KIND_UNKNOWN };
 
 struct sc_record {
 	const char *src, *dst;
@@ -40,6 +42,12 @@ struct sc_record {
 	bool change_failed;		/* ... and that fails the file */
 	int err;			/* 0, or -errno of the failure */
 	const char *failure;		/* what failed, untranslated */
+	/* An error was said about the entry though ERR is 0 (its data was
+	 * copied, an attribute was not kept; or a failure with no errno,
+	 * such as "are the same file"): --json calls it failed, with
+	 * FAILED_ERR (0 or -errno).  sc_report_failure() sets them. */
+	bool failed;
+	int failed_err;
 };
 
 struct sc_report;
@@ -117,7 +125,31 @@ struct sc_msgs {
 	void *arg;
 	bool failed;		/* an error was said about the entry */
 	int last_errno;		/* ... with this errno, or 0 */
+	/* The step the first error said about the entry names ("open",
+	 * "mkdir"; see sc_report_step()), and that error's errno (0: it has
+	 * none); until an error is said, the first warning's (an attribute
+	 * that could not be kept may fail the entry without an error). */
+	const char *step;
+	int step_errno;
+	bool step_of_error;
+	/* The record made for the entry: 0 none yet, 1 ok, 2 failed. */
+	int recorded;
 };
+
+/* A new entry: nothing said about it, no record made (M's streams
+ * stay). */
+void sc_report_begin(struct sc_msgs *m);
+
+/* The step a message format names, for --json's "failed": FMT is a
+ * msgid of smartcp's messages, or its translation ("cannot open %s for
+ * reading" gives "open").  NULL for a message that names none. */
+const char *sc_report_step(const char *fmt);
+
+/* Before REC (the entry M's messages were about) is printed: what M
+ * said makes it failed (REC->failed, failed_err) if REC does not say so
+ * already, and names the step that failed where REC names none.  Notes
+ * in M that the entry has its record. */
+void sc_report_failure(struct sc_msgs *m, struct sc_record *rec);
 
 /* "smartcp: <what>: <strerror>" as cp's error(), on M's stderr; ERR 0
  * leaves out the strerror part.  An error marks M's entry as failed; a
@@ -166,5 +198,24 @@ void sc_report_mode_letters(mode_t mode, char out[10]);
  * stderr's), written out in their place in the order. */
 void sc_report_buffered(const char *out, size_t out_len, const char *err,
 			size_t err_len);
+
+/* A stretch of buffered output: up to END (from where the one before
+ * ended) it is for stderr (TO_ERR) or stdout. */
+struct sc_out_run {
+	size_t end;
+	bool to_err;
+};
+
+/* -j, where the two streams must keep one order (sc_report_interleave()):
+ * what a job wrote to both, BUF cut into N RUNS, written out each to its
+ * stream in the order it was written, as a run on one thread would
+ * have. */
+void sc_report_buffered_runs(const char *buf, const struct sc_out_run *runs,
+			     size_t n);
+
+/* Must stdout and stderr keep one order between them?  Under the name
+ * cp (AS_CP), as cp's would, whatever they are; else when they are the
+ * same file (2>&1, one terminal, one pipe), where the order shows. */
+bool sc_report_interleave(bool as_cp);
 
 #endif

@@ -84,6 +84,7 @@ static void walk_streams(void *arg, FILE **out, FILE **err)
 void sc_walk_report(struct walk *w, struct sc_record *rec)
 {
 	w->reported = true;
+	sc_report_failure(&w->msgs, rec);
 	rec->backup = w->backup;
 	rec->announced = w->announced;
 	/* counted as the summary counts files */
@@ -92,17 +93,35 @@ void sc_walk_report(struct walk *w, struct sc_record *rec)
 	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
-/* --json: an entry that failed before a record was made is said
- * anyway, with the errno of its last message. */
-static void report_failed(struct walk *w, const char *src, const char *dst)
+/* --json: an entry that failed before a record was made (or after its
+ * record said it was fine: a directory whose entries cannot be read) is
+ * said anyway, typed by what its source is (CMDLINE: an operand), with
+ * the step and errno of its first error (sc_report_failure()). */
+static void report_failed(struct walk *w, const char *src, const char *dst,
+			  bool cmdline)
 {
-	struct sc_record rec = {
-		.src = src, .dst = dst, .kind = SC_KIND_FILE,
-		.err = -(w->msgs.last_errno ? w->msgs.last_errno : EINVAL),
-	};
+	const struct sc_options *o = w->o;
+	struct sc_record rec = { .src = src, .dst = dst,
+				 .kind = SC_KIND_UNKNOWN };
+	bool follow = o->deref == SC_DEREF_ALWAYS ||
+		      (o->deref == SC_DEREF_ARGS && cmdline);
+	struct stat st;
 
-	if (w->o->json && !w->reported)
-		sc_walk_report(w, &rec);
+	if (!o->json || w->msgs.recorded == 2)
+		return;
+	if (fstatat(w->at_fd, w->at_name, &st,
+		    follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
+		rec.kind = S_ISDIR(st.st_mode) ? SC_KIND_DIR :
+			   o->hard_link ? SC_KIND_HARDLINK :
+			   o->symbolic_link || S_ISLNK(st.st_mode) ?
+			   SC_KIND_SYMLINK :
+			   S_ISREG(st.st_mode) || !o->recursive ||
+			   o->copy_contents ? SC_KIND_FILE : SC_KIND_SPECIAL;
+	if (w->msgs.step && !strcmp(w->msgs.step, "link"))
+		rec.kind = SC_KIND_HARDLINK;	/* to a copy made earlier */
+	if (rec.kind == SC_KIND_FILE)
+		rec.src_size = st.st_size;
+	sc_walk_report(w, &rec);
 }
 
 /* --debug: a destination left as it was (-n, --update, a "no" to -i),
@@ -1124,8 +1143,9 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		      bool cmdline, unsigned char dtype)
 {
 	const struct sc_options *o = w->o;
-	bool outer_failed = w->msgs.failed, outer_reported = w->reported;
+	bool outer_reported = w->reported;
 	bool outer_announced = w->announced;
+	struct sc_msgs outer_msgs = w->msgs;
 	int r = 1;
 
 	if (cmdline) {
@@ -1135,7 +1155,7 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		w->dst_name = dst;
 		w->in_level = false;
 	}
-	w->msgs.failed = false;
+	sc_report_begin(&w->msgs);
 	w->reported = false;
 	w->announced = false;
 	if (dtype == DT_REG && w->parent_facts && !o->explain &&
@@ -1145,9 +1165,9 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		r = copy_path(w, src, dst, cmdline);
 	if (w->msgs.failed) {
 		w->run->failures++;
-		report_failed(w, src, dst);
+		report_failed(w, src, dst, cmdline);
 	}
-	w->msgs.failed = outer_failed;
+	w->msgs = outer_msgs;
 	w->reported = outer_reported;
 	w->announced = outer_announced;
 
@@ -1901,14 +1921,13 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 	w->parent_facts = f->parent_facts;
 	w->ahead_fd = f->ahead_fd;
 	w->ahead_st = f->ahead_st;
-	w->msgs.failed = false;
-	w->msgs.last_errno = 0;
+	sc_report_begin(&w->msgs);
 	w->reported = false;
 	w->announced = false;
 	job_entry(w, f);
 	r = copy_new_regular(w, f->src, f->dst);
 	if (r != 1 && w->msgs.failed)
-		report_failed(w, f->src, f->dst);
+		report_failed(w, f->src, f->dst, false);
 	w->slot = NULL;
 	return r == 1 ? 1 : w->msgs.failed ? -1 : 0;
 }
@@ -1987,6 +2006,7 @@ static void set_deferred_attrs(struct walk *w)
 		const char *lost = d->src;
 		int e = sc_path_open_parent(d->src, &w->at_fd, &w->at_name);
 
+		sc_report_begin(&w->msgs);	/* the directory's own */
 		if (e == 0) {
 			lost = d->dst;
 			e = sc_path_open_parent(d->dst, &w->dst_fd,
@@ -1999,6 +2019,14 @@ static void set_deferred_attrs(struct walk *w)
 		} else if (sc_walk_set_attrs(w, -1, -1, d->src, d->dst, &d->st,
 					     &d->m) < 0) {
 			w->run->failures++;
+			w->msgs.failed = true;
+		}
+		if (w->msgs.failed && w->o->json) {
+			/* its record came when it was made: a second one */
+			struct sc_record rec = { .src = d->src, .dst = d->dst,
+						 .kind = SC_KIND_DIR };
+
+			sc_walk_report(w, &rec);
 		}
 		if (w->at_fd >= 0)
 			close(w->at_fd);

@@ -10,9 +10,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -446,6 +448,260 @@ START_TEST(copy_path_failure_leaves_dst_alone)
 }
 END_TEST
 
+/* ---- The road chain: every road tried, its bytes, and its ending ---- */
+
+/* The last attempt of REP's chain. */
+static const struct sc_attempt *last_attempt(const struct sc_copy_report *rep)
+{
+	ck_assert_int_ge(rep->result.n_attempts, 1);
+	return &rep->result.attempt[rep->result.n_attempts - 1];
+}
+
+/* The bytes of all attempts: what the copy delivered, step by step. */
+static uint64_t chain_bytes(const struct sc_copy_report *rep)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < rep->result.n_attempts; i++)
+		sum += rep->result.attempt[i].bytes;
+	return sum;
+}
+
+/* Kernel roads only where they are the rules' choice: no clone, so that
+ * an empty file on btrfs or xfs is not cloned. */
+static struct sc_copier *copier_roads(unsigned roads, bool forced)
+{
+	struct sc_copy_options o = { .roads = roads, .roads_forced = forced };
+	struct sc_copier *c = NULL;
+
+	ck_assert_int_eq(sc_copier_new(&o, &c), 0);
+	return c;
+}
+#define NO_CLONE (SC_ROAD_BIT(SC_ROAD_RANGE) | SC_ROAD_BIT(SC_ROAD_SPLICE) | \
+		  SC_ROAD_BIT(SC_ROAD_RW))
+
+/* ENOSPC on the first step (/dev/full takes nothing): the chain names the
+ * road with the error, not an empty chain. */
+START_TEST(chain_names_enospc_on_the_first_step)
+{
+	struct sc_copier *c = copier(false);
+	struct sc_copy_report rep;
+	int in, out;
+
+	out = open("/dev/full", O_WRONLY);
+	if (out < 0)
+		return;
+	make_file("a", 100000, 20);
+	in = open(path("a"), O_RDONLY);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, &rep), -ENOSPC);
+	/* splice may be refused first (EINVAL: "not here") */
+	for (int i = 0; i < rep.result.n_attempts; i++)
+		ck_assert_int_ne(rep.result.attempt[i].err, 0);
+	ck_assert_int_eq(last_attempt(&rep)->err, -ENOSPC);
+	ck_assert_int_eq(last_attempt(&rep)->bytes, 0);
+	ck_assert_int_eq(rep.result.bytes, 0);
+	ck_assert_int_eq(rep.result.side, SC_SIDE_WRITE);
+	close(in);
+	close(out);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* EIO on the first read: /proc/self/mem has no mapping at address 0. */
+START_TEST(chain_names_eio_on_the_first_step)
+{
+	struct sc_copier *c = copier(false);
+	struct sc_copy_report rep;
+	int in, out;
+
+	in = open("/proc/self/mem", O_RDONLY);
+	if (in < 0)
+		return;
+	out = open(path("b"), O_RDWR | O_CREAT, 0600);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, &rep), -EIO);
+	ck_assert_int_eq(rep.result.n_attempts, 1);
+	ck_assert_int_eq(last_attempt(&rep)->road, SC_ROAD_RW);
+	ck_assert_int_eq(last_attempt(&rep)->err, -EIO);
+	ck_assert_int_eq(rep.result.side, SC_SIDE_READ);
+	close(in);
+	close(out);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* A pipe that nobody reads, its write end O_NONBLOCK: it takes what it
+ * holds, then EAGAIN.  Those bytes are the road's, on every road. */
+START_TEST(chain_counts_the_bytes_before_eagain)
+{
+	static const unsigned roads[] = {
+		0, SC_ROAD_BIT(SC_ROAD_SPLICE), SC_ROAD_BIT(SC_ROAD_RW),
+	};
+	static char buf[1 << 16];
+
+	make_file("a", 3 * 1024 * 1024 + 13, 21);
+	for (size_t i = 0; i < sizeof(roads) / sizeof(roads[0]); i++) {
+		struct sc_copier *c = copier_roads(roads[i], roads[i] != 0);
+		struct sc_copy_report rep;
+		uint64_t held = 0;
+		ssize_t n;
+		int in, p[2];
+
+		in = open(path("a"), O_RDONLY);
+		ck_assert_int_eq(pipe(p), 0);
+		ck_assert_int_eq(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
+		ck_assert_int_eq(sc_copier_copy_fd(c, in, p[1], &rep), -EAGAIN);
+		ck_assert_int_eq(fcntl(p[0], F_SETFL, O_NONBLOCK), 0);
+		while ((n = read(p[0], buf, sizeof(buf))) > 0)
+			held += (uint64_t)n;
+		ck_assert_uint_gt(held, 0);
+		ck_assert_int_eq(last_attempt(&rep)->err, -EAGAIN);
+		ck_assert_uint_eq(chain_bytes(&rep), held);
+		ck_assert_uint_eq(rep.result.bytes, held);
+		close(in);
+		close(p[0]);
+		close(p[1]);
+		sc_copier_free(c);
+	}
+}
+END_TEST
+
+/* A pipe whose reader is gone: EPIPE on the first step (SIGPIPE
+ * ignored, as the caller must). */
+START_TEST(chain_names_epipe_on_the_first_step)
+{
+	struct sc_copier *c = copier(false);
+	struct sc_copy_report rep;
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int in, p[2];
+
+	make_file("a", 100000, 22);
+	in = open(path("a"), O_RDONLY);
+	ck_assert_int_eq(pipe(p), 0);
+	close(p[0]);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, p[1], &rep), -EPIPE);
+	ck_assert_int_eq(rep.result.n_attempts, 1);
+	ck_assert_int_eq(last_attempt(&rep)->err, -EPIPE);
+	ck_assert_int_eq(last_attempt(&rep)->bytes, 0);
+	signal(SIGPIPE, old);
+	close(in);
+	close(p[1]);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* RLIMIT_FSIZE cuts a step short, then EFBIG: the bytes of that step
+ * count, so the chain, the total and the destination's size agree, on
+ * every road that writes a file. */
+START_TEST(chain_counts_the_bytes_before_efbig)
+{
+	static const int roads[] = { SC_ROAD_RANGE, SC_ROAD_SPLICE, SC_ROAD_RW };
+	const rlim_t limit = 1000000;
+	void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
+	struct rlimit was, lim;
+
+	make_file("a", 3 * 1024 * 1024 + 13, 23);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
+	for (size_t i = 0; i < sizeof(roads) / sizeof(roads[0]); i++) {
+		struct sc_copier *c = copier_roads(SC_ROAD_BIT(roads[i]), true);
+		struct sc_copy_report rep;
+		int in, out, e;
+
+		in = open(path("a"), O_RDONLY);
+		out = open(path("b"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+		lim = was;
+		lim.rlim_cur = limit;
+		ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		e = sc_copier_copy_fd(c, in, out, &rep);
+		ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
+		ck_assert_int_eq(e, -EFBIG);
+		ck_assert_int_eq(rep.result.n_attempts, 1);
+		ck_assert_int_eq(last_attempt(&rep)->road, roads[i]);
+		ck_assert_int_eq(last_attempt(&rep)->err, -EFBIG);
+		ck_assert_uint_eq(last_attempt(&rep)->bytes, limit);
+		ck_assert_uint_eq(rep.result.bytes, limit);
+		ck_assert_int_eq(rep.result.size, (off_t)limit);
+		ck_assert_int_eq(size_of(path("b")), (off_t)limit);
+		close(in);
+		close(out);
+		sc_copier_free(c);
+	}
+	signal(SIGXFSZ, old);
+}
+END_TEST
+
+/* An empty file: one read finds the end.  No kernel road was called, so
+ * none is named: the chain is read_write, 0 bytes. */
+START_TEST(chain_of_an_empty_file_is_the_read)
+{
+	struct sc_copier *c = copier_roads(NO_CLONE, false);
+	struct sc_copy_report rep;
+	int in, out;
+
+	make_file("a", 0, 0);
+	in = open(path("a"), O_RDONLY);
+	out = open(path("b"), O_RDWR | O_CREAT, 0600);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, &rep), 0);
+	ck_assert_int_eq(rep.result.n_attempts, 1);
+	ck_assert_int_eq(rep.result.attempt[0].road, SC_ROAD_RW);
+	ck_assert_int_eq(rep.result.attempt[0].err, 0);
+	ck_assert_int_eq(rep.result.attempt[0].bytes, 0);
+	close(in);
+	close(out);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* A file that grows while it is copied: copy_file_range copies the size
+ * it had and is stopped there without ever returning 0, so it is not
+ * marked SC_ERR_ZERO; read_write copies what was added. */
+static void grow(void *arg, uint64_t done, enum sc_road road)
+{
+	int *grown = arg;
+	int fd;
+
+	(void)done;
+	if (*grown || road != SC_ROAD_RANGE)
+		return;
+	fd = open(path("a"), O_WRONLY | O_APPEND);
+	ck_assert_int_eq(write(fd, "0123456789", 10), 10);
+	close(fd);
+	*grown = 1;
+}
+
+START_TEST(chain_of_a_growing_file_has_no_zero)
+{
+	int grown = 0;
+	struct sc_copy_options o = {
+		.roads = SC_ROAD_BIT(SC_ROAD_RANGE) | SC_ROAD_BIT(SC_ROAD_RW),
+		.progress = grow, .progress_arg = &grown,
+	};
+	struct sc_copier *c = NULL;
+	struct sc_copy_report rep;
+	int in, out;
+
+	make_file("a", 100000, 24);
+	ck_assert_int_eq(sc_copier_new(&o, &c), 0);
+	in = open(path("a"), O_RDONLY);
+	out = open(path("b"), O_RDWR | O_CREAT, 0600);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, &rep), 0);
+	if (rep.result.attempt[0].road != SC_ROAD_RANGE)
+		goto out;	/* no copy_file_range here: nothing to see */
+	ck_assert_int_eq(grown, 1);
+	ck_assert_int_eq(rep.result.n_attempts, 2);
+	ck_assert_int_eq(rep.result.attempt[0].err, 0);
+	ck_assert_uint_eq(rep.result.attempt[0].bytes, 100000);
+	ck_assert_int_eq(rep.result.attempt[1].road, SC_ROAD_RW);
+	ck_assert_int_eq(rep.result.attempt[1].err, 0);
+	ck_assert_uint_eq(rep.result.attempt[1].bytes, 10);
+	ck_assert_int_eq(rep.changed, SC_CHANGE_GREW);
+	ck_assert(same_bytes(path("a"), path("b")));
+out:
+	close(in);
+	close(out);
+	sc_copier_free(c);
+}
+END_TEST
+
 START_TEST(version_and_names)
 {
 	ck_assert_str_eq(sc_version(), PACKAGE_VERSION);
@@ -478,6 +734,17 @@ static Suite *copier_suite(void)
 	tcase_add_test(tc, copy_path_replaces_atomically);
 	tcase_add_test(tc, copy_path_failure_leaves_dst_alone);
 	tcase_add_test(tc, version_and_names);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("chain");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, chain_names_enospc_on_the_first_step);
+	tcase_add_test(tc, chain_names_eio_on_the_first_step);
+	tcase_add_test(tc, chain_counts_the_bytes_before_eagain);
+	tcase_add_test(tc, chain_names_epipe_on_the_first_step);
+	tcase_add_test(tc, chain_counts_the_bytes_before_efbig);
+	tcase_add_test(tc, chain_of_an_empty_file_is_the_read);
+	tcase_add_test(tc, chain_of_a_growing_file_has_no_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -336,6 +336,183 @@ START_TEST(test_verbose_lines_go_to_out)
 }
 END_TEST
 
+/* A record's JSON object, as sc_report_record() prints it. */
+static char *json_of(const struct sc_record *rec)
+{
+	struct sc_report *rep = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sc_report_new(false, true, false, false, &rep), 0);
+	sc_report_record(rep, rec, f);
+	sc_report_free(rep);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+/* A copy that failed: "tried" ends with the road that met the error
+ * and the bytes it delivered; no road finished the file. */
+START_TEST(test_json_failed_copy)
+{
+	struct sc_record rec = {
+		.src = "a", .dst = "b", .kind = SC_KIND_FILE, .copied = true,
+		.res = {
+			.attempt = { { SC_ROAD_SPLICE, -ENOSPC, 2097152 } },
+			.n_attempts = 1, .bytes = 2097152, .size = 2097152,
+			.road_bytes = { [SC_ROAD_SPLICE] = 2097152 },
+			.err = -ENOSPC, .side = SC_SIDE_WRITE,
+		},
+		.err = -ENOSPC, .failure = "write",
+	};
+	char *j = json_of(&rec);
+
+	ck_assert_ptr_nonnull(strstr(j, "\"tried\":[{\"road\":\"splice\","
+				     "\"result\":\"ENOSPC\",\"bytes\":2097152}]"));
+	ck_assert_ptr_nonnull(strstr(j, "\"roads\":[\"splice\"],\"road\":null,"
+				     "\"bytes\":2097152"));
+	ck_assert_ptr_nonnull(strstr(j, "\"status\":\"failed\","
+				     "\"error\":\"ENOSPC\",\"failed\":\"write\"}"));
+	free(j);
+}
+END_TEST
+
+/* The step each message names: found by the message's format. */
+START_TEST(test_step_of_messages)
+{
+	ck_assert_str_eq(sc_report_step("cannot open %s for reading"), "open");
+	ck_assert_str_eq(sc_report_step("cannot create fifo %s"), "mknod");
+	ck_assert_str_eq(sc_report_step("cannot create special file %s"),
+			 "mknod");
+	ck_assert_str_eq(sc_report_step("%s and %s are the same file"),
+			 "same-file");
+	ck_assert_str_eq(sc_report_step("-r not specified; omitting directory %s"),
+			 "omitted");
+	ck_assert_str_eq(sc_report_step("not replacing %s"), "not-replaced");
+	ck_assert_str_eq(sc_report_step("cannot access %s"), "read");
+	ck_assert_str_eq(sc_report_step("cannot create directory %s"), "mkdir");
+	ck_assert_ptr_null(sc_report_step("warning: %s"));
+	ck_assert_ptr_null(sc_report_step(NULL));
+}
+END_TEST
+
+/* The first error said about an entry names the step and the errno; a
+ * warning's step stands only until an error is said; a new entry starts
+ * afresh. */
+START_TEST(test_first_error_names_the_step)
+{
+	struct captured c;
+	struct sc_msgs m;
+
+	capture(&c, &m);
+	sc_report_warning(&m, EPERM, "preserving times for %s", "'x'");
+	ck_assert(!m.failed);
+	ck_assert_str_eq(m.step, "attributes");
+	sc_report_error(&m, EACCES, "cannot open %s for reading", "'x'");
+	sc_report_error(&m, EIO, "error writing %s", "'y'");
+	ck_assert_str_eq(m.step, "open");
+	ck_assert_int_eq(m.step_errno, EACCES);
+	ck_assert_int_eq(m.last_errno, EIO);
+	sc_report_begin(&m);
+	ck_assert(!m.failed);
+	ck_assert_ptr_null(m.step);
+	ck_assert_int_eq(m.recorded, 0);
+	ck_assert_ptr_eq(m.arg, &c);	/* its streams stay */
+	release(&c);
+}
+END_TEST
+
+/* A failure with no errno: failed, with its step, and no "error". */
+START_TEST(test_json_failure_without_errno)
+{
+	struct sc_record rec = { .src = "f", .dst = "f", .kind = SC_KIND_FILE };
+	struct captured c;
+	struct sc_msgs m;
+	char *j;
+
+	capture(&c, &m);
+	sc_report_error(&m, 0, "%s and %s are the same file", "'f'", "'f'");
+	sc_report_failure(&m, &rec);
+	ck_assert_int_eq(m.recorded, 2);
+	j = json_of(&rec);
+	ck_assert_ptr_nonnull(strstr(j, "\"status\":\"failed\","
+				     "\"failed\":\"same-file\"}"));
+	ck_assert_ptr_null(strstr(j, "\"error\""));
+	free(j);
+	release(&c);
+}
+END_TEST
+
+/* A record made after an error was said about its entry (an attribute
+ * of a symlink that was not kept) is a failed one, with the step and
+ * errno said; one made before (a directory, when it was made) is ok. */
+START_TEST(test_json_failure_from_messages)
+{
+	struct sc_record dir = { .src = "d", .dst = "e", .kind = SC_KIND_DIR };
+	struct sc_record link = { .src = "l", .dst = "m",
+				  .kind = SC_KIND_SYMLINK };
+	struct captured c;
+	struct sc_msgs m;
+	char *j;
+
+	capture(&c, &m);
+	sc_report_failure(&m, &dir);
+	ck_assert_int_eq(m.recorded, 1);
+	j = json_of(&dir);
+	ck_assert_ptr_nonnull(strstr(j, "\"status\":\"ok\"}"));
+	free(j);
+	sc_report_begin(&m);
+	sc_report_error(&m, EPERM, "failed to preserve ownership for %s", "'m'");
+	sc_report_failure(&m, &link);
+	j = json_of(&link);
+	ck_assert_ptr_nonnull(strstr(j, "\"type\":\"symlink\""));
+	ck_assert_ptr_nonnull(strstr(j, "\"status\":\"failed\",\"error\":\"EPERM\","
+				     "\"failed\":\"attributes\"}"));
+	free(j);
+	release(&c);
+}
+END_TEST
+
+/* -j, where stdout and stderr keep one order: the runs of a job's
+ * output come out each on its stream, in the order they were written. */
+START_TEST(test_buffered_runs_keep_order)
+{
+	static const struct sc_out_run runs[] = {
+		{ 3, false }, { 7, true }, { 9, false }, { 12, true },
+	};
+	FILE *tmp = tmpfile(), *other = tmpfile();
+	int out, err;
+	char buf[64];
+	size_t n;
+
+	ck_assert_ptr_nonnull(tmp);
+	ck_assert_ptr_nonnull(other);
+	fflush(stdout);
+	fflush(stderr);
+	out = dup(1);
+	err = dup(2);
+	dup2(fileno(tmp), 1);
+	dup2(fileno(tmp), 2);
+	ck_assert(sc_report_interleave(false));
+	sc_report_buffered_runs("-> ERR\n->E!\n", runs, 4);
+	fflush(stdout);
+	dup2(fileno(other), 2);
+	ck_assert(!sc_report_interleave(false));
+	ck_assert(sc_report_interleave(true));
+	dup2(out, 1);
+	dup2(err, 2);
+	close(out);
+	close(err);
+	rewind(tmp);
+	n = fread(buf, 1, sizeof(buf) - 1, tmp);
+	buf[n] = '\0';
+	ck_assert_str_eq(buf, "-> ERR\n->E!\n");
+	fclose(tmp);
+	fclose(other);
+}
+END_TEST
+
 START_TEST(test_mode_letters_as_ls)
 {
 	char s[10];
@@ -379,5 +556,11 @@ Suite *report_suite(void)
 	tcase(s, "warning_leaves_the_entry", test_warning_leaves_the_entry);
 	tcase(s, "verbose_lines_go_to_out", test_verbose_lines_go_to_out);
 	tcase(s, "mode_letters_as_ls", test_mode_letters_as_ls);
+	tcase(s, "json_failed_copy", test_json_failed_copy);
+	tcase(s, "step_of_messages", test_step_of_messages);
+	tcase(s, "first_error_names_the_step", test_first_error_names_the_step);
+	tcase(s, "json_failure_without_errno", test_json_failure_without_errno);
+	tcase(s, "json_failure_from_messages", test_json_failure_from_messages);
+	tcase(s, "buffered_runs_keep_order", test_buffered_runs_keep_order);
 	return s;
 }
