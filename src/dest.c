@@ -439,28 +439,35 @@ void sc_dest_catch_signals(bool say)
 
 /* The directory DST is in, open (O_PATH serves the *at calls, not
  * O_TMPFILE or fsync): "." in its DIRFD, or the directory of its path. */
-static int open_dir_of(const struct sc_at *dst, int flags)
+static int open_dir_of(const struct sc_at *dst, int flags, mode_t mode)
 {
 	_cleanup_free_ char *dir = NULL;
 
 	if (dst->dirfd >= 0)
-		return openat(dst->dirfd, ".", flags);
+		return openat(dst->dirfd, ".", flags, mode);
 	dir = sc_path_dir(dst->path);
 	if (!dir) {
 		errno = ENOMEM;
 		return -1;
 	}
-	return open(dir, flags);
+	return open(dir, flags, mode);
 }
 
 /* *RET_NAMED: atomic_tmp holds its name, relative to atomic_dirfd. */
-int sc_dest_atomic_open(const struct sc_at *dst, bool *ret_named)
+int sc_dest_atomic_open(const struct sc_at *dst, mode_t mode, bool *ret_named)
 {
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	_cleanup_free_ char *dir = NULL;
+	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	size_t n;
 	int fd;
 
 	*ret_named = false;
-	fd = open_dir_of(dst, O_TMPFILE | O_RDWR | O_CLOEXEC);
+	/* O_TMPFILE takes a mode as O_CREAT does (the umask and a default
+	 * ACL apply): without one, the temporary got whatever the register
+	 * held, set-id and sticky bits included, and an ACL copied onto it
+	 * later never clears those. */
+	fd = open_dir_of(dst, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
 	if (fd >= 0)
 		return fd;
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
@@ -471,22 +478,15 @@ int sc_dest_atomic_open(const struct sc_at *dst, bool *ret_named)
 	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s%s.smartcp.XXXXXX",
 		     dir ? dir : "", dir ? "/" : "") >= (int)sizeof(atomic_tmp))
 		return -ENAMETOOLONG;
-	if (dst->dirfd >= 0) {
-		/* mkostemp() has no *at form: its random names, here */
-		static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-		size_t n = strlen(atomic_tmp) - 6;
-		unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
-
-		for (unsigned i = 0;; i++) {
-			for (size_t k = 0; k < 6; k++)
-				atomic_tmp[n + k] = abc[rand_r(&seed) % 36];
-			fd = openat(dst->dirfd, atomic_tmp, O_RDWR | O_CREAT |
-				    O_EXCL | O_CLOEXEC, 0600);
-			if (fd >= 0 || errno != EEXIST || i > 100)
-				break;
-		}
-	} else {
-		fd = mkostemp(atomic_tmp, O_CLOEXEC);
+	/* mkostemp() has no *at form and no mode: its random names, here */
+	n = strlen(atomic_tmp) - 6;
+	for (unsigned i = 0;; i++) {
+		for (size_t k = 0; k < 6; k++)
+			atomic_tmp[n + k] = abc[rand_r(&seed) % 36];
+		fd = openat(dst->dirfd, atomic_tmp, O_RDWR | O_CREAT | O_EXCL |
+			    O_CLOEXEC, mode);
+		if (fd >= 0 || errno != EEXIST || i > 100)
+			break;
 	}
 	if (fd < 0)
 		return -errno;
@@ -530,7 +530,7 @@ void sc_dest_atomic_abandon(bool named)
 int sc_dest_fsync_dir(const struct sc_at *dst)
 {
 	_cleanup_close_ int fd = open_dir_of(dst, O_RDONLY | O_DIRECTORY |
-					     O_CLOEXEC);
+					     O_CLOEXEC, 0);
 
 	if (fd < 0 || fsync(fd) < 0)
 		return errno == EINVAL ? 0 : -errno;

@@ -86,10 +86,11 @@ int sc_dest_fsync_dir(const struct sc_at *dst);
 /* --- --atomic ---------------------------------------------------------- */
 
 /* Opens an unnamed temporary in DST's directory (or a named one where
- * O_TMPFILE is not supported, which a signal then removes).  Returns the
- * fd or -errno; *RET_NAMED tells whether it has a name.  One at a time:
- * --atomic runs without -j workers. */
-int sc_dest_atomic_open(const struct sc_at *dst, bool *ret_named);
+ * O_TMPFILE is not supported, which a signal then removes), made with
+ * MODE as open(2) makes a file (less the umask, or by the directory's
+ * default ACL).  Returns the fd or -errno; *RET_NAMED tells whether it
+ * has a name.  One at a time: --atomic runs without -j workers. */
+int sc_dest_atomic_open(const struct sc_at *dst, mode_t mode, bool *ret_named);
 
 /* Puts the finished temporary FD (NAMED as sc_dest_atomic_open() said)
  * in DST's place with one rename.  0 or -errno (the temporary is gone). */

@@ -210,6 +210,21 @@ static int already_equal(struct walk *w, struct file_copy *f)
 	return 1;
 }
 
+/* The mode a new destination is made with: the source's permissions
+ * without the bits that must wait (see struct sc_made), and writable by
+ * us where xattrs are to be set on it.  Fills F->m's OMITTED and EXTRA,
+ * which the attribute step gives back. */
+static mode_t new_file_mode(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	mode_t mode = f->ist.st_mode & 0777;
+
+	f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
+	f->m.extra = o->preserve_xattr && !w->privileged ?
+		     S_IWUSR & ~mode : 0;
+	return (mode & ~f->m.omitted) | f->m.extra;
+}
+
 /* Opens the destination: a temporary (--atomic), the existing file, or
  * a new one made without the bits that must wait.  0, or -1 with the
  * message said (nothing to clean up). */
@@ -225,7 +240,13 @@ static int open_destination(struct walk *w, struct file_copy *f)
 		f->atomic = false;	/* a device or FIFO: write into it */
 
 	if (f->atomic) {
-		f->out = sc_dest_atomic_open(&dst, &f->named_tmp);
+		/* The temporary of a new file is made as the file itself
+		 * would be; one that replaces a file is ours alone until it
+		 * takes the old file's attributes (finish_file()). */
+		f->out = sc_dest_atomic_open(&dst, f->have_old ?
+					     S_IRUSR | S_IWUSR :
+					     new_file_mode(w, f),
+					     &f->named_tmp);
 		if (f->out < 0) {
 			sc_report_error(&w->msgs, -f->out,
 					_("cannot create regular file %s"),
@@ -258,18 +279,11 @@ static int open_destination(struct walk *w, struct file_copy *f)
 		}
 	}
 	if (!f->atomic && !f->dst_exists) {
-		/* Made without the bits that must wait (see struct sc_made);
-		 * writable by us where xattrs are to be set on it. */
-		mode_t mode = f->ist.st_mode & 0777;
-
-		f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
-		f->m.extra = o->preserve_xattr && !w->privileged ?
-			     S_IWUSR & ~mode : 0;
 		f->out = sc_walk_open_dest(w, flags | O_CREAT | O_EXCL,
-					   (mode & ~f->m.omitted) | f->m.extra);
+					   new_file_mode(w, f));
 		if (f->out < 0 && errno == EEXIST) {
 			f->out = sc_dest_open_dangling(&w->msgs, &dst, flags,
-						       mode);
+						       f->ist.st_mode & 0777);
 			if (f->out == -2)
 				return -1;
 		}
@@ -470,14 +484,22 @@ static int finish_file(struct walk *w, struct file_copy *f)
 	struct sc_record *rec = f->rec;
 	int e;
 
-	if (f->atomic && !o->preserve_mode)
-		/* The new inode takes the old file's mode, as an overwrite
-		 * in place would have kept it. */
-		fchmod(f->out, f->have_old ? f->old.st_mode & 07777 :
-			       f->ist.st_mode & 0777 & ~w->umask);
-	if (f->atomic && !o->preserve_ownership && f->have_old &&
-	    (f->old.st_uid != f->ost.st_uid || f->old.st_gid != f->ost.st_gid))
-		(void)!fchown(f->out, f->old.st_uid, f->old.st_gid);
+	if (f->atomic && f->have_old) {
+		/* The new inode first becomes what the old one would be
+		 * after an overwrite in place; then --preserve does to it
+		 * what it would have done to the old one. */
+		const struct sc_attrs_env env = {
+			.o = o, .xattr_rules = w->xattr_rules,
+			.umask = w->umask, .privileged = w->privileged,
+			.msgs = &w->msgs,
+		};
+		struct sc_at dst = sc_walk_dst(w, f->dst);
+
+		if (sc_attrs_take_old(&env, f->out, &dst, &f->old) < 0) {
+			rec->err = -EPERM;
+			return EPERM;
+		}
+	}
 	if (sc_walk_set_attrs(w, f->in, f->out, f->src, f->dst, &f->ist,
 			      &f->m) < 0) {
 		w->msgs.failed = true;

@@ -228,6 +228,44 @@ START_TEST(link_replaces_only_when_asked)
 }
 END_TEST
 
+/* --atomic's temporary is made with the mode asked for, as open(2) makes
+ * a file (less the umask): never with set-id or sticky bits, which it
+ * once got from whatever was in the register O_TMPFILE's mode is read
+ * from.  By path and by the directory's descriptor, then committed. */
+START_TEST(atomic_temporary_has_the_mode_asked)
+{
+	static const mode_t modes[] = { 0600, 0755, 0640, 0700, 0444 };
+	char dst[320];
+	mode_t old = umask(022);
+
+	snprintf(dst, sizeof(dst), "%s/f", scratch);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		for (int by_fd = 0; by_fd < 2; by_fd++) {
+			int dirfd = by_fd ? open(scratch, O_PATH | O_DIRECTORY) :
+					    AT_FDCWD;
+			struct sc_at d = { dirfd, by_fd ? "f" : dst, dst };
+			struct stat st;
+			bool named;
+			int fd;
+
+			fd = sc_dest_atomic_open(&d, modes[i], &named);
+			ck_assert_int_ge(fd, 0);
+			ck_assert_int_eq(fstat(fd, &st), 0);
+			ck_assert_uint_eq(st.st_mode & 07777, modes[i] & ~022);
+			ck_assert_int_eq(write(fd, "x", 1), 1);
+			ck_assert_int_eq(sc_dest_atomic_commit(fd, &d, named), 0);
+			close(fd);
+			ck_assert_int_eq(stat(dst, &st), 0);
+			ck_assert_uint_eq(st.st_mode & 07777, modes[i] & ~022);
+			ck_assert_int_eq(st.st_size, 1);
+			if (dirfd >= 0)
+				close(dirfd);
+		}
+	}
+	umask(old);
+}
+END_TEST
+
 Suite *dest_suite(void)
 {
 	Suite *s = suite_create("dest");
@@ -245,6 +283,7 @@ Suite *dest_suite(void)
 	tcase_add_test(tc, existing_backup_is_numbered_only_where_numbers_are);
 	tcase_add_test(tc, backup_that_would_move_the_source_is_seen);
 	tcase_add_test(tc, link_replaces_only_when_asked);
+	tcase_add_test(tc, atomic_temporary_has_the_mode_asked);
 	suite_add_tcase(s, tc);
 	return s;
 }
