@@ -281,28 +281,67 @@ static volatile sig_atomic_t atomic_tmp_set;	/* --atomic: -j1 only */
  * be caught: only --atomic protects against it. */
 static struct {
 	int dirfd;		/* NAME is relative to it */
+	int fd;			/* the file being written */
+	dev_t dev;		/* ... its identity, or INO 0: not known */
+	ino_t ino;
 	char name[PATH_MAX];
 } partial[SC_DEST_THREADS];
 /* Set by the worker that owns the slot, read by the signal handler on
  * whichever thread the signal lands: an atomic (lock-free, so safe in a
- * handler) whose release store publishes the name written before it.
- * volatile sig_atomic_t only orders a handler against its own thread. */
+ * handler) whose release store publishes the slot written before it.
+ * volatile sig_atomic_t only orders a handler against its own thread.
+ * PARTIAL_REMOVE: the name goes; PARTIAL_EMPTY: the file is emptied
+ * through its descriptor and its names stay. */
+enum { PARTIAL_NONE, PARTIAL_REMOVE, PARTIAL_EMPTY };
 static atomic_int partial_set[SC_DEST_THREADS];
 
-void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst,
-			   bool keep_name)
+void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst, int fd,
+			   const struct stat *st, bool keep_name)
 {
 	if (strlen(dst->name) < PATH_MAX) {
 		partial[thread].dirfd = dst->dirfd;
+		partial[thread].fd = fd;
+		partial[thread].dev = st ? st->st_dev : 0;
+		partial[thread].ino = st ? st->st_ino : 0;
 		strcpy(partial[thread].name, dst->name);
 		atomic_store_explicit(&partial_set[thread],
-				      keep_name ? 2 : 1, memory_order_release);
+				      keep_name ? PARTIAL_EMPTY : PARTIAL_REMOVE,
+				      memory_order_release);
 	}
 }
 
 void sc_dest_partial_end(unsigned thread)
 {
-	atomic_store_explicit(&partial_set[thread], 0, memory_order_release);
+	atomic_store_explicit(&partial_set[thread], PARTIAL_NONE,
+			      memory_order_release);
+}
+
+/* The signal handler's part: what slot I holds goes, as SET says.  Only
+ * the file written is touched: its name is removed only while it still
+ * leads to that file (never a symlink that led there, nor what took its
+ * place), else the file is emptied through its descriptor.  Returns
+ * whether anything was done. */
+static bool partial_clean(unsigned i, int set)
+{
+	struct stat a, b;
+	bool known = partial[i].ino != 0;
+
+	/* the descriptor, checked: the owner ends the slot before it closes
+	 * it, but this thread may have read the slot just before that */
+	if (fstat(partial[i].fd, &a) < 0 ||
+	    (known && (a.st_dev != partial[i].dev ||
+		       a.st_ino != partial[i].ino)))
+		return false;
+	if (set == PARTIAL_REMOVE &&
+	    fstatat(partial[i].dirfd, partial[i].name, &b,
+		    AT_SYMLINK_NOFOLLOW) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return unlinkat(partial[i].dirfd, partial[i].name, 0) == 0;
+	/* a file of unknown identity (made here with O_EXCL) whose name
+	 * leads elsewhere is not known to be ours */
+	if (!known)
+		return false;
+	return ftruncate(partial[i].fd, 0) == 0;
 }
 
 /* How far the run got, for the line a signal leaves (sc_dest_done()). */
@@ -386,19 +425,9 @@ static void on_fatal_signal(int sig)
 	for (unsigned i = 0; i < SC_DEST_THREADS; i++) {
 		int set = atomic_load_explicit(&partial_set[i],
 					       memory_order_acquire);
-		int fd;
 
-		removed |= set != 0;
-		if (set == 1) {
-			unlinkat(partial[i].dirfd, partial[i].name, 0);
-		} else if (set == 2) {
-			/* truncate(2) has no *at form; open(2) is safe here */
-			fd = openat(partial[i].dirfd, partial[i].name,
-				    O_WRONLY | O_TRUNC | O_NOFOLLOW |
-				    O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-			if (fd >= 0)
-				close(fd);
-		}
+		if (set != PARTIAL_NONE)
+			removed |= partial_clean(i, set);
 	}
 	if (atomic_tmp_set) {
 		unlinkat(atomic_dirfd, atomic_tmp, 0);

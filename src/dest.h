@@ -105,16 +105,20 @@ void sc_dest_atomic_abandon(bool named);
  * (1 ... SC_DEST_THREADS - 1). */
 #define SC_DEST_THREADS 65
 
-/* DST is being written by thread THREAD: a signal removes it, so an
- * interrupted copy leaves no file that looks complete.  DST's directory
- * descriptor must stay open until sc_dest_partial_end().  KEEP_NAME: the
- * file has other names (hard links), which a removal would leave holding
- * the prefix: it is emptied instead.  SIGKILL cannot be caught: only
- * --atomic protects against it. */
-void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst,
-			   bool keep_name);
+/* DST is being written by thread THREAD, through FD (ST its fstat, or
+ * NULL for a file made here with O_EXCL, not fstat'ed): a signal removes
+ * DST, so an interrupted copy leaves no file that looks complete, but
+ * only while the name still leads to that file.  DST's directory
+ * descriptor and FD must stay open until sc_dest_partial_end().
+ * KEEP_NAME: the file is reached by other names (hard links, a symlink
+ * it was written through), which a removal would leave holding the
+ * prefix: it is emptied through FD instead.  SIGKILL cannot be caught:
+ * only --atomic protects against it. */
+void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst, int fd,
+			   const struct stat *st, bool keep_name);
 
-/* THREAD's destination is complete, or dealt with: a signal leaves it. */
+/* THREAD's destination is complete, or dealt with: a signal leaves it.
+ * Called before its descriptor is closed. */
 void sc_dest_partial_end(unsigned thread);
 
 /* Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE that

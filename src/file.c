@@ -134,6 +134,7 @@ struct file_copy {
 	struct timespec t0;
 	bool have_old;		/* OLD is the existing destination's stat */
 	bool dst_exists, created, atomic, named_tmp;
+	bool exclusive;		/* created here with O_EXCL: the name is ours */
 	bool size_trusted, out_seekable;
 	bool clone_only;	/* --reflink=always */
 	bool removable;		/* a failure removes the destination */
@@ -281,6 +282,7 @@ static int open_destination(struct walk *w, struct file_copy *f)
 	if (!f->atomic && !f->dst_exists) {
 		f->out = sc_walk_open_dest(w, flags | O_CREAT | O_EXCL,
 					   new_file_mode(w, f));
+		f->exclusive = f->out >= 0;
 		if (f->out < 0 && errno == EEXIST) {
 			f->out = sc_dest_open_dangling(&w->msgs, &dst, flags,
 						       f->ist.st_mode & 0777);
@@ -299,6 +301,16 @@ static int open_destination(struct walk *w, struct file_copy *f)
 	f->m.have_old = f->have_old;
 	f->m.old_mode = f->have_old ? f->old.st_mode : 0;
 	return 0;
+}
+
+/* Does the destination's name lead to the file written (F->ost), and
+ * not to a symlink it was written through, or to what took its place? */
+static bool name_leads_here(struct walk *w, const struct file_copy *f)
+{
+	struct stat st;
+
+	return fstatat(w->dst_fd, w->dst_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_dev == f->ost.st_dev && st.st_ino == f->ost.st_ino;
 }
 
 /* What the open destination is, what a signal or a failure does to it,
@@ -327,11 +339,17 @@ static int prepare_destination(struct walk *w, struct file_copy *f)
 	 * another device or FIFO that was the destination. */
 	f->removable = !f->atomic && !o->attributes_only &&
 		       S_ISREG(f->ost.st_mode);
-	f->shared = f->removable && !f->created && f->ost.st_nlink > 1;
+	/* A file with other names, or one written through a symlink (or
+	 * /dev/stdout), is emptied, never removed: the name is not ours to
+	 * take away, and the file must not look complete. */
+	f->shared = f->removable && !f->exclusive &&
+		    (f->ost.st_nlink > 1 || !name_leads_here(w, f));
 	if (f->removable) {
 		struct sc_at dst = sc_walk_dst(w, f->dst);
 
-		sc_dest_partial_begin(w->thread, &dst, f->shared);
+		sc_dest_partial_begin(w->thread, &dst, f->out,
+				      f->exclusive && w->parent_facts ?
+				      NULL : &f->ost, f->shared);
 	}
 	make_plan(w, rec, &f->ist, f->ost.st_mode);
 	if (o->verify && !o->attributes_only &&
@@ -524,6 +542,8 @@ static int finish_file(struct walk *w, struct file_copy *f)
 			return -e;
 		}
 	}
+	/* complete: a signal leaves it now, before its descriptor goes */
+	sc_dest_partial_end(w->thread);
 	e = close(f->out);
 	f->out = -1;
 	if (e < 0) {
@@ -540,21 +560,28 @@ static int finish_file(struct walk *w, struct file_copy *f)
  * --atomic the old file was never touched and the temporary goes;
  * without, what was written is a prefix, or nothing: remove it (an
  * existing destination was already truncated by the open), or, when
- * other hard links share it, empty it and keep the links.  E: the errno
+ * other hard links share it or it was written through a symlink, empty
+ * it and keep the names: the symlink stays a symlink.  E: the errno
  * the record gets unless it has one.  Returns -1. */
 static int abandon_file(struct walk *w, struct file_copy *f, int e)
 {
+	/* the name goes only while it leads to the file written (not
+	 * known, and not asked, for one made here with O_EXCL) */
+	bool remove = f->removable && !f->shared &&
+		      ((f->exclusive && w->parent_facts) ||
+		       name_leads_here(w, f));
+
+	sc_dest_partial_end(w->thread);
 	if (f->out >= 0) {
-		if (f->shared)
+		if (f->removable && !remove)
 			(void)!ftruncate(f->out, 0);
 		close(f->out);
 		f->out = -1;
 	}
 	if (f->atomic)
 		sc_dest_atomic_abandon(f->named_tmp);
-	else if (f->removable && !f->shared)
+	else if (remove)
 		unlinkat(w->dst_fd, w->dst_name, 0);
-	sc_dest_partial_end(w->thread);
 	f->rec->seconds = elapsed(&f->t0);
 	if (!f->rec->err)
 		f->rec->err = -e;
