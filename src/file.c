@@ -661,7 +661,11 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	struct file_copy f = {
 		.src = src, .dst = dst, .rec = &rec, .sst = sst,
 		.dst_st = dst_st, .follow = follow, .in = pre_in, .out = -1,
-		.dst_exists = dst_st != NULL, .atomic = w->o->atomic,
+		.dst_exists = dst_st != NULL,
+		/* --attributes-only writes no data: the attributes go on the
+		 * file in place, which a temporary renamed over it would
+		 * empty */
+		.atomic = w->o->atomic && !w->o->attributes_only,
 		.clone_only = w->o->reflink == SC_REFLINK_ALWAYS &&
 			      !w->o->roads_forced,
 	};
