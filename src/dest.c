@@ -566,6 +566,15 @@ int sc_dest_fsync_dir(const struct sc_at *dst)
 	return 0;
 }
 
+bool sc_dest_refuse_dangling(struct sc_msgs *m, const struct sc_at *dst)
+{
+	if (getenv("POSIXLY_CORRECT"))
+		return false;
+	sc_report_error(m, 0, _("not writing through dangling symlink %s"),
+			sc_quote(dst->path));
+	return true;
+}
+
 int sc_dest_open_dangling(struct sc_msgs *m, const struct sc_at *dst,
 			  int flags, mode_t mode)
 {
@@ -576,11 +585,101 @@ int sc_dest_open_dangling(struct sc_msgs *m, const struct sc_at *dst,
 		errno = EEXIST;
 		return -1;
 	}
-	if (getenv("POSIXLY_CORRECT"))
-		return openat(dst->dirfd, dst->name, flags | O_CREAT, mode);
-	sc_report_error(m, 0, _("not writing through dangling symlink %s"),
-			sc_quote(dst->path));
-	return -2;
+	if (sc_dest_refuse_dangling(m, dst))
+		return -2;
+	return openat(dst->dirfd, dst->name, flags | O_CREAT, mode);
+}
+
+/* The last name of PATH (no trailing slash) and its directory, opened
+ * O_PATH relative to DIRFD: "." for a bare name.  *RET_NAME points into
+ * PATH.  The descriptor, or -1 with errno. */
+static int open_parent(int dirfd, const char *path, const char **ret_name)
+{
+	const char *slash = strrchr(path, '/');
+	_cleanup_free_ char *dir = NULL;
+
+	*ret_name = slash ? slash + 1 : path;
+	if (!slash)
+		return openat(dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir = slash == path ? strdup("/") :
+	      strndup(path, (size_t)(slash - path));
+	if (!dir) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return openat(dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int sc_dest_resolve(const struct sc_at *dst, int *ret_dirfd, char **ret_name,
+		    struct stat *ret_st)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *name = NULL;
+	const char *last;
+	struct stat st;
+
+	*ret_dirfd = -1;
+	*ret_name = NULL;
+	if (fstatat(dst->dirfd, dst->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISLNK(st.st_mode))
+		return 0;
+	/* a link's target is resolved from the link's directory */
+	fd = open_parent(dst->dirfd, dst->name, &last);
+	if (fd < 0 || !(name = strdup(last)))
+		return fd < 0 ? -errno : -ENOMEM;
+	/* MAXSYMLINKS, as the kernel counts them on the last component */
+	for (int n = 0; n <= 40; n++) {
+		_cleanup_free_ char *target = NULL;
+		ssize_t len = 0;
+		size_t cap = 256;
+		int next;
+
+		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				return -errno;
+			/* dangling: the name a copy through the link makes */
+			ret_st->st_mode = 0;
+			goto out;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			*ret_st = st;
+			goto out;
+		}
+		for (;;) {
+			free(target);
+			if (!(target = malloc(cap)))
+				return -ENOMEM;
+			len = readlinkat(fd, name, target, cap);
+			if (len < 0)
+				return -errno;
+			if ((size_t)len < cap)
+				break;
+			cap *= 2;
+		}
+		target[len] = '\0';
+		/* "d/", "d/.", "..": the link leads to a directory, which
+		 * a file's copy does not replace */
+		if (!len || target[len - 1] == '/')
+			return -EISDIR;
+		next = open_parent(fd, target, &last);
+		if (next < 0)
+			return -errno;
+		close(fd);
+		fd = next;
+		if (!strcmp(last, ".") || !strcmp(last, ".."))
+			return -EISDIR;
+		free(name);
+		if (!(name = strdup(last)))
+			return -ENOMEM;
+	}
+	return -ELOOP;
+out:
+	*ret_dirfd = fd;
+	*ret_name = name;
+	fd = -1;
+	name = NULL;
+	return 1;
 }
 
 

@@ -79,6 +79,21 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 int sc_dest_open_dangling(struct sc_msgs *m, const struct sc_at *dst,
 			  int flags, mode_t mode);
 
+/* A symlink to nowhere at DST: cp does not write through it, and says so
+ * (true); POSIXLY_CORRECT lets the copy make the file it names (false). */
+bool sc_dest_refuse_dangling(struct sc_msgs *m, const struct sc_at *dst);
+
+/* --atomic: where a copy through DST writes, when DST is a symlink (or a
+ * chain of them): the directory of the last link's target, opened
+ * O_PATH by descriptor from the first link's directory on
+ * (*RET_DIRFD, the caller's to close), and the target's name there
+ * (*RET_NAME, to free), whose lstat goes to *RET_ST (st_mode 0: it does
+ * not exist, the link dangles).  Returns 1 when DST is a symlink so
+ * resolved, 0 when it is not a symlink (or not there), or -errno: ELOOP,
+ * EISDIR for a link to a directory. */
+int sc_dest_resolve(const struct sc_at *dst, int *ret_dirfd, char **ret_name,
+		    struct stat *ret_st);
+
 /* fsync of DST's directory (EINVAL, a directory that cannot be synced,
  * counts as done).  0 or -errno. */
 int sc_dest_fsync_dir(const struct sc_at *dst);

@@ -135,6 +135,10 @@ struct file_copy {
 	bool have_old;		/* OLD is the existing destination's stat */
 	bool dst_exists, created, atomic, named_tmp;
 	bool exclusive;		/* created here with O_EXCL: the name is ours */
+	/* --atomic through a symlink: the file the link leads to, as its
+	 * directory (TDIRFD, ours) and its name there; else -1 and NULL */
+	int tdirfd;
+	char *tname;
 	bool size_trusted, out_seekable;
 	bool clone_only;	/* --reflink=always */
 	bool removable;		/* a failure removes the destination */
@@ -211,6 +215,46 @@ static int already_equal(struct walk *w, struct file_copy *f)
 	return 1;
 }
 
+/* Where --atomic puts its temporary and renames it to: the file a copy
+ * through DST writes, the last target of a symlink DST leads through
+ * (F->tdirfd), else DST. */
+static struct sc_at atomic_at(const struct walk *w, const struct file_copy *f)
+{
+	if (f->tdirfd >= 0)
+		return (struct sc_at){ f->tdirfd, f->tname, f->dst };
+	return sc_walk_dst(w, f->dst);
+}
+
+/* --atomic onto a symlink: the copy in place writes the file the link
+ * leads to, and so does --atomic, with its temporary in that file's
+ * directory, renamed over that file: the link stays a link, and its
+ * target is the new file.  A link to nowhere is refused as it is
+ * without --atomic.  0, or -1 with the message said. */
+static int atomic_through_link(struct walk *w, struct file_copy *f)
+{
+	struct sc_at dst = sc_walk_dst(w, f->dst);
+	struct stat st;
+	int r = sc_dest_resolve(&dst, &f->tdirfd, &f->tname, &st);
+
+	if (r < 0) {
+		sc_report_error(&w->msgs, -r, _("cannot create regular file %s"),
+				sc_quote(f->dst));
+		return -1;
+	}
+	if (r == 0)
+		return 0;
+	if (!st.st_mode) {
+		if (sc_dest_refuse_dangling(&w->msgs, &dst))
+			return -1;
+		f->dst_exists = f->have_old = false;	/* POSIXLY_CORRECT */
+	} else {
+		/* as it is now, not as the walk saw it through the link */
+		f->dst_exists = f->have_old = true;
+		f->old = st;
+	}
+	return 0;
+}
+
 /* The mode a new destination is made with: the source's permissions
  * without the bits that must wait (see struct sc_made), and writable by
  * us where xattrs are to be set on it.  Fills F->m's OMITTED and EXTRA,
@@ -235,16 +279,20 @@ static int open_destination(struct walk *w, struct file_copy *f)
 	int flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
 	struct sc_at dst = sc_walk_dst(w, f->dst);
 
+	if (f->atomic && atomic_through_link(w, f) < 0)
+		return -1;
 	/* A running program cannot be opened for writing (ETXTBSY), but it
 	 * can be replaced: --atomic renames over it, as install does. */
 	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
 		f->atomic = false;	/* a device or FIFO: write into it */
 
 	if (f->atomic) {
+		struct sc_at at = atomic_at(w, f);
+
 		/* The temporary of a new file is made as the file itself
 		 * would be; one that replaces a file is ours alone until it
 		 * takes the old file's attributes (finish_file()). */
-		f->out = sc_dest_atomic_open(&dst, f->have_old ?
+		f->out = sc_dest_atomic_open(&at, f->have_old ?
 					     S_IRUSR | S_IWUSR :
 					     new_file_mode(w, f),
 					     &f->named_tmp);
@@ -511,7 +559,7 @@ static int finish_file(struct walk *w, struct file_copy *f)
 			.umask = w->umask, .privileged = w->privileged,
 			.msgs = &w->msgs,
 		};
-		struct sc_at dst = sc_walk_dst(w, f->dst);
+		struct sc_at dst = atomic_at(w, f);
 
 		if (sc_attrs_take_old(&env, f->out, &dst, &f->old) < 0) {
 			rec->err = -EPERM;
@@ -532,7 +580,7 @@ static int finish_file(struct walk *w, struct file_copy *f)
 		return e;
 	}
 	if (f->atomic) {
-		struct sc_at dst = sc_walk_dst(w, f->dst);
+		struct sc_at dst = atomic_at(w, f);
 
 		e = sc_dest_atomic_commit(f->out, &dst, f->named_tmp);
 		if (e < 0) {
@@ -631,7 +679,7 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	if (e)
 		return abandon_file(w, f, e);
 	sc_dest_partial_end(w->thread);
-	struct sc_at dst = sc_walk_dst(w, f->dst);
+	struct sc_at dst = f->atomic ? atomic_at(w, f) : sc_walk_dst(w, f->dst);
 
 	if (o->sync && (e = sc_dest_fsync_dir(&dst)) < 0) {
 		sc_report_error(&w->msgs, -e,
@@ -661,6 +709,7 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	struct file_copy f = {
 		.src = src, .dst = dst, .rec = &rec, .sst = sst,
 		.dst_st = dst_st, .follow = follow, .in = pre_in, .out = -1,
+		.tdirfd = -1,
 		.dst_exists = dst_st != NULL,
 		/* --attributes-only writes no data: the attributes go on the
 		 * file in place, which a temporary renamed over it would
@@ -676,6 +725,9 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	r = copy_file(w, &f);
 	if (f.in >= 0)
 		close(f.in);
+	if (f.tdirfd >= 0)
+		close(f.tdirfd);
+	free(f.tname);
 	/* --debug: how the data went, once the source was open, as cp
 	 * says it (cp 9.2 and later) */
 	if (f.opened && w->o->debug && !w->o->attributes_only &&
