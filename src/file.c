@@ -146,6 +146,37 @@ struct file_copy {
 	struct sc_made m;
 };
 
+/* --explain's open of the source: O_PATH, so that a FIFO is neither
+ * waited on nor woken (a writer waiting in open() would go on), and a
+ * device sees no open; no data is ever read.  What the run's open would
+ * refuse is refused as it would be: a socket (ENXIO), a file we may not
+ * read, a symlink not to be followed.  A descriptor, or -1 with errno. */
+static int explain_open_source(struct walk *w, struct file_copy *f)
+{
+	int nofollow = f->follow ? 0 : AT_SYMLINK_NOFOLLOW;
+	int fd = sc_walk_open_source(w, O_PATH | O_CLOEXEC |
+				     (f->follow ? 0 : O_NOFOLLOW));
+	struct stat st;
+	int e = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (S_ISSOCK(st.st_mode))
+		e = ENXIO;
+	else if (S_ISLNK(st.st_mode))
+		e = ELOOP;
+	else if (faccessat(w->at_fd, w->at_name, R_OK, AT_EACCESS | nofollow) < 0)
+		e = errno;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 /* Opens the source (unless the fast path did), and checks that it is
  * the file the walk saw.  0, or -1 with the message said. */
 static int open_source(struct walk *w, struct file_copy *f)
@@ -153,7 +184,8 @@ static int open_source(struct walk *w, struct file_copy *f)
 	struct sc_record *rec = f->rec;
 
 	if (f->in < 0) {
-		f->in = sc_walk_open_source(w, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+		f->in = w->o->explain ? explain_open_source(w, f) :
+			sc_walk_open_source(w, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 					    (f->follow ? 0 : O_NOFOLLOW));
 		if (f->in < 0) {
 			sc_report_error(&w->msgs, errno,
@@ -638,6 +670,63 @@ static int abandon_file(struct walk *w, struct file_copy *f, int e)
 	return -1;
 }
 
+/* --explain of the file F, whose source is open (O_PATH): what the run
+ * decides before its first byte, said as the run says it, then the
+ * plan.  Nothing is created, written or read.  0, or -1 with the
+ * message said. */
+static int explain_file(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	struct sc_at dst = sc_walk_dst(w, f->dst);
+	struct stat st;
+
+	/* A symlink to nowhere is not written through (a backup or
+	 * --remove-destination would have taken it away: the walk decided
+	 * so, and nothing was moved). */
+	if (!f->dst_st && o->backup == SC_BACKUP_NONE &&
+	    !o->remove_destination &&
+	    fstatat(dst.dirfd, dst.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode) && fstatat(dst.dirfd, dst.name, &st, 0) < 0 &&
+	    errno == ENOENT && sc_dest_refuse_dangling(&w->msgs, &dst))
+		return -1;
+	if (o->verify && !o->attributes_only && f->dst_st &&
+	    !S_ISREG(f->dst_st->st_mode) && !S_ISBLK(f->dst_st->st_mode)) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot verify %s: nothing written there can be read back"),
+				sc_quote(f->dst));
+		rec->failure = "verify";
+		return -1;
+	}
+	/* an existing file is opened for writing (-f removes one it may
+	 * not open; --atomic renames over it) */
+	if (f->dst_st && !f->atomic && !o->force &&
+	    faccessat(dst.dirfd, dst.name, W_OK, AT_EACCESS) < 0) {
+		sc_report_error(&w->msgs, errno,
+				_("cannot create regular file %s"),
+				sc_quote(f->dst));
+		return -1;
+	}
+	if (w->run->fs_assumed) {	/* --assume-fs */
+		rec->src_fs = &w->run->assumed[0];
+		rec->dst_fs = &w->run->assumed[1];
+	} else {
+		rec->dst_fs = sc_walk_facts_for_path(w, f->dst);
+	}
+	make_plan(w, rec, &f->ist, f->dst_st ? f->dst_st->st_mode : S_IFREG);
+	if (o->attributes_only) {
+		/* no road is taken: the data stays where it is */
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			rec->plan.step[r] = (struct sc_plan_step){
+				.use = false, .by_option = true,
+				.why = N_("--attributes-only: no data is copied"),
+			};
+		rec->plan.n_use = 0;
+	}
+	sc_walk_report(w, rec);
+	return 0;
+}
+
 /* Copies regular file F->src (or, without -R, the data of a FIFO or
  * device) to F->dst, phase by phase.  0, or -1 with the messages said
  * and, for --json, the record made. */
@@ -650,18 +739,8 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	clock_gettime(CLOCK_MONOTONIC, &f->t0);
 	if (open_source(w, f) < 0)
 		return -1;
-	if (o->explain) {
-		if (w->run->fs_assumed) {	/* --assume-fs */
-			rec->src_fs = &w->run->assumed[0];
-			rec->dst_fs = &w->run->assumed[1];
-		} else {
-			rec->dst_fs = sc_walk_facts_for_path(w, f->dst);
-		}
-		make_plan(w, rec, &f->ist,
-			  f->dst_st ? f->dst_st->st_mode : S_IFREG);
-		sc_walk_report(w, rec);
-		return 0;
-	}
+	if (o->explain)
+		return explain_file(w, f);
 	if (f->dst_st) {	/* the walk's stat: no second one */
 		f->old = *f->dst_st;
 		f->have_old = true;
