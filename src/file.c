@@ -775,6 +775,28 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	return 0;
 }
 
+int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
+		      const struct stat *sst, const struct stat *dst_st,
+		      bool follow)
+{
+	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
+	struct file_copy f = {
+		.src = src, .dst = dst, .rec = &rec, .sst = sst,
+		.dst_st = dst_st, .follow = follow, .in = -1, .out = -1,
+		.tdirfd = -1, .old = *dst_st, .have_old = true,
+	};
+	int r;
+
+	if (w->o->explain || !S_ISREG(sst->st_mode) ||
+	    !S_ISREG(dst_st->st_mode))
+		return 0;	/* --explain reads no data */
+	clock_gettime(CLOCK_MONOTONIC, &f.t0);
+	r = open_source(w, &f) < 0 ? -1 : already_equal(w, &f);
+	if (f.in >= 0)
+		close(f.in);
+	return r;
+}
+
 /* Copies regular file SRC (or the data of a FIFO or device) to DST.
  * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
  * of a fresh tree); else SRC is opened here and checked against SST, the

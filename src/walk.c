@@ -1365,6 +1365,23 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 				sc_quote(e->dst));
 		return -1;
 	}
+	/* --if-changed: a destination that already holds the source's
+	 * bytes is neither backed up nor removed: left alone (but for its
+	 * attributes), as it is without -b */
+	if (o->if_changed && !dst_dir &&
+	    (o->backup != SC_BACKUP_NONE ||
+	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
+	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
+	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
+		r = sc_file_unchanged(w, e->src, e->dst, &e->sst, &e->dst_st,
+				      e->follow);
+		if (r > 0 && !w->msgs.failed &&
+		    sc_links_tracked(o, &e->sst, e->cmdline))
+			(void)sc_links_remember(&w->links, e->sst.st_dev,
+						e->sst.st_ino, e->dst);
+		if (r != 0)
+			return r > 0 ? 0 : -1;
+	}
 	if (o->backup != SC_BACKUP_NONE && !dst_dir) {
 		r = back_up(w, e);
 		if (r < 0)
