@@ -400,9 +400,10 @@ static int prepare_destination(struct walk *w, struct file_copy *f)
 	const struct sc_options *o = w->o;
 	struct sc_record *rec = f->rec;
 
-	if (f->created && w->parent_facts) {
-		/* A file just made in a directory just made: a regular file
-		 * on the directory's filesystem, no need to ask. */
+	if (f->exclusive && w->parent_facts) {
+		/* A file just made (O_EXCL) in a directory just made: a
+		 * regular file on the directory's filesystem, no need to
+		 * ask. */
 		f->ost.st_mode = S_IFREG;
 		rec->dst_fs = w->parent_facts;
 	} else if (fstat(f->out, &f->ost) < 0) {
