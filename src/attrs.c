@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/xattr.h>
 #include <acl/libacl.h>
 #include <attr/error_context.h>
 #include <attr/libattr.h>
@@ -432,4 +433,119 @@ int sc_attrs_set_parent(const struct sc_attrs_env *env, const char *src,
 		return -1;
 	}
 	return 0;
+}
+
+/* --- --atomic: the temporary in the old file's place --------------------- */
+
+/* The extended attributes of OLD (open as OLD_FD) onto OUT, as the old
+ * file would have kept them through an overwrite in place.  security.*
+ * stays as the new inode got it: the label is the LSM's to give (cp
+ * sets no SELinux context either), and security.capability is the one
+ * a write removes.  An ACL the new inode inherited from its directory's
+ * default ACL goes when the old file had none.  Failures are said as
+ * libattr says them, and do not fail the copy. */
+static void keep_old_xattrs(const struct sc_attrs_env *env, int out,
+			    int old_fd, const struct sc_at *old)
+{
+	char proc[64];
+	_cleanup_free_ char *names = NULL;
+	char *value = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	bool had_acl = false;
+
+	/* the old file by its descriptor: flistxattr() does not take an
+	 * O_PATH one, /proc resolves it to the inode */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", old_fd);
+	len = listxattr(proc, NULL, 0);
+	if (len > 0 && (names = malloc((size_t)len)))
+		len = listxattr(proc, names, (size_t)len);
+	if (len < 0) {
+		if (errno != ENOTSUP && errno != ENOSYS)
+			sc_report_warning(env->msgs, errno,
+					  _("listing attributes of %s"),
+					  sc_quote(old->path));
+		len = 0;
+	}
+	for (char *n = names; names && n < names + len; n += strlen(n) + 1) {
+		ssize_t v;
+
+		if (!strncmp(n, "security.", 9))
+			continue;
+		if (!strcmp(n, "system.posix_acl_access"))
+			had_acl = true;
+		v = getxattr(proc, n, NULL, 0);
+		if (v >= 0 && (size_t)v > cap) {
+			char *nv = realloc(value, (size_t)v);
+
+			if (!nv) {
+				errno = ENOMEM;
+				v = -1;
+			} else {
+				value = nv;
+				cap = (size_t)v;
+			}
+		}
+		if (v > 0)
+			v = getxattr(proc, n, value, cap);
+		if (v < 0) {
+			sc_report_warning(env->msgs, errno,
+					  _("getting attribute %s of %s"),
+					  sc_quote(n), sc_quote(old->path));
+			continue;
+		}
+		if (fsetxattr(out, n, value, (size_t)v, 0) < 0 &&
+		    errno != ENOTSUP)
+			sc_report_warning(env->msgs, errno,
+					  _("setting attribute %s for %s"),
+					  sc_quote(n), sc_quote(old->path));
+	}
+	free(value);
+	if (!had_acl && fremovexattr(out, "system.posix_acl_access") < 0 &&
+	    errno != ENODATA && errno != ENOTSUP && errno != ENOSYS)
+		sc_report_warning(env->msgs, errno,
+				  _("setting permissions for %s"),
+				  sc_quote_locale(old->path));
+}
+
+int sc_attrs_take_old(const struct sc_attrs_env *env, int out,
+		      const struct sc_at *old, const struct stat *old_st)
+{
+	_cleanup_close_ int old_fd = -1;
+	mode_t mode = old_st->st_mode & 07777;
+	struct stat now, st;
+
+	if (fstat(out, &now) < 0)
+		goto fail;
+	/* The owner first, as the old file has it: a chown clears set-id
+	 * bits, so it must come before the mode.  Where it cannot be had
+	 * (not root), at least the group, as keep_owner() does. */
+	if ((now.st_uid != old_st->st_uid || now.st_gid != old_st->st_gid) &&
+	    fchown(out, old_st->st_uid, old_st->st_gid) < 0)
+		(void)!fchown(out, (uid_t)-1, old_st->st_gid);
+	if (fstat(out, &now) < 0)
+		goto fail;
+	/* Not the old file's owner and group: no set-id bits for them */
+	if (now.st_uid != old_st->st_uid || now.st_gid != old_st->st_gid)
+		mode &= ~(mode_t)(S_ISUID | S_ISGID);
+	old_fd = openat(old->dirfd, old->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (old_fd >= 0 && fstat(old_fd, &st) == 0 &&
+	    st.st_dev == old_st->st_dev && st.st_ino == old_st->st_ino)
+		keep_old_xattrs(env, out, old_fd, old);
+	if (fchmod(out, mode) < 0)
+		goto fail;
+	/* Overwritten in place, the old file lost its set-user-ID bit, and
+	 * its set-group-ID bit where the group may execute, unless the
+	 * writer has CAP_FSETID (should_remove_suid(), since Linux 2.6; in
+	 * a user namespace root does not count).  A truncation to the size
+	 * it has makes the kernel decide it for the new inode as it did for
+	 * the old one. */
+	if ((mode & (S_ISUID | S_ISGID)) &&
+	    (fstat(out, &now) < 0 || ftruncate(out, now.st_size) < 0))
+		goto fail;
+	return 0;
+fail:
+	sc_report_error(env->msgs, errno, _("setting permissions for %s"),
+			sc_quote_locale(old->path));
+	return -1;
 }

@@ -64,4 +64,14 @@ int sc_attrs_set(const struct sc_attrs_env *env, int in, int out,
 int sc_attrs_set_parent(const struct sc_attrs_env *env, const char *src,
 			const char *dst, const struct stat *st, bool restore);
 
+/* --atomic: the temporary OUT, which is to take the place of OLD
+ * (OLD_ST its stat, taken before the copy), gets what an overwrite in
+ * place would have left on the old file before --preserve is applied:
+ * its owner and group (where we may), its extended attributes and ACL,
+ * and its mode, less the set-id bits that writing to it would have
+ * cleared.  sc_attrs_set() then applies --preserve to OUT as it would to
+ * the old file.  0, or -1 with the message said. */
+int sc_attrs_take_old(const struct sc_attrs_env *env, int out,
+		      const struct sc_at *old, const struct stat *old_st);
+
 #endif

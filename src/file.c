@@ -134,12 +134,48 @@ struct file_copy {
 	struct timespec t0;
 	bool have_old;		/* OLD is the existing destination's stat */
 	bool dst_exists, created, atomic, named_tmp;
+	bool exclusive;		/* created here with O_EXCL: the name is ours */
+	/* --atomic through a symlink: the file the link leads to, as its
+	 * directory (TDIRFD, ours) and its name there; else -1 and NULL */
+	int tdirfd;
+	char *tname;
 	bool size_trusted, out_seekable;
 	bool clone_only;	/* --reflink=always */
 	bool removable;		/* a failure removes the destination */
 	bool shared;		/* ... or empties it: it has other names */
 	struct sc_made m;
 };
+
+/* --explain's open of the source: O_PATH, so that a FIFO is neither
+ * waited on nor woken (a writer waiting in open() would go on), and a
+ * device sees no open; no data is ever read.  What the run's open would
+ * refuse is refused as it would be: a socket (ENXIO), a file we may not
+ * read, a symlink not to be followed.  A descriptor, or -1 with errno. */
+static int explain_open_source(struct walk *w, struct file_copy *f)
+{
+	int nofollow = f->follow ? 0 : AT_SYMLINK_NOFOLLOW;
+	int fd = sc_walk_open_source(w, O_PATH | O_CLOEXEC |
+				     (f->follow ? 0 : O_NOFOLLOW));
+	struct stat st;
+	int e = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (S_ISSOCK(st.st_mode))
+		e = ENXIO;
+	else if (S_ISLNK(st.st_mode))
+		e = ELOOP;
+	else if (faccessat(w->at_fd, w->at_name, R_OK, AT_EACCESS | nofollow) < 0)
+		e = errno;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
 
 /* Opens the source (unless the fast path did), and checks that it is
  * the file the walk saw.  0, or -1 with the message said. */
@@ -148,7 +184,8 @@ static int open_source(struct walk *w, struct file_copy *f)
 	struct sc_record *rec = f->rec;
 
 	if (f->in < 0) {
-		f->in = sc_walk_open_source(w, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+		f->in = w->o->explain ? explain_open_source(w, f) :
+			sc_walk_open_source(w, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 					    (f->follow ? 0 : O_NOFOLLOW));
 		if (f->in < 0) {
 			sc_report_error(&w->msgs, errno,
@@ -210,6 +247,61 @@ static int already_equal(struct walk *w, struct file_copy *f)
 	return 1;
 }
 
+/* Where --atomic puts its temporary and renames it to: the file a copy
+ * through DST writes, the last target of a symlink DST leads through
+ * (F->tdirfd), else DST. */
+static struct sc_at atomic_at(const struct walk *w, const struct file_copy *f)
+{
+	if (f->tdirfd >= 0)
+		return (struct sc_at){ f->tdirfd, f->tname, f->dst };
+	return sc_walk_dst(w, f->dst);
+}
+
+/* --atomic onto a symlink: the copy in place writes the file the link
+ * leads to, and so does --atomic, with its temporary in that file's
+ * directory, renamed over that file: the link stays a link, and its
+ * target is the new file.  A link to nowhere is refused as it is
+ * without --atomic.  0, or -1 with the message said. */
+static int atomic_through_link(struct walk *w, struct file_copy *f)
+{
+	struct sc_at dst = sc_walk_dst(w, f->dst);
+	struct stat st;
+	int r = sc_dest_resolve(&dst, &f->tdirfd, &f->tname, &st);
+
+	if (r < 0) {
+		sc_report_error(&w->msgs, -r, _("cannot create regular file %s"),
+				sc_quote(f->dst));
+		return -1;
+	}
+	if (r == 0)
+		return 0;
+	if (!st.st_mode) {
+		if (sc_dest_refuse_dangling(&w->msgs, &dst))
+			return -1;
+		f->dst_exists = f->have_old = false;	/* POSIXLY_CORRECT */
+	} else {
+		/* as it is now, not as the walk saw it through the link */
+		f->dst_exists = f->have_old = true;
+		f->old = st;
+	}
+	return 0;
+}
+
+/* The mode a new destination is made with: the source's permissions
+ * without the bits that must wait (see struct sc_made), and writable by
+ * us where xattrs are to be set on it.  Fills F->m's OMITTED and EXTRA,
+ * which the attribute step gives back. */
+static mode_t new_file_mode(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	mode_t mode = f->ist.st_mode & 0777;
+
+	f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
+	f->m.extra = o->preserve_xattr && !w->privileged ?
+		     S_IWUSR & ~mode : 0;
+	return (mode & ~f->m.omitted) | f->m.extra;
+}
+
 /* Opens the destination: a temporary (--atomic), the existing file, or
  * a new one made without the bits that must wait.  0, or -1 with the
  * message said (nothing to clean up). */
@@ -219,13 +311,23 @@ static int open_destination(struct walk *w, struct file_copy *f)
 	int flags = (o->verify ? O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
 	struct sc_at dst = sc_walk_dst(w, f->dst);
 
+	if (f->atomic && atomic_through_link(w, f) < 0)
+		return -1;
 	/* A running program cannot be opened for writing (ETXTBSY), but it
 	 * can be replaced: --atomic renames over it, as install does. */
 	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
 		f->atomic = false;	/* a device or FIFO: write into it */
 
 	if (f->atomic) {
-		f->out = sc_dest_atomic_open(&dst, &f->named_tmp);
+		struct sc_at at = atomic_at(w, f);
+
+		/* The temporary of a new file is made as the file itself
+		 * would be; one that replaces a file is ours alone until it
+		 * takes the old file's attributes (finish_file()). */
+		f->out = sc_dest_atomic_open(&at, f->have_old ?
+					     S_IRUSR | S_IWUSR :
+					     new_file_mode(w, f),
+					     &f->named_tmp);
 		if (f->out < 0) {
 			sc_report_error(&w->msgs, -f->out,
 					_("cannot create regular file %s"),
@@ -258,18 +360,12 @@ static int open_destination(struct walk *w, struct file_copy *f)
 		}
 	}
 	if (!f->atomic && !f->dst_exists) {
-		/* Made without the bits that must wait (see struct sc_made);
-		 * writable by us where xattrs are to be set on it. */
-		mode_t mode = f->ist.st_mode & 0777;
-
-		f->m.omitted = sc_attrs_omitted(o, f->ist.st_mode) & 0777;
-		f->m.extra = o->preserve_xattr && !w->privileged ?
-			     S_IWUSR & ~mode : 0;
 		f->out = sc_walk_open_dest(w, flags | O_CREAT | O_EXCL,
-					   (mode & ~f->m.omitted) | f->m.extra);
+					   new_file_mode(w, f));
+		f->exclusive = f->out >= 0;
 		if (f->out < 0 && errno == EEXIST) {
 			f->out = sc_dest_open_dangling(&w->msgs, &dst, flags,
-						       mode);
+						       f->ist.st_mode & 0777);
 			if (f->out == -2)
 				return -1;
 		}
@@ -287,6 +383,16 @@ static int open_destination(struct walk *w, struct file_copy *f)
 	return 0;
 }
 
+/* Does the destination's name lead to the file written (F->ost), and
+ * not to a symlink it was written through, or to what took its place? */
+static bool name_leads_here(struct walk *w, const struct file_copy *f)
+{
+	struct stat st;
+
+	return fstatat(w->dst_fd, w->dst_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_dev == f->ost.st_dev && st.st_ino == f->ost.st_ino;
+}
+
 /* What the open destination is, what a signal or a failure does to it,
  * and the plan for the data.  0, or an errno for abandon_file(). */
 static int prepare_destination(struct walk *w, struct file_copy *f)
@@ -294,9 +400,10 @@ static int prepare_destination(struct walk *w, struct file_copy *f)
 	const struct sc_options *o = w->o;
 	struct sc_record *rec = f->rec;
 
-	if (f->created && w->parent_facts) {
-		/* A file just made in a directory just made: a regular file
-		 * on the directory's filesystem, no need to ask. */
+	if (f->exclusive && w->parent_facts) {
+		/* A file just made (O_EXCL) in a directory just made: a
+		 * regular file on the directory's filesystem, no need to
+		 * ask. */
 		f->ost.st_mode = S_IFREG;
 		rec->dst_fs = w->parent_facts;
 	} else if (fstat(f->out, &f->ost) < 0) {
@@ -313,11 +420,17 @@ static int prepare_destination(struct walk *w, struct file_copy *f)
 	 * another device or FIFO that was the destination. */
 	f->removable = !f->atomic && !o->attributes_only &&
 		       S_ISREG(f->ost.st_mode);
-	f->shared = f->removable && !f->created && f->ost.st_nlink > 1;
+	/* A file with other names, or one written through a symlink (or
+	 * /dev/stdout), is emptied, never removed: the name is not ours to
+	 * take away, and the file must not look complete. */
+	f->shared = f->removable && !f->exclusive &&
+		    (f->ost.st_nlink > 1 || !name_leads_here(w, f));
 	if (f->removable) {
 		struct sc_at dst = sc_walk_dst(w, f->dst);
 
-		sc_dest_partial_begin(w->thread, &dst, f->shared);
+		sc_dest_partial_begin(w->thread, &dst, f->out,
+				      f->exclusive && w->parent_facts ?
+				      NULL : &f->ost, f->shared);
 	}
 	make_plan(w, rec, &f->ist, f->ost.st_mode);
 	if (o->verify && !o->attributes_only &&
@@ -470,14 +583,22 @@ static int finish_file(struct walk *w, struct file_copy *f)
 	struct sc_record *rec = f->rec;
 	int e;
 
-	if (f->atomic && !o->preserve_mode)
-		/* The new inode takes the old file's mode, as an overwrite
-		 * in place would have kept it. */
-		fchmod(f->out, f->have_old ? f->old.st_mode & 07777 :
-			       f->ist.st_mode & 0777 & ~w->umask);
-	if (f->atomic && !o->preserve_ownership && f->have_old &&
-	    (f->old.st_uid != f->ost.st_uid || f->old.st_gid != f->ost.st_gid))
-		(void)!fchown(f->out, f->old.st_uid, f->old.st_gid);
+	if (f->atomic && f->have_old) {
+		/* The new inode first becomes what the old one would be
+		 * after an overwrite in place; then --preserve does to it
+		 * what it would have done to the old one. */
+		const struct sc_attrs_env env = {
+			.o = o, .xattr_rules = w->xattr_rules,
+			.umask = w->umask, .privileged = w->privileged,
+			.msgs = &w->msgs,
+		};
+		struct sc_at dst = atomic_at(w, f);
+
+		if (sc_attrs_take_old(&env, f->out, &dst, &f->old) < 0) {
+			rec->err = -EPERM;
+			return EPERM;
+		}
+	}
 	if (sc_walk_set_attrs(w, f->in, f->out, f->src, f->dst, &f->ist,
 			      &f->m) < 0) {
 		w->msgs.failed = true;
@@ -492,7 +613,7 @@ static int finish_file(struct walk *w, struct file_copy *f)
 		return e;
 	}
 	if (f->atomic) {
-		struct sc_at dst = sc_walk_dst(w, f->dst);
+		struct sc_at dst = atomic_at(w, f);
 
 		e = sc_dest_atomic_commit(f->out, &dst, f->named_tmp);
 		if (e < 0) {
@@ -502,6 +623,8 @@ static int finish_file(struct walk *w, struct file_copy *f)
 			return -e;
 		}
 	}
+	/* complete: a signal leaves it now, before its descriptor goes */
+	sc_dest_partial_end(w->thread);
 	e = close(f->out);
 	f->out = -1;
 	if (e < 0) {
@@ -518,27 +641,91 @@ static int finish_file(struct walk *w, struct file_copy *f)
  * --atomic the old file was never touched and the temporary goes;
  * without, what was written is a prefix, or nothing: remove it (an
  * existing destination was already truncated by the open), or, when
- * other hard links share it, empty it and keep the links.  E: the errno
+ * other hard links share it or it was written through a symlink, empty
+ * it and keep the names: the symlink stays a symlink.  E: the errno
  * the record gets unless it has one.  Returns -1. */
 static int abandon_file(struct walk *w, struct file_copy *f, int e)
 {
+	/* the name goes only while it leads to the file written (not
+	 * known, and not asked, for one made here with O_EXCL) */
+	bool remove = f->removable && !f->shared &&
+		      ((f->exclusive && w->parent_facts) ||
+		       name_leads_here(w, f));
+
+	sc_dest_partial_end(w->thread);
 	if (f->out >= 0) {
-		if (f->shared)
+		if (f->removable && !remove)
 			(void)!ftruncate(f->out, 0);
 		close(f->out);
 		f->out = -1;
 	}
 	if (f->atomic)
 		sc_dest_atomic_abandon(f->named_tmp);
-	else if (f->removable && !f->shared)
+	else if (remove)
 		unlinkat(w->dst_fd, w->dst_name, 0);
-	sc_dest_partial_end(w->thread);
 	f->rec->seconds = elapsed(&f->t0);
 	if (!f->rec->err)
 		f->rec->err = -e;
 	if (w->o->json)
 		sc_walk_report(w, f->rec);
 	return -1;
+}
+
+/* --explain of the file F, whose source is open (O_PATH): what the run
+ * decides before its first byte, said as the run says it, then the
+ * plan.  Nothing is created, written or read.  0, or -1 with the
+ * message said. */
+static int explain_file(struct walk *w, struct file_copy *f)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record *rec = f->rec;
+	struct sc_at dst = sc_walk_dst(w, f->dst);
+	struct stat st;
+
+	/* A symlink to nowhere is not written through (a backup or
+	 * --remove-destination would have taken it away: the walk decided
+	 * so, and nothing was moved). */
+	if (!f->dst_st && o->backup == SC_BACKUP_NONE &&
+	    !o->remove_destination &&
+	    fstatat(dst.dirfd, dst.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode) && fstatat(dst.dirfd, dst.name, &st, 0) < 0 &&
+	    errno == ENOENT && sc_dest_refuse_dangling(&w->msgs, &dst))
+		return -1;
+	if (o->verify && !o->attributes_only && f->dst_st &&
+	    !S_ISREG(f->dst_st->st_mode) && !S_ISBLK(f->dst_st->st_mode)) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot verify %s: nothing written there can be read back"),
+				sc_quote(f->dst));
+		rec->failure = "verify";
+		return -1;
+	}
+	/* an existing file is opened for writing (-f removes one it may
+	 * not open; --atomic renames over it) */
+	if (f->dst_st && !f->atomic && !o->force &&
+	    faccessat(dst.dirfd, dst.name, W_OK, AT_EACCESS) < 0) {
+		sc_report_error(&w->msgs, errno,
+				_("cannot create regular file %s"),
+				sc_quote(f->dst));
+		return -1;
+	}
+	if (w->run->fs_assumed) {	/* --assume-fs */
+		rec->src_fs = &w->run->assumed[0];
+		rec->dst_fs = &w->run->assumed[1];
+	} else {
+		rec->dst_fs = sc_walk_facts_for_path(w, f->dst);
+	}
+	make_plan(w, rec, &f->ist, f->dst_st ? f->dst_st->st_mode : S_IFREG);
+	if (o->attributes_only) {
+		/* no road is taken: the data stays where it is */
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			rec->plan.step[r] = (struct sc_plan_step){
+				.use = false, .by_option = true,
+				.why = N_("--attributes-only: no data is copied"),
+			};
+		rec->plan.n_use = 0;
+	}
+	sc_walk_report(w, rec);
+	return 0;
 }
 
 /* Copies regular file F->src (or, without -R, the data of a FIFO or
@@ -553,18 +740,8 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	clock_gettime(CLOCK_MONOTONIC, &f->t0);
 	if (open_source(w, f) < 0)
 		return -1;
-	if (o->explain) {
-		if (w->run->fs_assumed) {	/* --assume-fs */
-			rec->src_fs = &w->run->assumed[0];
-			rec->dst_fs = &w->run->assumed[1];
-		} else {
-			rec->dst_fs = sc_walk_facts_for_path(w, f->dst);
-		}
-		make_plan(w, rec, &f->ist,
-			  f->dst_st ? f->dst_st->st_mode : S_IFREG);
-		sc_walk_report(w, rec);
-		return 0;
-	}
+	if (o->explain)
+		return explain_file(w, f);
 	if (f->dst_st) {	/* the walk's stat: no second one */
 		f->old = *f->dst_st;
 		f->have_old = true;
@@ -582,7 +759,7 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	if (e)
 		return abandon_file(w, f, e);
 	sc_dest_partial_end(w->thread);
-	struct sc_at dst = sc_walk_dst(w, f->dst);
+	struct sc_at dst = f->atomic ? atomic_at(w, f) : sc_walk_dst(w, f->dst);
 
 	if (o->sync && (e = sc_dest_fsync_dir(&dst)) < 0) {
 		sc_report_error(&w->msgs, -e,
@@ -599,6 +776,28 @@ static int copy_file(struct walk *w, struct file_copy *f)
 	return 0;
 }
 
+int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
+		      const struct stat *sst, const struct stat *dst_st,
+		      bool follow)
+{
+	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
+	struct file_copy f = {
+		.src = src, .dst = dst, .rec = &rec, .sst = sst,
+		.dst_st = dst_st, .follow = follow, .in = -1, .out = -1,
+		.tdirfd = -1, .old = *dst_st, .have_old = true,
+	};
+	int r;
+
+	if (w->o->explain || !S_ISREG(sst->st_mode) ||
+	    !S_ISREG(dst_st->st_mode))
+		return 0;	/* --explain reads no data */
+	clock_gettime(CLOCK_MONOTONIC, &f.t0);
+	r = open_source(w, &f) < 0 ? -1 : already_equal(w, &f);
+	if (f.in >= 0)
+		close(f.in);
+	return r;
+}
+
 /* Copies regular file SRC (or the data of a FIFO or device) to DST.
  * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
  * of a fresh tree); else SRC is opened here and checked against SST, the
@@ -612,7 +811,12 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	struct file_copy f = {
 		.src = src, .dst = dst, .rec = &rec, .sst = sst,
 		.dst_st = dst_st, .follow = follow, .in = pre_in, .out = -1,
-		.dst_exists = dst_st != NULL, .atomic = w->o->atomic,
+		.tdirfd = -1,
+		.dst_exists = dst_st != NULL,
+		/* --attributes-only writes no data: the attributes go on the
+		 * file in place, which a temporary renamed over it would
+		 * empty */
+		.atomic = w->o->atomic && !w->o->attributes_only,
 		.clone_only = w->o->reflink == SC_REFLINK_ALWAYS &&
 			      !w->o->roads_forced,
 	};
@@ -623,6 +827,9 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	r = copy_file(w, &f);
 	if (f.in >= 0)
 		close(f.in);
+	if (f.tdirfd >= 0)
+		close(f.tdirfd);
+	free(f.tname);
 	/* --debug: how the data went, once the source was open, as cp
 	 * says it (cp 9.2 and later) */
 	if (f.opened && w->o->debug && !w->o->attributes_only &&

@@ -20,4 +20,14 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 		 const struct stat *sst, const struct stat *dst_st,
 		 bool follow, int pre_in, const struct stat *pre_ist);
 
+/* --if-changed, before the walk backs DST up or removes it: when DST
+ * (DST_ST, an existing regular file) already holds the bytes of SRC
+ * (SST; FOLLOW as for sc_file_copy()), it is left alone but for the
+ * attributes --preserve asks for, and reported unchanged: 1.  0 when
+ * they differ (or under --explain, which reads no data), -1 with the
+ * message said. */
+int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
+		      const struct stat *sst, const struct stat *dst_st,
+		      bool follow);
+
 #endif

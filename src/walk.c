@@ -1286,6 +1286,8 @@ static int back_up(struct walk *w, const struct entry *e)
 				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
+	if (o->explain)
+		return 0;	/* decided: nothing is moved */
 	b = sc_dest_backup_name(o, w->dst_fd, e->dst);
 	if (!b || (renameat(w->dst_fd, w->dst_name, w->dst_fd,
 			    w->dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
@@ -1314,6 +1316,8 @@ static int keep_newer(struct walk *w, const struct entry *e)
 		return -1;
 	}
 	skipped(w, e->dst);
+	if (o->explain && !o->json)	/* the plan of a file left alone */
+		sc_report_skipped(&w->msgs, e->dst);
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev)
@@ -1327,7 +1331,9 @@ static int keep_newer(struct walk *w, const struct entry *e)
 /* What cp decides about an existing destination before it copies: the
  * same file, --update, -n, -i, a directory against a file, what this
  * run just made, then a backup or a removal.  1: go on and copy, 0: done
- * (nothing more to do), -1: failed, said. */
+ * (nothing more to do), -1: failed, said.  --explain decides the same,
+ * and says the same, but moves and removes nothing and asks nothing: -i
+ * is taken as answered yes. */
 static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 {
 	const struct sc_options *o = w->o;
@@ -1348,10 +1354,12 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
 		return keep_newer(w, e);
 	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
-			 (o->interactive == SC_OVERWRITE_ASK &&
+			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
 			  !sc_dest_ask_overwrite(o, w->privileged, &dst,
 						 &e->dst_st)))) {
 		skipped(w, e->dst);
+		if (o->explain && !o->json)
+			sc_report_skipped(&w->msgs, e->dst);
 		return 0;
 	}
 	if (nothing_to_do)
@@ -1377,6 +1385,23 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 				sc_quote(e->dst));
 		return -1;
 	}
+	/* --if-changed: a destination that already holds the source's
+	 * bytes is neither backed up nor removed: left alone (but for its
+	 * attributes), as it is without -b */
+	if (o->if_changed && !dst_dir &&
+	    (o->backup != SC_BACKUP_NONE ||
+	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
+	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
+	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
+		r = sc_file_unchanged(w, e->src, e->dst, &e->sst, &e->dst_st,
+				      e->follow);
+		if (r > 0 && !w->msgs.failed &&
+		    sc_links_tracked(o, &e->sst, e->cmdline))
+			(void)sc_links_remember(&w->links, e->sst.st_dev,
+						e->sst.st_ino, e->dst);
+		if (r != 0)
+			return r > 0 ? 0 : -1;
+	}
 	if (o->backup != SC_BACKUP_NONE && !dst_dir) {
 		r = back_up(w, e);
 		if (r < 0)
@@ -1385,7 +1410,8 @@ static _noinline_ int settle_destination(struct walk *w, struct entry *e)
 			e->dst_exists = false;
 	} else if (!dst_dir &&
 		   sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
-		if (sc_dest_remove(&w->msgs, &dst, o->verbose, true) < 0)
+		if (!o->explain &&
+		    sc_dest_remove(&w->msgs, &dst, o->verbose, true) < 0)
 			return -1;
 		e->dst_exists = false;
 	}
@@ -1553,7 +1579,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 		return 0;
 	if (stat_destination(w, e) < 0)
 		return -1;
-	if (e->dst_exists && !o->explain) {
+	if (e->dst_exists) {
 		r = settle_destination(w, e);
 		if (r <= 0)
 			return r;

@@ -228,6 +228,103 @@ START_TEST(link_replaces_only_when_asked)
 }
 END_TEST
 
+/* --atomic's temporary is made with the mode asked for, as open(2) makes
+ * a file (less the umask): never with set-id or sticky bits, which it
+ * once got from whatever was in the register O_TMPFILE's mode is read
+ * from.  By path and by the directory's descriptor, then committed. */
+START_TEST(atomic_temporary_has_the_mode_asked)
+{
+	static const mode_t modes[] = { 0600, 0755, 0640, 0700, 0444 };
+	char dst[320];
+	mode_t old = umask(022);
+
+	snprintf(dst, sizeof(dst), "%s/f", scratch);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		for (int by_fd = 0; by_fd < 2; by_fd++) {
+			int dirfd = by_fd ? open(scratch, O_PATH | O_DIRECTORY) :
+					    AT_FDCWD;
+			struct sc_at d = { dirfd, by_fd ? "f" : dst, dst };
+			struct stat st;
+			bool named;
+			int fd;
+
+			fd = sc_dest_atomic_open(&d, modes[i], &named);
+			ck_assert_int_ge(fd, 0);
+			ck_assert_int_eq(fstat(fd, &st), 0);
+			ck_assert_uint_eq(st.st_mode & 07777, modes[i] & ~022);
+			ck_assert_int_eq(write(fd, "x", 1), 1);
+			ck_assert_int_eq(sc_dest_atomic_commit(fd, &d, named), 0);
+			close(fd);
+			ck_assert_int_eq(stat(dst, &st), 0);
+			ck_assert_uint_eq(st.st_mode & 07777, modes[i] & ~022);
+			ck_assert_int_eq(st.st_size, 1);
+			if (dirfd >= 0)
+				close(dirfd);
+		}
+	}
+	umask(old);
+}
+END_TEST
+
+/* --atomic through a symlink: the chain is followed from the link's
+ * directory to the last target's directory and name; a link to nowhere
+ * says so (st_mode 0); not a link: 0; a loop: ELOOP; a link to a
+ * directory: EISDIR. */
+START_TEST(resolve_follows_a_chain_of_links)
+{
+	char path[400], name[64];
+	struct sc_at d = { AT_FDCWD, path, path };
+	struct stat st, want;
+	int dirfd;
+	char *tname;
+
+	snprintf(path, sizeof(path), "%s/sub", scratch);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	touch("sub/t");
+	snprintf(path, sizeof(path), "%s/sub/t", scratch);
+	ck_assert_int_eq(stat(path, &want), 0);
+	snprintf(path, sizeof(path), "%s/hop", scratch);
+	ck_assert_int_eq(symlink("sub/t", path), 0);
+	snprintf(path, sizeof(path), "%s/sub/l", scratch);
+	ck_assert_int_eq(symlink("../hop", path), 0);
+
+	/* sub/l -> ../hop -> sub/t */
+	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), 1);
+	ck_assert_str_eq(tname, "t");
+	ck_assert(st.st_ino == want.st_ino && S_ISREG(st.st_mode));
+	snprintf(name, sizeof(name), "t");
+	ck_assert_int_eq(fstatat(dirfd, name, &st, 0), 0);
+	ck_assert(st.st_ino == want.st_ino);
+	close(dirfd);
+	free(tname);
+
+	/* not a link */
+	snprintf(path, sizeof(path), "%s/sub/t", scratch);
+	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), 0);
+	ck_assert_int_eq(dirfd, -1);
+
+	/* dangling */
+	snprintf(path, sizeof(path), "%s/dangling", scratch);
+	ck_assert_int_eq(symlink("sub/none", path), 0);
+	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), 1);
+	ck_assert_str_eq(tname, "none");
+	ck_assert_uint_eq(st.st_mode, 0);
+	close(dirfd);
+	free(tname);
+
+	/* a loop, a directory */
+	snprintf(path, sizeof(path), "%s/loop", scratch);
+	ck_assert_int_eq(symlink("loop", path), 0);
+	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), -ELOOP);
+	snprintf(path, sizeof(path), "%s/todir", scratch);
+	ck_assert_int_eq(symlink("sub/", path), 0);
+	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), -EISDIR);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink("..", path), 0);
+	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), -EISDIR);
+}
+END_TEST
+
 Suite *dest_suite(void)
 {
 	Suite *s = suite_create("dest");
@@ -245,6 +342,8 @@ Suite *dest_suite(void)
 	tcase_add_test(tc, existing_backup_is_numbered_only_where_numbers_are);
 	tcase_add_test(tc, backup_that_would_move_the_source_is_seen);
 	tcase_add_test(tc, link_replaces_only_when_asked);
+	tcase_add_test(tc, atomic_temporary_has_the_mode_asked);
+	tcase_add_test(tc, resolve_follows_a_chain_of_links);
 	suite_add_tcase(s, tc);
 	return s;
 }
