@@ -686,6 +686,13 @@ out:
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline)
 {
+	/* --atomic replaces a regular file by a rename, which gives the name
+	 * a new inode as a removal would (its other names keep the old
+	 * bytes), without the window in which there is no file, and without
+	 * losing it when the copy then fails. */
+	if (o->atomic && !o->attributes_only && S_ISREG(sst->st_mode) &&
+	    S_ISREG(dst_st->st_mode))
+		return false;
 	return o->remove_destination ||
 	       (!o->attributes_only &&
 		((o->preserve_links && dst_st->st_nlink > 1) ||

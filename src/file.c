@@ -605,7 +605,11 @@ static int finish_file(struct walk *w, struct file_copy *f)
 		if (f->atomic)
 			return EPERM;
 	}
-	if (o->sync && fsync(f->out) < 0) {
+	/* A FIFO, a terminal or a character device has nothing to sync:
+	 * fsync(2) says EINVAL there, after every byte was delivered. */
+	if (o->sync && fsync(f->out) < 0 &&
+	    !(errno == EINVAL && !S_ISREG(f->ost.st_mode) &&
+	      !S_ISBLK(f->ost.st_mode))) {
 		e = errno;
 		sc_report_error(&w->msgs, e, _("error writing %s"),
 				sc_quote(f->dst));
