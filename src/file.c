@@ -276,6 +276,23 @@ static int atomic_through_link(struct walk *w, struct file_copy *f)
 	if (r == 0)
 		return 0;
 	if (!st.st_mode) {
+		struct stat real;
+
+		/* /dev/stdout -> /proc/self/fd/1 -> "pipe:[4026]": a link the
+		 * kernel follows to a pipe, a socket or a deleted file,
+		 * though its text names no file.  It is not dangling, and
+		 * has no directory a temporary could be renamed in: it is
+		 * written in place, as without --atomic. */
+		if (fstatat(dst.dirfd, dst.name, &real, 0) == 0) {
+			close(f->tdirfd);
+			f->tdirfd = -1;
+			free(f->tname);
+			f->tname = NULL;
+			f->dst_exists = f->have_old = true;
+			f->old = real;
+			f->atomic = false;
+			return 0;
+		}
 		if (sc_dest_refuse_dangling(&w->msgs, &dst))
 			return -1;
 		f->dst_exists = f->have_old = false;	/* POSIXLY_CORRECT */

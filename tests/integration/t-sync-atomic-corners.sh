@@ -72,3 +72,28 @@ for opts in "--atomic -a" "--atomic --remove-destination" \
 	pass "$opts: d is the copy, a new inode; alias keeps the old bytes"
 	umount "$T/m$$"
 done
+
+# --atomic through a link the kernel follows though its text names no
+# file: /dev/stdout -> /proc/self/fd/1 -> "pipe:[N]", or a deleted file's
+# /proc/self/fd/N.  Nothing to rename a temporary in: written in place.
+# It was once refused as dangling (the pipe) and, before that, renamed
+# over /dev/stdout itself.  A private /dev, so that a broken run cannot
+# replace the machine's.
+need_cmd unshare
+say "--atomic src /dev/stdout into a pipe, and into a deleted file"
+mkdir dev
+ln -s /proc/self/fd/1 dev/stdout
+unshare -m sh -c '
+	mount --bind dev /dev || exit 99
+	"$SMARTCP" --atomic src /dev/stdout 2>err1 | cat >got3
+	[ -L /dev/stdout ] || echo "/dev/stdout is no longer a link" >>err1
+	exec 3>del
+	rm del
+	"$SMARTCP" --atomic src /proc/self/fd/3 2>err2 || echo "exit $?" >>err2
+	cmp -s src /proc/$$/fd/3 || echo "the deleted file is not the copy" >>err2
+' || fail "unshare or mount --bind failed"
+[ ! -s err1 ] || { _show err1; fail "--atomic to a pipe on stdout"; }
+cmp src got3 || fail "the pipe got other bytes"
+[ -L dev/stdout ] || fail "dev/stdout is no longer a link"
+[ ! -s err2 ] || { _show err2; fail "--atomic to a deleted file's fd"; }
+pass "--atomic to a pipe and to a deleted file: written in place, links kept"
