@@ -835,22 +835,21 @@ static bool source_blockdev(const char *src, struct stat *st)
 	       S_ISBLK(st->st_mode);
 }
 
-/* The identity of a filesystem with source SRC and superblock SBDEV, and
- * its UUID when a report wants it.  One filesystem, one source device:
- * bind mounts and btrfs subvolumes share it.  Its number costs a stat;
- * the UUID would cost opening and reading the device (milliseconds, and
- * root), so it is only read when a report will show it.  Whether there
- * is a block device behind it. */
-static bool set_identity(struct sc_fsinfo *fsi, struct entry *e,
-			 const char *src, dev_t sbdev, enum sc_origin from)
+/* The identity of a filesystem with superblock SBDEV whose source is a
+ * block device (BLOCKDEV: SRC, stat in ST) or not, and its UUID when a
+ * report wants it.  One filesystem, one source device: bind mounts and
+ * btrfs subvolumes share it.  Its number costs a stat; the UUID would
+ * cost opening and reading the device (milliseconds, and root), so it is
+ * only read when a report will show it. */
+static void set_identity(struct sc_fsinfo *fsi, struct entry *e,
+			 const char *src, bool blockdev, const struct stat *st,
+			 dev_t sbdev, enum sc_origin from)
 {
 	struct sc_fs_facts *f = &e->f;
-	struct stat st;
-	bool blockdev = source_blockdev(src, &st);
 
 	if (blockdev)
 		snprintf(f->identity, sizeof(f->identity), "blk:%u:%u",
-			 major(st.st_rdev), minor(st.st_rdev));
+			 major(st->st_rdev), minor(st->st_rdev));
 	else if (sbdev)
 		snprintf(f->identity, sizeof(f->identity), "dev:%u:%u",
 			 major(sbdev), minor(sbdev));
@@ -859,7 +858,6 @@ static bool set_identity(struct sc_fsinfo *fsi, struct entry *e,
 	if (blockdev && fsi->want_uuid &&
 	    blkid_uuid(fsi, src, f->uuid, sizeof(f->uuid)))
 		e->from[SC_FACT_UUID] = SC_ORIGIN_LIBBLKID;
-	return blockdev;
 }
 
 static void set_class(struct entry *e, bool blockdev)
@@ -879,7 +877,9 @@ static void fill_from_fs(struct sc_fsinfo *fsi, struct entry *e,
 {
 	struct sc_fs_facts *f = &e->f;
 	const char *type = lm->mnt_fs_get_fstype(fs);
-	bool blockdev;
+	const char *src = lm->mnt_fs_get_srcpath(fs);
+	struct stat st;
+	bool blockdev = source_blockdev(src, &st);
 
 	f->mnt_id = lm->mnt_fs_get_id(fs);
 	if (type) {
@@ -893,8 +893,8 @@ static void fill_from_fs(struct sc_fsinfo *fsi, struct entry *e,
 		    strdup(lm->mnt_fs_get_source(fs)) : NULL;
 	f->options = lm->mnt_fs_strdup_options(fs);
 	e->from[SC_FACT_MOUNT] = from;
-	blockdev = set_identity(fsi, e, lm->mnt_fs_get_srcpath(fs),
-				lm->mnt_fs_get_devno(fs), from);
+	set_identity(fsi, e, src, blockdev, &st, lm->mnt_fs_get_devno(fs),
+		     from);
 	set_class(e, blockdev);
 }
 
@@ -912,13 +912,12 @@ static bool fill_from_fields(struct sc_fsinfo *fsi, struct entry *e,
 	size_t n = strlen(m->point), del = strlen(" (deleted)");
 	enum sc_fs_class cls;
 	char *vfs = NULL, *sb = NULL;
-	bool by_magic, blockdev;
 	struct stat st;
+	bool by_magic, blockdev = source_blockdev(m->source, &st);
 
 	snprintf(f->type, sizeof(f->type), "%s%s%s", m->type, sub ? "." : "",
 		 sub ? sub : "");
 	if (!force) {
-		blockdev = source_blockdev(m->source, &st);
 		/* Decisions there rest on type names (server-side copy
 		 * between two mounts of one type), which libmount gives. */
 		if (!classify_tables(f->type, f->magic, blockdev, &cls,
@@ -949,9 +948,8 @@ static bool fill_from_fields(struct sc_fsinfo *fsi, struct entry *e,
 	free(vfs);
 	free(sb);
 	e->from[SC_FACT_MOUNT] = SC_ORIGIN_STATMOUNT;
-	blockdev = set_identity(fsi, e, m->source,
-				makedev(m->dev_major, m->dev_minor),
-				SC_ORIGIN_STATMOUNT);
+	set_identity(fsi, e, m->source, blockdev, &st,
+		     makedev(m->dev_major, m->dev_minor), SC_ORIGIN_STATMOUNT);
 	set_class(e, blockdev);
 	return true;
 libmount:
