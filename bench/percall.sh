@@ -8,8 +8,11 @@
 # small file to a new name, smartcp and cp alternating (A B B A ...), with
 # the machine's mounts and inside a private mount namespace (unshare -m)
 # with thousands of extra tmpfs mounts, as on a container host.  Those
-# mounts are made in the namespace and vanish with it.  Needs root for the
-# namespaces.  See bench/README.
+# mounts are made in the namespace and vanish with it.  A cold row drops
+# the page cache before each single call (the first hook after boot: the
+# programs and their libraries come from the disk), and beside the times
+# are the system calls and page faults of one call of each tool.  Needs
+# root for the namespaces and drop_caches.  See bench/README.
 set -euo pipefail
 export LC_ALL=C
 
@@ -22,6 +25,11 @@ Usage: bench/percall.sh [OPTION]...
                    each; 0 is the machine's own mounts, without a namespace
                    (default 0,2000,8000; env BENCH_MOUNTS)
   --size BYTES     size of the file copied (default 6)
+  --cold N         cold calls per tool: sync and drop_caches before each
+                   single call, alternating (default 9; 0 skips the row;
+                   env BENCH_COLD)
+  --no-counts      skip the system calls (strace -f -c) and page faults
+                   (perf stat) of one call of each tool
   --no-floor       skip the "startup only" rows: the same series of
                    `smartcp --version` and `cp --version` (machine's mounts),
                    what loading the programs and their libraries costs,
@@ -41,6 +49,8 @@ RUNS=${BENCH_RUNS:-7}
 CALLS=${BENCH_CALLS:-200}
 MOUNTS=${BENCH_MOUNTS:-0,2000,8000}
 SIZE=6
+COLD=${BENCH_COLD:-9}
+COUNTS=1
 FLOOR=1
 TSV=${BENCH_TSV:-}
 SMARTCP=${SMARTCP:-}
@@ -146,6 +156,51 @@ empty_with_libs() {
 	cc -O2 -o "$out" "$out.c" -Wl,--no-as-needed "${args[@]}" 2>/dev/null
 }
 
+# cold_call TOOL-PATH SRC DST: one call after sync and drop_caches: the
+# program, its libraries and SRC come from the disk.  Prints the wall and
+# CPU microseconds of that call.
+cold_call() {
+	local tool=$1 src=$2 dst=$3 t0 t1
+	rm -f -- "$dst"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	times >"$dst.c0"
+	t0=$EPOCHREALTIME
+	"$tool" "$src" "$dst"
+	t1=$EPOCHREALTIME
+	times >"$dst.c1"
+	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$dst.c0" "$dst.c1")"
+	rm -f -- "$dst" "$dst.c0" "$dst.c1"
+}
+
+# counts TOOL-PATH SRC SCRATCH: "SYSCALLS FAULTS LIBS" of one call: the
+# system calls strace -f -c counts, the median page faults of 9 calls
+# under perf stat, the shared objects the loader maps; "-" for what
+# cannot be had (no strace, no perf).
+counts() {
+	local tool=$1 src=$2 d=$3 sys=- pf=- libs i
+	local -a f=()
+	if command -v strace >/dev/null; then
+		rm -f -- "$d.o"
+		strace -f -c -o "$d.sc" "$tool" "$src" "$d.o" >/dev/null 2>&1 &&
+			sys=$(awk '$NF == "total" { print $4 }' "$d.sc")
+	fi
+	if command -v perf >/dev/null; then
+		for ((i = 0; i < 9; i++)); do
+			rm -f -- "$d.o"
+			perf stat -x, -e page-faults -o "$d.pf" \
+				"$tool" "$src" "$d.o" >/dev/null 2>&1 || break
+			f+=("$(awk -F, '$3 == "page-faults" || $3 ~ /^page-faults/ { print $1 }' "$d.pf")")
+		done
+		((${#f[@]} == 9)) && pf=$(printf '%s\n' "${f[@]}" | sort -n | sed -n 5p)
+	fi
+	rm -f -- "$d.o"
+	libs=$(LD_DEBUG=files "$tool" "$src" "$d.o" 2>&1 >/dev/null |
+		grep -c 'generating link map' || true)
+	rm -f -- "$d.o" "$d.sc" "$d.pf"
+	echo "$sys $pf $libs"
+}
+
 inner() {
 	local n=$1 r
 	make_mounts "$n" "$PC_SCRATCH/mnt"
@@ -163,7 +218,22 @@ inner() {
 			echo "smartcp $(series "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/out")"
 		fi
 	done
-	((n == 0 && PC_FLOOR)) || return 0
+	if ((PC_COUNTS)); then
+		echo "count-smartcp $(counts "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/n")"
+		echo "count-cp $(counts "$PC_CP" "$PC_SRC" "$PC_SCRATCH/n")"
+	fi
+	((n == 0)) || return 0
+	# cold: A B, B A as above, one call each after drop_caches
+	for ((r = 0; r < PC_COLD; r++)); do
+		if ((r % 2 == 0)); then
+			echo "smartcp-cold $(cold_call "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/cold")"
+			echo "cp-cold $(cold_call "$PC_CP" "$PC_SRC" "$PC_SCRATCH/cold")"
+		else
+			echo "cp-cold $(cold_call "$PC_CP" "$PC_SRC" "$PC_SCRATCH/cold")"
+			echo "smartcp-cold $(cold_call "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/cold")"
+		fi
+	done
+	((PC_FLOOR)) || return 0
 	for ((r = 0; r < PC_RUNS; r++)); do
 		if ((r % 2 == 0)); then
 			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
@@ -202,6 +272,9 @@ while (($#)); do
 	--mounts=*) MOUNTS=${1#*=} ;;
 	--size) SIZE=$2; shift ;;
 	--size=*) SIZE=${1#*=} ;;
+	--cold) COLD=$2; shift ;;
+	--cold=*) COLD=${1#*=} ;;
+	--no-counts) COUNTS=0 ;;
 	--no-floor) FLOOR=0 ;;
 	--tsv) TSV=$2; shift ;;
 	--tsv=*) TSV=${1#*=} ;;
@@ -221,6 +294,7 @@ for v in RUNS CALLS; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
 done
 [[ $SIZE =~ ^[0-9]+$ ]] || die "--size must be a number of bytes, got '$SIZE'"
+[[ $COLD =~ ^[0-9]+$ ]] || die "--cold must be a number of calls, got '$COLD'"
 [[ $MOUNTS =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--mounts must be numbers separated by commas, got '$MOUNTS'"
 ((EUID == 0)) || die "must run as root (unshare -m, mounts)"
 command -v unshare >/dev/null || die "unshare (util-linux) is needed"
@@ -236,6 +310,14 @@ fi
 [[ -n $SMARTCP && -x $SMARTCP ]] || die "smartcp binary not found; use --smartcp PATH"
 SMARTCP=$(readlink -f "$SMARTCP")
 CP=$(command -v "${CP:-cp}") || die "cp not found"
+# A build tree's program finds libsmartcp through a run path, and the
+# loader probes glibc-hwcaps/ and tls/ directories under it for every
+# library (a dozen failed stat calls): the issue's rows are taken with
+# the installed program, which finds it through the loader's cache.
+if readelf -d "$SMARTCP" 2>/dev/null | grep -Eq '\((RUN)?PATH\)'; then
+	say "note: $SMARTCP has a run path ($(readelf -d "$SMARTCP" | sed -n 's/.*R[UN]*PATH.*\[\(.*\)\]/\1/p')):"
+	say "      not an installed program; make install and use --smartcp for the issue's rows"
+fi
 
 SCRATCH=$(mktemp -d "$SCRATCH_PARENT/smartcp-percall.XXXX")
 cleanup() {
@@ -264,6 +346,7 @@ if ((FLOOR)); then
 fi
 export PC_SMARTCP=$SCRATCH/smartcp PC_CP=$CP PC_SRC=$SCRATCH/src
 export PC_SCRATCH=$SCRATCH PC_RUNS=$RUNS PC_CALLS=$CALLS PC_FLOOR=$FLOOR
+export PC_COLD=$COLD PC_COUNTS=$COUNTS
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
 
 stats() { # numbers... -> median min max
@@ -272,7 +355,7 @@ stats() { # numbers... -> median min max
 		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 		      print m, v[1], v[NR] }'
 }
-ms() { awk -v us="$1" -v n="$CALLS" 'BEGIN { printf "%.2f", us / n / 1000 }'; }
+ms() { awk -v us="$1" -v n="${2:-$CALLS}" 'BEGIN { printf "%.2f", us / n / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 
 TSVTMP=$SCRATCH/results.tsv
@@ -282,6 +365,7 @@ say "cp:      $CP ($("$CP" --version | head -n 1))"
 echo "per call: $CALLS sequential calls per series, one ${SIZE}-byte file to a new name each call;"
 echo "          $RUNS series per tool, alternating (A B B A ...); wall ms per call (median, min, max)"
 echo "          and CPU ms per call (user + system of the calls, median); ratios smartcp / cp"
+((COLD == 0)) || echo "cold:     $COLD single calls per tool, alternating, each after sync and drop_caches (machine's mounts)"
 echo "          load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' setup mounts tool 'median' 'min' 'max' 'r(med)' 'r(min)' 'cpu med' 'r(cpu)'
 
@@ -298,39 +382,57 @@ for n in "${setups[@]}"; do
 	fi
 	lines=$(awk '$1 == "mounts" { print $2 }' <<<"$out")
 	rows=(smartcp cp)
+	if grep -q '^smartcp-cold ' <<<"$out"; then rows+=(smartcp-cold cp-cold); fi
 	if grep -q '^smartcp-version ' <<<"$out"; then rows+=(smartcp-version cp-version); fi
 	if grep -q '^smartcp-libs ' <<<"$out"; then rows+=(smartcp-libs cp-libs); fi
-	declare -A MED=() MIN=() MAX=() ALL=() CPU=()
+	declare -A MED=() MIN=() MAX=() ALL=() CPU=() PER=()
 	for tool in "${rows[@]}"; do
 		# shellcheck disable=SC2207 # one number per word
 		t=($(awk -v t="$tool" '$1 == t { print $2 }' <<<"$out"))
 		# shellcheck disable=SC2207
 		c=($(awk -v t="$tool" '$1 == t { print $3 }' <<<"$out"))
 		((${#t[@]})) || die "no timings for $tool in setup $n"
+		# a cold row's numbers are single calls, the others series
+		per=$CALLS
+		[[ $tool != *-cold ]] || per=1
 		read -r MED[$tool] MIN[$tool] MAX[$tool] <<<"$(stats "${t[@]}")"
 		read -r CPU[$tool] _ _ <<<"$(stats "${c[@]}")"
-		ALL[$tool]=$(for x in "${t[@]}"; do ms "$x"; printf ' '; done | sed 's/ $//; s/ /,/g')
+		PER[$tool]=$per
+		ALL[$tool]=$(for x in "${t[@]}"; do ms "$x" "$per"; printf ' '; done | sed 's/ $//; s/ /,/g')
 	done
 	for tool in "${rows[@]}"; do
 		label=$name
 		case $tool in
-		smartcp | smartcp-version | smartcp-libs) peer=${tool/smartcp/cp}
+		smartcp | smartcp-cold | smartcp-version | smartcp-libs) peer=${tool/smartcp/cp}
 			a=$(ratio "${MED[$tool]}" "${MED[$peer]}")
 			b=$(ratio "${MIN[$tool]}" "${MIN[$peer]}")
 			cr=$(ratio "${CPU[$tool]}" "${CPU[$peer]}") ;;
 		*) a=- b=- cr=- ;;
 		esac
 		case $tool in
+		*-cold) label="cold: drop_caches each call" ;;
 		*-version) label="startup only (--version)" ;;
 		*-libs) label="libraries only (empty main)" ;;
 		esac
+		p=${PER[$tool]}
+		nser=$RUNS
+		[[ $tool != *-cold ]] || nser=$COLD
 		printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' "$label" "$lines" "$tool" \
-			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \
-			"$(ms "${CPU[$tool]}")" "$cr"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$lines" "$tool" "$RUNS" \
-			"$(ms "${MED[$tool]}")" "$(ms "${MIN[$tool]}")" "$(ms "${MAX[$tool]}")" "$a" "$b" \
-			"$(ms "${CPU[$tool]}")" "$cr" "${ALL[$tool]}" >>"$TSVTMP"
+			"$(ms "${MED[$tool]}" "$p")" "$(ms "${MIN[$tool]}" "$p")" "$(ms "${MAX[$tool]}" "$p")" "$a" "$b" \
+			"$(ms "${CPU[$tool]}" "$p")" "$cr"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$lines" "$tool" "$nser" \
+			"$(ms "${MED[$tool]}" "$p")" "$(ms "${MIN[$tool]}" "$p")" "$(ms "${MAX[$tool]}" "$p")" "$a" "$b" \
+			"$(ms "${CPU[$tool]}" "$p")" "$cr" "${ALL[$tool]}" >>"$TSVTMP"
 	done
+	# one call of each: system calls, page faults, shared objects loaded
+	if grep -q '^count-smartcp ' <<<"$out"; then
+		read -r _ ss sp sl <<<"$(grep '^count-smartcp ' <<<"$out")"
+		read -r _ cs cpf cl <<<"$(grep '^count-cp ' <<<"$out")"
+		printf '%-28s %8s one call: system calls %s (cp %s), page faults %s (cp %s), shared objects %s (cp %s)\n' \
+			"$name" "$lines" "$ss" "$cs" "$sp" "$cpf" "$sl" "$cl"
+		printf '%s\t%s\tcounts\t1\tsyscalls=%s\tcp_syscalls=%s\tpage_faults=%s\tcp_page_faults=%s\tobjects=%s\tcp_objects=%s\t-\t-\n' \
+			"$name" "$lines" "$ss" "$cs" "$sp" "$cpf" "$sl" "$cl" >>"$TSVTMP"
+	fi
 	unset MED MIN MAX ALL CPU
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,12 +6,11 @@
  * (sc_copier_copy_path, which replaces the destination atomically). */
 #include "common.h"
 #include "copy.h"
+#include "dl.h"
 #include "fsinfo.h"
 #include "verify.h"
 
-#include <blkid.h>
 #include <fcntl.h>
-#include <libmount.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -41,10 +40,15 @@ const char *sc_version(void)
 int sc_init(void)
 {
 	/* libmount and libblkid read their LIBMOUNT_DEBUG / LIBBLKID_DEBUG
-	 * masks on first use, into globals, without a lock; done here, once,
-	 * before threads exist, later calls find them set. */
-	mnt_init_debug(0);
-	blkid_init_debug(0);
+	 * masks on first use, into globals, without a lock.  They are
+	 * loaded only when a fact needs them (dl.c), and the loading runs
+	 * that set-up under its pthread_once, whatever thread asks first:
+	 * here only what is loaded already is set up, and nothing is
+	 * loaded for it. */
+	if (sc_dl_libmount_loaded())
+		sc_dl_libmount()->mnt_init_debug(0);
+	if (sc_dl_libblkid_loaded())
+		sc_dl_libblkid()->blkid_init_debug(0);
 	return 0;
 }
 

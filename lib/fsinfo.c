@@ -8,16 +8,25 @@
  * path.  fstatfs on the descriptor gives f_type and f_fsid, which are
  * right in all those cases.
  *
- * Whichever way a mount is found, libmount parses its mountinfo line:
- * statmount's fields are written back into that line's format, so types
- * ("fuse.sshfs"), sources, options and /dev/root are what the table
- * gives, by construction. */
+ * Facts cost what a decision needs (issue 30).  Where the magic number
+ * settles the class (ext4, xfs, btrfs, tmpfs, overlay, proc, sysfs...)
+ * statmount's own fields give the rest, and libmount is not even loaded
+ * (lib/dl.c): that is the usual call.  libmount parses the mount's
+ * mountinfo line -- statmount's fields written back into that line's
+ * format, so types ("fuse.sshfs"), sources, options and /dev/root are
+ * what the table gives, by construction -- where only it can tell:
+ * FUSE and network filesystems (their type names decide server-side
+ * copies), type names smartcp's tables do not know (libmount's netfs and
+ * pseudofs lists), the oddities it rewrites (/dev/root, " (deleted)"),
+ * and whenever a report will print the facts (sc_fsinfo_want_uuid).  A
+ * kernel without statmount reads the whole table with libmount, as
+ * before.  Without libmount what statmount or the magic gave stands. */
 #include "common.h"
 #include "fsinfo.h"
 
-#include <blkid.h>
+#include "dl.h"
+
 #include <fcntl.h>
-#include <libmount.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -123,6 +132,12 @@ struct sm_reply {		/* struct statmount */
 #define SM_ATTR_IDMAP		0x00100000U
 #define SM_ATTR_NOSYMFOLLOW	0x00200000U
 
+/* One filesystem's facts and where each came from (sc_fsinfo_origin). */
+struct entry {
+	struct sc_fs_facts f;	/* first: &entry->f is what callers get */
+	unsigned char from[SC_FACT__MAX];	/* enum sc_origin */
+};
+
 struct sc_fsinfo {
 	char *mountinfo;
 	bool live;		/* the running system's mounts, not a file */
@@ -131,10 +146,12 @@ struct sc_fsinfo {
 	bool parsed;
 	blkid_cache blkid;
 	bool want_uuid;
-	struct sc_fs_facts **facts;	/* stable pointers: the plan keeps them */
+	struct entry **facts;	/* stable pointers: the plan keeps them */
 	size_t n, cap;
 };
 
+/* Generated-content filesystems, by name and by statfs magic.  The magic
+ * list covers a descriptor whose mount libmount cannot find. */
 /* Generated-content filesystems, by name and by statfs magic.  The magic
  * list covers a descriptor whose mount libmount cannot find. */
 static const struct {
@@ -201,43 +218,91 @@ const char *sc_fs_class_name(enum sc_fs_class cls)
 	return (unsigned)cls < ARRAY_SIZE(names) ? names[cls] : "unknown";
 }
 
-enum sc_fs_class sc_fs_classify(const char *type, unsigned long magic,
-				bool has_blockdev)
+
+/* The class from smartcp's own tables.  False when only libmount's lists
+ * can tell: a type name the tables do not know.  *BY_MAGIC says whether
+ * the magic number decided rather than the name. */
+static bool classify_tables(const char *type, unsigned long magic,
+			    bool has_blockdev, enum sc_fs_class *ret,
+			    bool *by_magic)
 {
 	size_t i;
 
+	*by_magic = true;
 	/* The magic of the descriptor beats a mountinfo name that may
 	 * belong to another mount of the same st_dev. */
 	for (i = 0; magic && i < ARRAY_SIZE(generated); i++)
-		if (magic == generated[i].magic)
-			return SC_FS_GENERATED;
+		if (magic == generated[i].magic) {
+			*ret = SC_FS_GENERATED;
+			return true;
+		}
 	if (type && *type) {
+		*by_magic = false;
 		for (i = 0; i < ARRAY_SIZE(generated); i++)
-			if (!strcmp(type, generated[i].name))
-				return SC_FS_GENERATED;
+			if (!strcmp(type, generated[i].name)) {
+				*ret = SC_FS_GENERATED;
+				return true;
+			}
 		for (i = 0; i < ARRAY_SIZE(known); i++)
-			if (!strcmp(type, known[i].name))
-				return known[i].cls;
-		if (!strncmp(type, "fuse", 4))	/* fuse.X, fuseblk */
-			return SC_FS_FUSE;
-		if (mnt_fstype_is_netfs(type))
-			return SC_FS_NETWORK;
-		if (has_blockdev)
-			return SC_FS_LOCAL;
-		/* libmount's pseudo list also names tmpfs, overlay, fuse...
-		 * which were handled above: what remains without a device is
-		 * kernel-made content until proven otherwise. */
-		if (mnt_fstype_is_pseudofs(type))
-			return SC_FS_GENERATED;
-		return SC_FS_UNKNOWN;
+			if (!strcmp(type, known[i].name)) {
+				*ret = known[i].cls;
+				return true;
+			}
+		if (!strncmp(type, "fuse", 4)) {	/* fuse.X, fuseblk */
+			*ret = SC_FS_FUSE;
+			return true;
+		}
+		return false;
 	}
 	for (i = 0; i < ARRAY_SIZE(generated); i++)
-		if (magic == generated[i].magic)
-			return SC_FS_GENERATED;
+		if (magic == generated[i].magic) {
+			*ret = SC_FS_GENERATED;
+			return true;
+		}
 	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if (magic == known[i].magic)
-			return known[i].cls;
-	return has_blockdev ? SC_FS_LOCAL : SC_FS_UNKNOWN;
+		if (magic == known[i].magic) {
+			*ret = known[i].cls;
+			return true;
+		}
+	*ret = has_blockdev ? SC_FS_LOCAL : SC_FS_UNKNOWN;
+	return true;
+}
+
+/* sc_fs_classify, and in *FROM what decided: the magic, the name
+ * (SC_ORIGIN_NONE: the name's own origin) or libmount's lists. */
+static enum sc_fs_class classify(const char *type, unsigned long magic,
+				 bool has_blockdev, enum sc_origin *from)
+{
+	const struct sc_libmount *lm;
+	enum sc_fs_class cls;
+	bool by_magic;
+
+	if (classify_tables(type, magic, has_blockdev, &cls, &by_magic)) {
+		*from = by_magic ? SC_ORIGIN_MAGIC : SC_ORIGIN_NONE;
+		return cls;
+	}
+	/* A name only libmount knows; without libmount, what a block
+	 * device says. */
+	lm = sc_dl_libmount();
+	*from = lm ? SC_ORIGIN_LIBMOUNT : SC_ORIGIN_NONE;
+	if (lm && lm->mnt_fstype_is_netfs(type))
+		return SC_FS_NETWORK;
+	if (has_blockdev)
+		return SC_FS_LOCAL;
+	/* libmount's pseudo list also names tmpfs, overlay, fuse...
+	 * which were handled above: what remains without a device is
+	 * kernel-made content until proven otherwise. */
+	if (lm && lm->mnt_fstype_is_pseudofs(type))
+		return SC_FS_GENERATED;
+	return SC_FS_UNKNOWN;
+}
+
+enum sc_fs_class sc_fs_classify(const char *type, unsigned long magic,
+				bool has_blockdev)
+{
+	enum sc_origin from;
+
+	return classify(type, magic, has_blockdev, &from);
 }
 
 enum sc_tristate sc_fs_can_clone(const char *type, enum sc_fs_class cls)
@@ -337,8 +402,22 @@ static const char *type_from_magic(unsigned long magic)
 
 void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want)
 {
-	if (fsi)
-		fsi->want_uuid = want;
+	if (!fsi)
+		return;
+	fsi->want_uuid = want;
+	/* Reports print names, sources and UUIDs: load both libraries now,
+	 * on the caller's thread, before it starts others. */
+	if (want)
+		sc_fsinfo_preload(fsi);
+}
+
+int sc_fsinfo_preload(struct sc_fsinfo *fsi)
+{
+	const struct sc_libmount *lm = sc_dl_libmount();
+
+	if (fsi && fsi->want_uuid)
+		sc_dl_libblkid();
+	return lm ? 0 : -EOPNOTSUPP;
 }
 
 int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret)
@@ -360,51 +439,61 @@ int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret)
 	return 0;
 }
 
+static void facts_clear(struct sc_fs_facts *f)
+{
+	free(f->target);
+	free(f->source);
+	free(f->options);
+	f->target = f->source = f->options = NULL;
+}
+
 void sc_fsinfo_free(struct sc_fsinfo *fsi)
 {
 	if (!fsi)
 		return;
 	for (size_t i = 0; i < fsi->n; i++) {
-		free(fsi->facts[i]->target);
-		free(fsi->facts[i]->source);
-		free(fsi->facts[i]->options);
+		facts_clear(&fsi->facts[i]->f);
 		free(fsi->facts[i]);
 	}
 	free(fsi->facts);
-	mnt_unref_table(fsi->table);
+	/* Made only through the libraries, which stay loaded. */
+	if (fsi->table)
+		sc_dl_libmount()->mnt_unref_table(fsi->table);
 	if (fsi->blkid)
-		blkid_put_cache(fsi->blkid);
+		sc_dl_libblkid()->blkid_put_cache(fsi->blkid);
 	free(fsi->mountinfo);
 	free(fsi);
 }
 
-static struct libmnt_table *table(struct sc_fsinfo *fsi)
+static struct libmnt_table *table(struct sc_fsinfo *fsi,
+				  const struct sc_libmount *lm)
 {
-	if (!fsi->parsed) {
+	if (!fsi->parsed && lm) {
 		fsi->parsed = true;
-		fsi->table = mnt_new_table();
+		fsi->table = lm->mnt_new_table();
 		if (fsi->table &&
-		    mnt_table_parse_file(fsi->table, fsi->mountinfo) != 0) {
-			mnt_unref_table(fsi->table);
+		    lm->mnt_table_parse_file(fsi->table, fsi->mountinfo) != 0) {
+			lm->mnt_unref_table(fsi->table);
 			fsi->table = NULL;
 		}
 	}
 	return fsi->table;
 }
 
-static struct libmnt_fs *find_by_id(struct libmnt_table *tb, int id)
+static struct libmnt_fs *find_by_id(const struct sc_libmount *lm,
+				    struct libmnt_table *tb, int id)
 {
-	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_BACKWARD);
+	struct libmnt_iter *it = lm->mnt_new_iter(MNT_ITER_BACKWARD);
 	struct libmnt_fs *fs = NULL, *found = NULL;
 
 	if (!it)
 		return NULL;
-	while (mnt_table_next_fs(tb, it, &fs) == 0)
-		if (mnt_fs_get_id(fs) == id) {
+	while (lm->mnt_table_next_fs(tb, it, &fs) == 0)
+		if (lm->mnt_fs_get_id(fs) == id) {
 			found = fs;
 			break;
 		}
-	mnt_free_iter(it);
+	lm->mnt_free_iter(it);
 	return found;
 }
 
@@ -420,14 +509,14 @@ static void put_mangled(FILE *f, const char *s)
 	}
 }
 
-char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m)
+/* The per mount options of mountinfo's field 6 ("rw,nosuid,relatime"),
+ * in the order of fs/proc_namespace.c's show_mountinfo(). */
+static void put_mount_options(FILE *f, const struct sc_mount_fields *m)
 {
-	/* The order of fs/proc_namespace.c's show_mountinfo(): per mount
-	 * flags, then after the type and source the superblock's. */
 	static const struct {
 		uint64_t mask, value;
 		const char *name;
-	} mnt_flags[] = {
+	} flags[] = {
 		{ SM_ATTR_NOSUID, SM_ATTR_NOSUID, ",nosuid" },
 		{ SM_ATTR_NODEV, SM_ATTR_NODEV, ",nodev" },
 		{ SM_ATTR_NOEXEC, SM_ATTR_NOEXEC, ",noexec" },
@@ -436,15 +525,40 @@ char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m)
 		{ SM_ATTR__ATIME, SM_ATTR_RELATIME, ",relatime" },
 		{ SM_ATTR_NOSYMFOLLOW, SM_ATTR_NOSYMFOLLOW, ",nosymfollow" },
 		{ SM_ATTR_IDMAP, SM_ATTR_IDMAP, ",idmapped" },
-	}, sb_flags[] = {
-		{ SM_SB_SYNCHRONOUS, SM_SB_SYNCHRONOUS, ",sync" },
-		{ SM_SB_DIRSYNC, SM_SB_DIRSYNC, ",dirsync" },
-		{ SM_SB_LAZYTIME, SM_SB_LAZYTIME, ",lazytime" },
 	};
+
+	fputs(m->attr & SM_ATTR_RDONLY ? "ro" : "rw", f);
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		if ((m->attr & flags[i].mask) == flags[i].value)
+			fputs(flags[i].name, f);
+}
+
+/* The superblock's options of the last field: the flags, then what the
+ * filesystem's show_options wrote, escaped already as in mountinfo. */
+static void put_sb_options(FILE *f, const struct sc_mount_fields *m)
+{
+	static const struct {
+		uint32_t mask;
+		const char *name;
+	} flags[] = {
+		{ SM_SB_SYNCHRONOUS, ",sync" },
+		{ SM_SB_DIRSYNC, ",dirsync" },
+		{ SM_SB_LAZYTIME, ",lazytime" },
+	};
+
+	fputs(m->sb_flags & SM_SB_RDONLY ? "ro" : "rw", f);
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		if (m->sb_flags & flags[i].mask)
+			fputs(flags[i].name, f);
+	if (m->options && *m->options)
+		fprintf(f, ",%s", m->options);
+}
+
+char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m)
+{
 	char *line = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&line, &len);
-	size_t i;
 
 	if (!f)
 		return NULL;
@@ -453,10 +567,8 @@ char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m)
 	put_mangled(f, m->root);
 	putc(' ', f);
 	put_mangled(f, m->point);
-	fputs(m->attr & SM_ATTR_RDONLY ? " ro" : " rw", f);
-	for (i = 0; i < ARRAY_SIZE(mnt_flags); i++)
-		if ((m->attr & mnt_flags[i].mask) == mnt_flags[i].value)
-			fputs(mnt_flags[i].name, f);
+	putc(' ', f);
+	put_mount_options(f, m);
 	fputs(" - ", f);
 	put_mangled(f, m->type);
 	if (m->subtype && *m->subtype) {
@@ -465,14 +577,8 @@ char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m)
 	}
 	putc(' ', f);
 	put_mangled(f, m->source);
-	fputs(m->sb_flags & SM_SB_RDONLY ? " ro" : " rw", f);
-	for (i = 0; i < ARRAY_SIZE(sb_flags); i++)
-		if (m->sb_flags & sb_flags[i].mask)
-			fputs(sb_flags[i].name, f);
-	/* Already escaped by each filesystem's show_options, as in
-	 * mountinfo. */
-	if (m->options && *m->options)
-		fprintf(f, ",%s", m->options);
+	putc(' ', f);
+	put_sb_options(f, m);
 	putc('\n', f);
 	if (fclose(f) != 0) {
 		free(line);
@@ -481,12 +587,117 @@ char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m)
 	return line;
 }
 
+/* What one of the put_*_options above writes, in a malloc'd string. */
+static char *options_string(void (*put)(FILE *, const struct sc_mount_fields *),
+			    const struct sc_mount_fields *m)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	put(f, m);
+	if (fclose(f) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Undoes the kernel's \ooo escapes in place, as libmount's unmangle()
+ * does with a field of mountinfo. */
+#define OCTAL(c) (((c) & ~7) == '0')
+static void unmangle(char *s)
+{
+	char *w = s;
+
+	while (*s) {
+		if (s[0] == '\\' && OCTAL(s[1]) && OCTAL(s[2]) && OCTAL(s[3])) {
+			*w++ = (char)(64 * (s[1] & 7) + 8 * (s[2] & 7) +
+				      (s[3] & 7));
+			s += 4;
+		} else {
+			*w++ = *s++;
+		}
+	}
+	*w = '\0';
+}
+
+/* Removes the first option called NAME (with or without a value) from
+ * the comma-separated S; whether there was one.  Options here have no
+ * quotes and no empty items (option_text_plain). */
+static bool remove_option(char *s, const char *name)
+{
+	size_t n = strlen(name);
+	char *p = s;
+
+	while (*p) {
+		char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		size_t name_len = strcspn(p, "=,");
+
+		if (name_len == n && !strncmp(p, name, n)) {
+			if (end)			/* "x,NAME,y" */
+				memmove(p, end + 1, strlen(end + 1) + 1);
+			else if (p > s)			/* "x,NAME" */
+				p[-1] = '\0';
+			else				/* "NAME" */
+				*p = '\0';
+			return true;
+		}
+		p += len + (end ? 1 : 0);
+	}
+	return false;
+}
+
+/* Options libmount's option parser and the simple one above read alike:
+ * no quotes (libmount keeps commas inside them together), no empty
+ * items, no whitespace. */
+static bool option_text_plain(const char *s)
+{
+	return !strpbrk(s, "\" \t\n\r\v\f") && *s != ',' &&
+	       !strstr(s, ",,") && (!*s || s[strlen(s) - 1] != ',');
+}
+
+/* The options libmount gives for a mountinfo line (mnt_fs_strdup_options
+ * -> merge_optstr() in libmount/src/fs.c): the per mount and the
+ * superblock options joined, "rw"/"ro" of both taken out, and one put
+ * first: "ro" when either side is read-only.  NULL when out of memory. */
+static char *merge_options(const char *vfs, const char *sb)
+{
+	size_t size = strlen(vfs) + strlen(sb) + 5;
+	char *res, *p;
+	int rw = 0, ro = 0;
+
+	if (!strcmp(vfs, sb))
+		return strdup(vfs);
+	res = malloc(size);
+	if (!res)
+		return NULL;
+	p = res + 3;
+	snprintf(p, size - 3, "%s,%s", vfs, sb);
+	rw += remove_option(p, "rw");
+	rw += remove_option(p, "rw");
+	if (rw != 2) {
+		ro += remove_option(p, "ro");
+		if (ro + rw < 2)
+			ro += remove_option(p, "ro");
+	}
+	if (!*p)
+		memcpy(res, ro ? "ro" : "rw", 3);
+	else
+		memcpy(res, ro ? "ro," : "rw,", 3);
+	return res;
+}
+
 /* The one libmount entry of LINE, in a table of its own (*RET_TB, which
  * the caller unrefs), or NULL. */
-static struct libmnt_fs *parse_line(const char *line,
+static struct libmnt_fs *parse_line(const struct sc_libmount *lm,
+				    const char *line,
 				    struct libmnt_table **ret_tb)
 {
-	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_table *tb = lm->mnt_new_table();
 	struct libmnt_fs *fs = NULL;
 	FILE *f;
 
@@ -497,13 +708,13 @@ static struct libmnt_fs *parse_line(const char *line,
 	/* libmount insists on a file name, only to tell whose
 	 * /proc/PID/mountinfo it reads: "/" names no process and costs no
 	 * system call to resolve. */
-	if (f && mnt_table_parse_stream(tb, f, "/") == 0 &&
-	    mnt_table_get_nents(tb) == 1 &&
-	    mnt_table_first_fs(tb, &fs) == 0) {
+	if (f && lm->mnt_table_parse_stream(tb, f, "/") == 0 &&
+	    lm->mnt_table_get_nents(tb) == 1 &&
+	    lm->mnt_table_first_fs(tb, &fs) == 0) {
 		*ret_tb = tb;
 	} else {
 		fs = NULL;
-		mnt_unref_table(tb);
+		lm->mnt_unref_table(tb);
 	}
 	if (f)
 		fclose(f);
@@ -531,14 +742,16 @@ static const char *sm_str(const struct sm_reply *r, uint32_t flag,
 		r->str + off : "";
 }
 
-/* The mountinfo line of the mount whose unique ID is ID, from statmount
- * alone: no table is read.  Returns 0 with *RET_LINE (malloc'd), or
- * -errno: -ENOSYS, -EPERM (a seccomp filter), -EINVAL... when the kernel
- * cannot answer (and will not later), -ENOENT when the mount is not in
- * this namespace (any more), -ENODATA when a field mountinfo would show
- * is missing (a mount point outside our root: mountinfo skips those),
- * -EOVERFLOW when its strings need more than 1 MiB. */
-static int statmount_line(uint64_t id, char **ret_line)
+/* The fields of the mount whose unique ID is ID, from statmount alone:
+ * no table is read.  Returns 0 with *RET (its strings point into
+ * *RET_REPLY, which the caller frees), or -errno: -ENOSYS, -EPERM (a
+ * seccomp filter), -EINVAL... when the kernel cannot answer (and will
+ * not later), -ENOENT when the mount is not in this namespace (any
+ * more), -ENODATA when a field mountinfo would show is missing (a mount
+ * point outside our root: mountinfo skips those), -EOVERFLOW when its
+ * strings need more than 1 MiB. */
+static int statmount_fields(uint64_t id, struct sc_mount_fields *ret,
+			    struct sm_reply **ret_reply)
 {
 	struct sm_reply *r = NULL;
 	struct sc_mount_fields m;
@@ -560,17 +773,17 @@ static int statmount_line(uint64_t id, char **ret_line)
 		size *= 2;
 	}
 	if (e < 0)
-		goto out;
+		goto fail;
 	e = -EINVAL;
 	if (r->size < sizeof(*r) || r->size > size ||
 	    !(r->mask & SM_SUPPORTED_MASK) ||
 	    (r->supported_mask & SM_WANT) != SM_WANT)
-		goto out;
+		goto fail;
 	/* Options and subtype are left out of the mask when empty. */
 	e = -ENODATA;
 	if ((r->mask & (SM_WANT & ~(SM_MNT_OPTS | SM_FS_SUBTYPE))) !=
 	    (SM_WANT & ~(SM_MNT_OPTS | SM_FS_SUBTYPE)))
-		goto out;
+		goto fail;
 	m = (struct sc_mount_fields){
 		.id = r->mnt_id_old, .parent = r->mnt_parent_id_old,
 		.dev_major = r->sb_dev_major, .dev_minor = r->sb_dev_minor,
@@ -586,10 +799,11 @@ static int statmount_line(uint64_t id, char **ret_line)
 	 * "none" for a mount made without a source: the table answers
 	 * those, as before. */
 	if (!*m.root || !*m.point || !*m.type || !*m.source)
-		goto out;
-	*ret_line = sc_fsinfo_mountinfo_line(&m);
-	e = *ret_line ? 0 : -ENOMEM;
-out:
+		goto fail;
+	*ret = m;
+	*ret_reply = r;
+	return 0;
+fail:
 	free(r);
 	return e;
 }
@@ -599,11 +813,14 @@ out:
 static bool blkid_uuid(struct sc_fsinfo *fsi, const char *dev, char *buf,
 		       size_t size)
 {
+	const struct sc_libblkid *lb = sc_dl_libblkid();
 	char *uuid;
 
-	if (!fsi->blkid && blkid_get_cache(&fsi->blkid, "/dev/null") != 0)
+	if (!lb)
 		return false;
-	uuid = blkid_get_tag_value(fsi->blkid, "UUID", dev);
+	if (!fsi->blkid && lb->blkid_get_cache(&fsi->blkid, "/dev/null") != 0)
+		return false;
+	uuid = lb->blkid_get_tag_value(fsi->blkid, "UUID", dev);
 	if (!uuid)
 		return false;
 	snprintf(buf, size, "%s", uuid);
@@ -611,45 +828,140 @@ static bool blkid_uuid(struct sc_fsinfo *fsi, const char *dev, char *buf,
 	return true;
 }
 
-static void fill_from_fs(struct sc_fsinfo *fsi, struct sc_fs_facts *f,
-			 struct libmnt_fs *fs)
+/* Whether SRC is the path of a block device (*ST: its stat). */
+static bool source_blockdev(const char *src, struct stat *st)
 {
-	const char *type = mnt_fs_get_fstype(fs);
-	const char *src = mnt_fs_get_srcpath(fs);
-	dev_t sbdev = mnt_fs_get_devno(fs);
-	bool blockdev = false;
-	struct stat st;
+	return src && src[0] == '/' && stat(src, st) == 0 &&
+	       S_ISBLK(st->st_mode);
+}
 
-	f->mnt_id = mnt_fs_get_id(fs);
-	if (type) {
-		/* mountinfo gives "fuse.sshfs" whole; keep it. */
-		snprintf(f->type, sizeof(f->type), "%s", type);
-	}
-	f->target = mnt_fs_get_target(fs) ? strdup(mnt_fs_get_target(fs)) : NULL;
-	f->source = mnt_fs_get_source(fs) ? strdup(mnt_fs_get_source(fs)) : NULL;
-	f->options = mnt_fs_strdup_options(fs);
-	if (src && src[0] == '/' && stat(src, &st) == 0 && S_ISBLK(st.st_mode))
-		blockdev = true;
-	/* One filesystem, one source device: bind mounts and btrfs
-	 * subvolumes share it.  Its number costs a stat; the UUID would
-	 * cost opening and reading the device (milliseconds, and root), so
-	 * it is only read when a report will show it. */
+/* The identity of a filesystem with superblock SBDEV whose source is a
+ * block device (BLOCKDEV: SRC, stat in ST) or not, and its UUID when a
+ * report wants it.  One filesystem, one source device: bind mounts and
+ * btrfs subvolumes share it.  Its number costs a stat; the UUID would
+ * cost opening and reading the device (milliseconds, and root), so it is
+ * only read when a report will show it. */
+static void set_identity(struct sc_fsinfo *fsi, struct entry *e,
+			 const char *src, bool blockdev, const struct stat *st,
+			 dev_t sbdev, enum sc_origin from)
+{
+	struct sc_fs_facts *f = &e->f;
+
 	if (blockdev)
 		snprintf(f->identity, sizeof(f->identity), "blk:%u:%u",
-			 major(st.st_rdev), minor(st.st_rdev));
+			 major(st->st_rdev), minor(st->st_rdev));
 	else if (sbdev)
 		snprintf(f->identity, sizeof(f->identity), "dev:%u:%u",
 			 major(sbdev), minor(sbdev));
-	f->class = sc_fs_classify(f->type, f->magic, blockdev);
-	if (blockdev && fsi->want_uuid)
-		blkid_uuid(fsi, src, f->uuid, sizeof(f->uuid));
+	if (f->identity[0])
+		e->from[SC_FACT_IDENTITY] = from;
+	if (blockdev && fsi->want_uuid &&
+	    blkid_uuid(fsi, src, f->uuid, sizeof(f->uuid)))
+		e->from[SC_FACT_UUID] = SC_ORIGIN_LIBBLKID;
 }
 
-static struct sc_fs_facts *cache_add(struct sc_fsinfo *fsi)
+static void set_class(struct entry *e, bool blockdev)
+{
+	enum sc_origin from;
+
+	e->f.class = classify(e->f.type, e->f.magic, blockdev, &from);
+	e->from[SC_FACT_CLASS] = from != SC_ORIGIN_NONE ? from :
+				 e->from[SC_FACT_TYPE];
+}
+
+/* The facts libmount gives for entry FS of a table or a line (FROM says
+ * which). */
+static void fill_from_fs(struct sc_fsinfo *fsi, struct entry *e,
+			 const struct sc_libmount *lm, struct libmnt_fs *fs,
+			 enum sc_origin from)
+{
+	struct sc_fs_facts *f = &e->f;
+	const char *type = lm->mnt_fs_get_fstype(fs);
+	const char *src = lm->mnt_fs_get_srcpath(fs);
+	struct stat st;
+	bool blockdev = source_blockdev(src, &st);
+
+	f->mnt_id = lm->mnt_fs_get_id(fs);
+	if (type) {
+		/* mountinfo gives "fuse.sshfs" whole; keep it. */
+		snprintf(f->type, sizeof(f->type), "%s", type);
+		e->from[SC_FACT_TYPE] = from;
+	}
+	f->target = lm->mnt_fs_get_target(fs) ?
+		    strdup(lm->mnt_fs_get_target(fs)) : NULL;
+	f->source = lm->mnt_fs_get_source(fs) ?
+		    strdup(lm->mnt_fs_get_source(fs)) : NULL;
+	f->options = lm->mnt_fs_strdup_options(fs);
+	e->from[SC_FACT_MOUNT] = from;
+	set_identity(fsi, e, src, blockdev, &st, lm->mnt_fs_get_devno(fs),
+		     from);
+	set_class(e, blockdev);
+}
+
+/* The facts statmount's fields M give, without libmount: what
+ * fill_from_fs would give for their mountinfo line, where that is
+ * certain.  Unless FORCE, returns false (and fills nothing) where only
+ * libmount can tell, or where it rewrites what the kernel said; true
+ * when E is filled.  Out of memory leaves a string NULL. */
+static bool fill_from_fields(struct sc_fsinfo *fsi, struct entry *e,
+			     const struct sc_mount_fields *m, bool force)
+{
+	static const char *const odd = "\r\v\f";
+	struct sc_fs_facts *f = &e->f;
+	const char *sub = m->subtype && *m->subtype ? m->subtype : NULL;
+	size_t n = strlen(m->point), del = strlen(" (deleted)");
+	enum sc_fs_class cls;
+	char *vfs = NULL, *sb = NULL;
+	struct stat st;
+	bool by_magic, blockdev = source_blockdev(m->source, &st);
+
+	snprintf(f->type, sizeof(f->type), "%s%s%s", m->type, sub ? "." : "",
+		 sub ? sub : "");
+	if (!force) {
+		/* Decisions there rest on type names (server-side copy
+		 * between two mounts of one type), which libmount gives. */
+		if (!classify_tables(f->type, f->magic, blockdev, &cls,
+				     &by_magic) ||
+		    cls == SC_FS_FUSE || cls == SC_FS_NETWORK ||
+		    cls == SC_FS_UNKNOWN)
+			goto libmount;
+		/* libmount's parser turns /dev/root into the real device and
+		 * drops a " (deleted)" mount point's suffix; \r, \v and \f
+		 * split its fields; quoted options it reads its own way. */
+		if (!strcmp(m->source, "/dev/root") ||
+		    (n >= del && !strcmp(m->point + n - del, " (deleted)")) ||
+		    strpbrk(m->root, odd) || strpbrk(m->point, odd) ||
+		    strpbrk(m->source, odd) || strpbrk(f->type, odd) ||
+		    (m->options && !option_text_plain(m->options)))
+			goto libmount;
+	}
+	e->from[SC_FACT_TYPE] = SC_ORIGIN_STATMOUNT;
+	f->mnt_id = (int)m->id;
+	f->target = strdup(m->point);
+	f->source = strdup(m->source);
+	vfs = options_string(put_mount_options, m);
+	sb = options_string(put_sb_options, m);
+	if (vfs && sb) {
+		unmangle(sb);
+		f->options = merge_options(vfs, sb);
+	}
+	free(vfs);
+	free(sb);
+	e->from[SC_FACT_MOUNT] = SC_ORIGIN_STATMOUNT;
+	set_identity(fsi, e, m->source, blockdev, &st,
+		     makedev(m->dev_major, m->dev_minor), SC_ORIGIN_STATMOUNT);
+	set_class(e, blockdev);
+	return true;
+libmount:
+	f->type[0] = '\0';
+	return false;
+}
+
+static struct entry *cache_add(struct sc_fsinfo *fsi)
 {
 	if (fsi->n == fsi->cap) {
 		size_t cap = fsi->cap ? fsi->cap * 2 : 8;
-		struct sc_fs_facts **n = realloc(fsi->facts, cap * sizeof(*n));
+		struct entry **n = realloc(fsi->facts, cap * sizeof(*n));
 
 		if (!n)
 			return NULL;
@@ -663,8 +975,8 @@ static struct sc_fs_facts *cache_add(struct sc_fsinfo *fsi)
 static const struct sc_fs_facts *cache_find(struct sc_fsinfo *fsi, dev_t dev)
 {
 	for (size_t i = 0; i < fsi->n; i++)
-		if (fsi->facts[i]->dev == dev)
-			return fsi->facts[i];
+		if (fsi->facts[i]->f.dev == dev)
+			return &fsi->facts[i]->f;
 	return NULL;
 }
 
@@ -674,91 +986,127 @@ static struct sc_fs_facts unknown_facts = {
 	.mnt_id = -1, .class = SC_FS_UNKNOWN, .can_clone = SC_MAYBE,
 };
 
-static struct sc_fs_facts *facts_new(struct sc_fsinfo *fsi, dev_t dev,
-				     unsigned long magic, uint64_t fsid)
+static struct entry *facts_new(struct sc_fsinfo *fsi, dev_t dev,
+			       unsigned long magic, uint64_t fsid)
 {
-	struct sc_fs_facts *f = cache_add(fsi);
+	struct entry *e = cache_add(fsi);
 
-	if (!f)
+	if (!e)
 		return NULL;
-	f->dev = dev;
-	f->mnt_id = -1;
-	f->magic = magic;
-	f->fsid = fsid;
+	e->f.dev = dev;
+	e->f.mnt_id = -1;
+	e->f.magic = magic;
+	e->f.fsid = fsid;
+	return e;
+}
+
+static const struct sc_fs_facts *facts_done(struct entry *e)
+{
+	struct sc_fs_facts *f = &e->f;
+
+	/* Without a mountinfo entry, statfs's fsid tells filesystems apart
+	 * (it differs per btrfs subvolume, so this is the cautious side). */
+	if (!f->identity[0] && f->fsid) {
+		snprintf(f->identity, sizeof(f->identity), "fsid:%llx",
+			 (unsigned long long)f->fsid);
+		e->from[SC_FACT_IDENTITY] = SC_ORIGIN_MAGIC;
+	}
+	f->can_clone = sc_fs_can_clone(f->type, f->class);
 	return f;
 }
 
-static const struct sc_fs_facts *facts_done(struct sc_fs_facts *f)
+/* Facts for statmount's fields M into the new entry E: from the fields
+ * themselves where that is certain, else from libmount's reading of
+ * their mountinfo line, else (no libmount) from the fields again. */
+static const struct sc_fs_facts *from_fields(struct sc_fsinfo *fsi,
+					     struct entry *e,
+					     const struct sc_mount_fields *m)
 {
-	/* Without a mountinfo entry, statfs's fsid tells filesystems apart
-	 * (it differs per btrfs subvolume, so this is the cautious side). */
-	if (!f->identity[0] && f->fsid)
-		snprintf(f->identity, sizeof(f->identity), "fsid:%llx",
-			 (unsigned long long)f->fsid);
-	f->can_clone = sc_fs_can_clone(f->type, f->class);
-	return f;
+	const struct sc_libmount *lm;
+	struct libmnt_table *tb = NULL;
+	struct libmnt_fs *fs = NULL;
+	char *line;
+
+	/* A report prints the facts: libmount's, as always. */
+	if (!fsi->want_uuid && fill_from_fields(fsi, e, m, false))
+		return facts_done(e);
+	lm = sc_dl_libmount();
+	line = lm ? sc_fsinfo_mountinfo_line(m) : NULL;
+	if (line) {
+		fs = parse_line(lm, line, &tb);
+		free(line);
+	}
+	if (fs) {
+		fill_from_fs(fsi, e, lm, fs, SC_ORIGIN_LIBMOUNT);
+		lm->mnt_unref_table(tb);
+	} else {
+		fill_from_fields(fsi, e, m, true);
+	}
+	return facts_done(e);
 }
 
 /* Facts from statmount(2) for the one mount whose unique ID is ID, or
  * NULL when the kernel cannot tell (the table then answers).  Remembers
  * a kernel that will never tell, so that it is asked once a run. */
-static const struct sc_fs_facts *build_statmount(struct sc_fsinfo *fsi,
-						 dev_t dev, uint64_t id,
-						 unsigned long magic,
-						 uint64_t fsid)
+static const struct sc_fs_facts *from_statmount(struct sc_fsinfo *fsi,
+						dev_t dev, uint64_t id,
+						unsigned long magic,
+						uint64_t fsid)
 {
-	struct libmnt_table *tb = NULL;
-	struct libmnt_fs *fs;
-	struct sc_fs_facts *f;
-	char *line = NULL;
-	int e = statmount_line(id, &line);
+	const struct sc_fs_facts *f = &unknown_facts;
+	struct sc_mount_fields m;
+	struct sm_reply *r = NULL;
+	struct entry *e;
+	int err = statmount_fields(id, &m, &r);
 
-	if (e < 0) {
+	if (err < 0) {
 		/* Only this mount: gone, not shown in mountinfo either, or
 		 * too big to describe.  Anything else is the kernel's (or a
 		 * seccomp filter's) answer for every mount. */
-		if (e != -ENOENT && e != -ENODATA && e != -ENOMEM &&
-		    e != -EOVERFLOW)
+		if (err != -ENOENT && err != -ENODATA && err != -ENOMEM &&
+		    err != -EOVERFLOW)
 			fsi->no_statmount = true;
 		return NULL;
 	}
-	fs = parse_line(line, &tb);
-	free(line);
-	if (!fs)
-		return NULL;
-	f = facts_new(fsi, dev, magic, fsid);
-	if (f)
-		fill_from_fs(fsi, f, fs);
-	mnt_unref_table(tb);
-	return f ? facts_done(f) : &unknown_facts;
+	e = facts_new(fsi, dev, magic, fsid);
+	if (e)
+		f = from_fields(fsi, e, &m);
+	free(r);
+	return f;
 }
 
+/* Facts from the whole mount table (libmount), else the magic alone. */
 static const struct sc_fs_facts *build(struct sc_fsinfo *fsi, dev_t dev,
 				       int mnt_id, unsigned long magic,
 				       uint64_t fsid, const char *path)
 {
-	struct libmnt_table *tb = table(fsi);
+	const struct sc_libmount *lm = sc_dl_libmount();
+	struct libmnt_table *tb = table(fsi, lm);
 	struct libmnt_fs *fs = NULL;
-	struct sc_fs_facts *f = facts_new(fsi, dev, magic, fsid);
+	struct entry *e = facts_new(fsi, dev, magic, fsid);
 
-	if (!f)
+	if (!e)
 		return &unknown_facts;
 	if (tb) {
 		if (mnt_id >= 0)
-			fs = find_by_id(tb, mnt_id);
+			fs = find_by_id(lm, tb, mnt_id);
 		if (!fs)
-			fs = mnt_table_find_devno(tb, dev, MNT_ITER_BACKWARD);
+			fs = lm->mnt_table_find_devno(tb, dev,
+						      MNT_ITER_BACKWARD);
 		if (!fs && path)
-			fs = mnt_table_find_mountpoint(tb, path,
-						       MNT_ITER_BACKWARD);
+			fs = lm->mnt_table_find_mountpoint(tb, path,
+							   MNT_ITER_BACKWARD);
 	}
 	if (fs) {
-		fill_from_fs(fsi, f, fs);
+		fill_from_fs(fsi, e, lm, fs, SC_ORIGIN_MOUNTINFO);
 	} else {
-		snprintf(f->type, sizeof(f->type), "%s", type_from_magic(magic));
-		f->class = sc_fs_classify(f->type, magic, major(dev) != 0);
+		snprintf(e->f.type, sizeof(e->f.type), "%s",
+			 type_from_magic(magic));
+		if (e->f.type[0])
+			e->from[SC_FACT_TYPE] = SC_ORIGIN_MAGIC;
+		set_class(e, major(dev) != 0);
 	}
-	return facts_done(f);
+	return facts_done(e);
 }
 
 const struct sc_fs_facts *sc_fsinfo_lookup_values(struct sc_fsinfo *fsi,
@@ -769,6 +1117,21 @@ const struct sc_fs_facts *sc_fsinfo_lookup_values(struct sc_fsinfo *fsi,
 	const struct sc_fs_facts *f = cache_find(fsi, dev);
 
 	return f ? f : build(fsi, dev, mnt_id, magic, fsid, NULL);
+}
+
+const struct sc_fs_facts *sc_fsinfo_lookup_fields(struct sc_fsinfo *fsi,
+						  dev_t dev,
+						  const struct sc_mount_fields *m,
+						  unsigned long magic,
+						  uint64_t fsid)
+{
+	const struct sc_fs_facts *f = cache_find(fsi, dev);
+	struct entry *e;
+
+	if (f)
+		return f;
+	e = facts_new(fsi, dev, magic, fsid);
+	return e ? from_fields(fsi, e, m) : &unknown_facts;
 }
 
 const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
@@ -800,8 +1163,8 @@ const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
 	if (statx(fd, "", AT_EMPTY_PATH,
 		  STATX_MNT_ID | (unique ? STATX_MNT_ID_UNIQUE : 0), &stx) == 0) {
 		if (stx.stx_mask & STATX_MNT_ID_UNIQUE) {
-			f = build_statmount(fsi, st->st_dev, stx.stx_mnt_id,
-					    magic, fsid);
+			f = from_statmount(fsi, st->st_dev, stx.stx_mnt_id,
+					   magic, fsid);
 			if (f)
 				return f;
 			/* The table lists the reused ID: ask for it. */
@@ -820,6 +1183,59 @@ const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
 		n = 0;
 	return build(fsi, st->st_dev, mnt_id, magic, fsid, n ? path : NULL);
 }
+
+enum sc_origin sc_fsinfo_origin(const struct sc_fsinfo *fsi,
+				const struct sc_fs_facts *f,
+				enum sc_fact fact)
+{
+	if (!fsi || !f || (unsigned)fact >= SC_FACT__MAX)
+		return SC_ORIGIN_NONE;
+	for (size_t i = 0; i < fsi->n; i++)
+		if (&fsi->facts[i]->f == f)
+			return (enum sc_origin)fsi->facts[i]->from[fact];
+	return SC_ORIGIN_NONE;
+}
+
+const char *sc_origin_name(enum sc_origin o)
+{
+	static const char *const names[] = {
+		[SC_ORIGIN_NONE] = "",		[SC_ORIGIN_MAGIC] = "magic",
+		[SC_ORIGIN_STATMOUNT] = "statmount",
+		[SC_ORIGIN_LIBMOUNT] = "libmount",
+		[SC_ORIGIN_MOUNTINFO] = "mountinfo",
+		[SC_ORIGIN_LIBBLKID] = "libblkid",
+	};
+	return (unsigned)o < ARRAY_SIZE(names) ? names[o] : "";
+}
+
+int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
+			   const struct sc_fs_facts *f, char *buf, size_t size)
+{
+	static const char *const facts[SC_FACT__MAX] = {
+		[SC_FACT_TYPE] = "type",	[SC_FACT_CLASS] = "class",
+		[SC_FACT_IDENTITY] = "identity",
+		[SC_FACT_MOUNT] = "mount",	[SC_FACT_UUID] = "uuid",
+	};
+	size_t len = 0;
+
+	if (!buf || !size)
+		return -EINVAL;
+	buf[0] = '\0';
+	for (int i = 0; i < SC_FACT__MAX; i++) {
+		enum sc_origin o = sc_fsinfo_origin(fsi, f, (enum sc_fact)i);
+		int w;
+
+		if (o == SC_ORIGIN_NONE)
+			continue;
+		w = snprintf(buf + len, size - len, "%s%s %s", len ? ", " : "",
+			     facts[i], sc_origin_name(o));
+		if (w < 0 || (size_t)w >= size - len)
+			return -ENOSPC;
+		len += (size_t)w;
+	}
+	return (int)len;
+}
+
 
 struct sc_kernel sc_kernel_running(void)
 {

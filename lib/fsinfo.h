@@ -2,7 +2,7 @@
  * their sizes can be trusted.  Gathered once per device for the whole run,
  * from fstatfs, statmount(2) (only the mounts of the files copied) or the
  * whole mountinfo (parsed once, on kernels without statmount), libmount
- * and libblkid.  The public part (struct sc_fs_facts, sc_fsinfo_*,
+ * and libblkid -- those two loaded only where a fact needs them (dl.h).  The public part (struct sc_fs_facts, sc_fsinfo_*,
  * sc_kernel_*) is in <smartcp/smartcp.h>; this header adds what the
  * engine and its unit tests use inside the library. */
 #ifndef SMARTCP_FSINFO_H
@@ -42,6 +42,58 @@ struct sc_mount_fields {
  * looked up with statmount has the very facts the table would give.
  * Returns NULL when out of memory. */
 char *sc_fsinfo_mountinfo_line(const struct sc_mount_fields *m);
+
+/* The facts statmount's fields M give for device DEV, as sc_fsinfo_lookup
+ * would build them for a mount statmount describes so (without libmount
+ * where that is certain, else through libmount): for unit tests, which
+ * compare both ways.  Cached per DEV as the others. */
+const struct sc_fs_facts *sc_fsinfo_lookup_fields(struct sc_fsinfo *fsi,
+						  dev_t dev,
+						  const struct sc_mount_fields *m,
+						  unsigned long magic,
+						  uint64_t fsid);
+
+/* Loads libmount (and, when sc_fsinfo_want_uuid asked for UUIDs,
+ * libblkid) now, on the calling thread.  Lookups load them by themselves
+ * where they need them, thread-safely; a program that starts threads
+ * calls this first when it knows they will be needed (a tree copied by
+ * several workers, a report), so that no worker waits for the loader.
+ * 0, or -EOPNOTSUPP when libmount cannot be loaded (facts then come from
+ * statmount and the magic alone). */
+int sc_fsinfo_preload(struct sc_fsinfo *fsi);
+
+/* Where a fact came from, for --explain (issue 30). */
+enum sc_fact {
+	SC_FACT_TYPE,		/* type */
+	SC_FACT_CLASS,		/* class (and so can_clone) */
+	SC_FACT_IDENTITY,	/* identity */
+	SC_FACT_MOUNT,		/* target, source, options, mnt_id */
+	SC_FACT_UUID,		/* uuid */
+	SC_FACT__MAX
+};
+
+enum sc_origin {
+	SC_ORIGIN_NONE,		/* not known */
+	SC_ORIGIN_MAGIC,	/* fstatfs: f_type, f_fsid */
+	SC_ORIGIN_STATMOUNT,	/* statmount(2)'s fields, libmount not used */
+	SC_ORIGIN_LIBMOUNT,	/* libmount's reading of statmount's line */
+	SC_ORIGIN_MOUNTINFO,	/* the whole mount table, through libmount */
+	SC_ORIGIN_LIBBLKID,	/* libblkid (the UUID) */
+};
+
+/* Where FACT of F (from FSI) came from; SC_ORIGIN_NONE for facts FSI did
+ * not make or does not know. */
+enum sc_origin sc_fsinfo_origin(const struct sc_fsinfo *fsi,
+				const struct sc_fs_facts *f,
+				enum sc_fact fact);
+/* "magic", "statmount", "libmount", "mountinfo", "libblkid"; "" for
+ * SC_ORIGIN_NONE. */
+const char *sc_origin_name(enum sc_origin o);
+/* "type statmount, class magic, identity statmount, mount statmount"
+ * (the known ones) into BUF; its length, -EINVAL, or -ENOSPC when it
+ * does not fit. */
+int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
+			   const struct sc_fs_facts *f, char *buf, size_t size);
 
 /* Pure classification, for unit tests. */
 enum sc_fs_class sc_fs_classify(const char *type, unsigned long magic,

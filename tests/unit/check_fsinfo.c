@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -518,6 +519,302 @@ START_TEST(test_mountinfo_line_same_facts)
 }
 END_TEST
 
+
+/* Issue 30: where the magic number settles the class, statmount's fields
+ * give the facts without libmount -- the same facts, to the byte, as
+ * libmount's reading of their mountinfo line, which a report (want_uuid)
+ * still gets.  Elsewhere both take libmount's. */
+struct fields_case {
+	struct sc_mount_fields m;
+	unsigned long magic;
+	enum sc_origin type_from;	/* without want_uuid */
+};
+
+static const struct fields_case fields_cases[] = {
+	{ { .id = 26, .parent = 1, .dev_major = 254, .root = "/",
+	    .point = "/", .type = "ext4", .source = "/dev/vda",
+	    .options = "discard,resv_strict,resuid=65534,resgid=65534" },
+	  EXT4_MAGIC, SC_ORIGIN_STATMOUNT },
+	/* read-only mount of a writable superblock, and the reverse */
+	{ { .id = 27, .parent = 26, .dev_minor = 24, .attr = 0x1 | 0x2 | 0x4,
+	    .root = "/", .point = "/mnt/ro", .type = "tmpfs",
+	    .source = "model_tools_unavailable", .options = "size=4k,mode=755" },
+	  TMPFS_MAGIC, SC_ORIGIN_STATMOUNT },
+	{ { .id = 28, .parent = 26, .dev_major = 7, .sb_flags = 0x1,
+	    .root = "/", .point = "/mnt/rosb", .type = "xfs",
+	    .source = "/dev/loop7", .options = "attr2,inode64,noquota" },
+	  0x58465342, SC_ORIGIN_STATMOUNT },
+	{ { .id = 29, .parent = 26, .dev_major = 7, .dev_minor = 1,
+	    .attr = 0x1, .sb_flags = 0x1, .root = "/", .point = "/mnt/ro2",
+	    .type = "ext4", .source = "/dev/loop1" },
+	  EXT4_MAGIC, SC_ORIGIN_STATMOUNT },
+	/* flags on both sides, an option with an escaped comma and space */
+	{ { .id = 30, .parent = 26, .dev_minor = 40,
+	    .attr = 0x8 | 0x20 | 0x80 | 0x200000,
+	    .sb_flags = 0x10 | 0x80 | 0x2000000, .root = "/sub",
+	    .point = "/mnt/with space", .type = "btrfs", .source = "/dev/vdb",
+	    .options = "discard=async,space_cache=v2,subvolid=257,"
+		       "subvol=/a\\054b\\040c" },
+	  BTRFS_MAGIC, SC_ORIGIN_STATMOUNT },
+	/* an option called rw or ro beyond the flags, with a value */
+	{ { .id = 31, .parent = 26, .dev_minor = 41, .root = "/",
+	    .point = "/mnt/odd", .type = "tmpfs", .source = "tmpfs",
+	    .options = "rw=1,ro,x=rw" },
+	  TMPFS_MAGIC, SC_ORIGIN_STATMOUNT },
+	{ { .id = 32, .parent = 26, .dev_minor = 21, .attr = 0xe,
+	    .root = "/", .point = "/proc", .type = "proc", .source = "proc" },
+	  PROC_MAGIC, SC_ORIGIN_STATMOUNT },
+	{ { .id = 33, .parent = 26, .dev_minor = 45, .root = "/",
+	    .point = "/merged", .type = "overlay", .source = "overlay",
+	    .options = "lowerdir=/l,upperdir=/u,workdir=/w" },
+	  0x794c7630, SC_ORIGIN_STATMOUNT },
+	/* type names decide there (server-side copy): libmount's */
+	{ { .id = 45, .parent = 26, .dev_minor = 47, .attr = 0x6,
+	    .root = "/", .point = "/home/u/remote", .type = "fuse",
+	    .subtype = "sshfs", .source = "u@host:/home/u",
+	    .options = "user_id=1000,group_id=1000" },
+	  FUSE_MAGIC, SC_ORIGIN_LIBMOUNT },
+	{ { .id = 44, .parent = 26, .dev_minor = 46, .root = "/",
+	    .point = "/net", .type = "nfs4", .source = "server:/export",
+	    .options = "vers=4.2,rsize=1048576,addr=10.0.0.1" },
+	  NFS_MAGIC, SC_ORIGIN_LIBMOUNT },
+	/* a name smartcp's tables do not know: libmount's lists */
+	{ { .id = 50, .parent = 26, .dev_major = 7, .dev_minor = 3,
+	    .root = "/", .point = "/mnt/e3", .type = "ext3",
+	    .source = "/dev/loop3" },
+	  EXT4_MAGIC, SC_ORIGIN_LIBMOUNT },
+	{ { .id = 51, .parent = 26, .dev_minor = 60, .root = "/",
+	    .point = "/mnt/sq", .type = "squashfs", .source = "/dev/loop4" },
+	  0x73717368, SC_ORIGIN_LIBMOUNT },
+	/* what libmount's parser rewrites or reads its own way */
+	{ { .id = 52, .parent = 1, .dev_major = 254, .root = "/",
+	    .point = "/", .type = "ext4", .source = "/dev/root" },
+	  EXT4_MAGIC, SC_ORIGIN_LIBMOUNT },
+	{ { .id = 53, .parent = 26, .dev_minor = 61, .root = "/",
+	    .point = "/gone (deleted)", .type = "tmpfs", .source = "tmpfs" },
+	  TMPFS_MAGIC, SC_ORIGIN_LIBMOUNT },
+	{ { .id = 54, .parent = 26, .dev_minor = 62, .root = "/",
+	    .point = "/q", .type = "tmpfs", .source = "tmpfs",
+	    .options = "x=\"a,b\"" },
+	  TMPFS_MAGIC, SC_ORIGIN_LIBMOUNT },
+};
+
+static void assert_same_facts(const struct sc_fs_facts *a,
+			      const struct sc_fs_facts *b, const char *what)
+{
+	ck_assert_msg(a->mnt_id == b->mnt_id, "%s: mnt_id %d, %d", what,
+		      a->mnt_id, b->mnt_id);
+	ck_assert_msg(!strcmp(a->type, b->type), "%s: type '%s', '%s'", what,
+		      a->type, b->type);
+	ck_assert_msg(!strcmp(a->identity, b->identity),
+		      "%s: identity '%s', '%s'", what, a->identity,
+		      b->identity);
+	ck_assert_msg(a->class == b->class, "%s: class %s, %s", what,
+		      sc_fs_class_name(a->class), sc_fs_class_name(b->class));
+	ck_assert_msg(a->can_clone == b->can_clone, "%s: can_clone", what);
+	ck_assert_msg(a->magic == b->magic && a->fsid == b->fsid &&
+		      a->dev == b->dev, "%s: magic, fsid, dev", what);
+#define SAME_STR(x)							\
+	ck_assert_msg((!a->x && !b->x) ||				\
+		      (a->x && b->x && !strcmp(a->x, b->x)),		\
+		      "%s: " #x " '%s', '%s'", what,			\
+		      a->x ? a->x : "(null)", b->x ? b->x : "(null)")
+	SAME_STR(target);
+	SAME_STR(source);
+	SAME_STR(options);
+#undef SAME_STR
+}
+
+START_TEST(test_fields_same_as_libmount)
+{
+	const struct fields_case *c = &fields_cases[_i];
+	struct sc_fsinfo *fast = NULL, *lm = NULL;
+	const struct sc_fs_facts *a, *b;
+	dev_t dev = makedev(c->m.dev_major, c->m.dev_minor + 5000);
+	char what[64];
+
+	snprintf(what, sizeof(what), "mount %u (%s)", c->m.id, c->m.type);
+	ck_assert_int_eq(sc_fsinfo_new(NULL, &fast), 0);
+	ck_assert_int_eq(sc_fsinfo_new(NULL, &lm), 0);
+	sc_fsinfo_want_uuid(lm, true);
+	a = sc_fsinfo_lookup_fields(fast, dev, &c->m, c->magic, 0x77);
+	b = sc_fsinfo_lookup_fields(lm, dev, &c->m, c->magic, 0x77);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(a->options);
+	assert_same_facts(a, b, what);
+	ck_assert_msg(sc_fsinfo_origin(fast, a, SC_FACT_TYPE) == c->type_from,
+		      "%s: type from %s", what,
+		      sc_origin_name(sc_fsinfo_origin(fast, a, SC_FACT_TYPE)));
+	ck_assert_int_eq(sc_fsinfo_origin(fast, a, SC_FACT_MOUNT),
+			 c->type_from);
+	/* a report reads libmount's, always */
+	ck_assert_int_eq(sc_fsinfo_origin(lm, b, SC_FACT_TYPE),
+			 SC_ORIGIN_LIBMOUNT);
+	sc_fsinfo_free(fast);
+	sc_fsinfo_free(lm);
+}
+END_TEST
+
+/* The options of a read-only mount are libmount's: "ro" first, once. */
+START_TEST(test_fields_options_merged)
+{
+	struct sc_fsinfo *fsi = NULL;
+	const struct sc_fs_facts *f;
+
+	ck_assert_int_eq(sc_fsinfo_new(NULL, &fsi), 0);
+	f = sc_fsinfo_lookup_fields(fsi, makedev(1, 1), &fields_cases[1].m,
+				    TMPFS_MAGIC, 0);
+	ck_assert_str_eq(f->options, "ro,nosuid,nodev,relatime,size=4k,mode=755");
+	f = sc_fsinfo_lookup_fields(fsi, makedev(1, 2), &fields_cases[4].m,
+				    BTRFS_MAGIC, 0);
+	ck_assert_str_eq(f->options, "rw,noexec,nodiratime,nosymfollow,sync,"
+			 "dirsync,lazytime,discard=async,space_cache=v2,"
+			 "subvolid=257,subvol=/a,b c");
+	ck_assert_str_eq(f->target, "/mnt/with space");
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+/* Where each fact came from, as --explain will print it. */
+START_TEST(test_fact_origins)
+{
+	struct sc_fsinfo *fsi = NULL, *sample_fsi = sample();
+	const struct sc_fs_facts *f;
+	char buf[160];
+
+	ck_assert_int_eq(sc_fsinfo_new(NULL, &fsi), 0);
+	f = sc_fsinfo_lookup_fields(fsi, makedev(2, 1), &fields_cases[0].m,
+				    EXT4_MAGIC, 5);
+	ck_assert_int_gt(sc_fsinfo_origins_text(fsi, f, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "type statmount, class statmount, "
+			 "identity statmount, mount statmount");
+	f = sc_fsinfo_lookup_fields(fsi, makedev(2, 2), &fields_cases[6].m,
+				    PROC_MAGIC, 5);
+	ck_assert_int_gt(sc_fsinfo_origins_text(fsi, f, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "type statmount, class magic, "
+			 "identity statmount, mount statmount");
+	f = sc_fsinfo_lookup_fields(fsi, makedev(2, 3), &fields_cases[10].m,
+				    EXT4_MAGIC, 5);
+	ck_assert_int_gt(sc_fsinfo_origins_text(fsi, f, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "type libmount, class libmount, "
+			 "identity libmount, mount libmount");
+	ck_assert_int_eq(sc_fsinfo_origins_text(fsi, f, buf, 10), -ENOSPC);
+	/* the whole table; the magic alone */
+	f = sc_fsinfo_lookup_values(sample_fsi, makedev(0, 1021), 23, 0, 0);
+	ck_assert_int_eq(sc_fsinfo_origin(sample_fsi, f, SC_FACT_TYPE),
+			 SC_ORIGIN_MOUNTINFO);
+	f = sc_fsinfo_lookup_values(sample_fsi, makedev(0, 998), -1,
+				    PROC_MAGIC, 0xabc);
+	ck_assert_int_gt(sc_fsinfo_origins_text(sample_fsi, f, buf,
+						sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "type magic, class magic, identity magic");
+	/* facts it did not make */
+	ck_assert_int_eq(sc_fsinfo_origin(fsi, f, SC_FACT_TYPE),
+			 SC_ORIGIN_NONE);
+	ck_assert_str_eq(sc_origin_name(SC_ORIGIN_LIBBLKID), "libblkid");
+	sc_fsinfo_free(fsi);
+	sc_fsinfo_free(sample_fsi);
+}
+END_TEST
+
+/* The mount points of /proc/self/mountinfo, unescaped, into PATHS. */
+static size_t live_mount_points(char ***paths)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t n = 0, cap = 0;
+	size_t len = 0;
+
+	*paths = NULL;
+	if (!f)
+		return 0;
+	while (getline(&line, &len, f) > 0) {
+		char *p = line, *w, *point;
+		int field = 0;
+
+		while (field < 4 && (p = strchr(p, ' ')))
+			p++, field++;
+		if (!p)
+			continue;
+		point = w = p;
+		for (; *p && *p != ' '; p++) {
+			if (p[0] == '\\' && p[1] && p[2] && p[3]) {
+				*w++ = (char)(64 * (p[1] - '0') +
+					      8 * (p[2] - '0') + (p[3] - '0'));
+				p += 3;
+			} else {
+				*w++ = *p;
+			}
+		}
+		*w = '\0';
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*paths = realloc(*paths, cap * sizeof(**paths));
+			ck_assert_ptr_nonnull(*paths);
+		}
+		(*paths)[n++] = strdup(point);
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+/* Every mount of this machine (the suite's own loop devices, tmpfs and
+ * FUSE mounts among them while it runs): the facts without a report are
+ * the facts a report gets. */
+static bool live_same(const char *path)
+{
+	struct sc_fsinfo *fast = NULL, *lm = NULL;
+	const struct sc_fs_facts *a, *b;
+	struct stat st;
+	bool same;
+	int fd = open(path, O_PATH | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return true;	/* gone meanwhile */
+	}
+	ck_assert_int_eq(sc_fsinfo_new(NULL, &fast), 0);
+	ck_assert_int_eq(sc_fsinfo_new(NULL, &lm), 0);
+	sc_fsinfo_want_uuid(lm, true);
+	a = sc_fsinfo_lookup(fast, fd, &st);
+	b = sc_fsinfo_lookup(lm, fd, &st);
+	same = a->mnt_id == b->mnt_id && !strcmp(a->type, b->type) &&
+	       !strcmp(a->identity, b->identity) && a->class == b->class &&
+	       a->can_clone == b->can_clone && a->target && b->target &&
+	       !strcmp(a->target, b->target) && a->source && b->source &&
+	       !strcmp(a->source, b->source) && a->options && b->options &&
+	       !strcmp(a->options, b->options);
+	if (!same)
+		fprintf(stderr, "%s: '%s' '%s' '%s' '%s' / '%s' '%s' '%s' '%s'\n",
+			path, a->type, a->identity, a->source ? a->source : "",
+			a->options ? a->options : "", b->type, b->identity,
+			b->source ? b->source : "", b->options ? b->options : "");
+	sc_fsinfo_free(fast);
+	sc_fsinfo_free(lm);
+	close(fd);
+	return same;
+}
+
+START_TEST(test_live_mounts_same_as_libmount)
+{
+	char **paths;
+	size_t n = live_mount_points(&paths);
+
+	ck_assert_uint_gt(n, 0);
+	for (size_t i = 0; i < n; i++) {
+		/* Other tests mount and unmount meanwhile: a mount that
+		 * changed between the two lookups is asked again. */
+		ck_assert_msg(live_same(paths[i]) || live_same(paths[i]),
+			      "%s: facts differ without a report", paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+}
+END_TEST
+
 static TCase *tcase(Suite *s, const char *name, const TTest *test)
 {
 	TCase *tc = tcase_create(name);
@@ -647,5 +944,14 @@ Suite *fsinfo_suite(void)
 	tcase(s, "missing_mountinfo", test_missing_mountinfo);
 	tcase(s, "mountinfo_line_format", test_mountinfo_line_format);
 	tcase(s, "mountinfo_line_same_facts", test_mountinfo_line_same_facts);
+	tc = tcase_create("fields_same_as_libmount");
+	tcase_add_loop_test(tc, test_fields_same_as_libmount, 0,
+			    (int)(sizeof(fields_cases) / sizeof(fields_cases[0])));
+	suite_add_tcase(s, tc);
+	tcase(s, "fields_options_merged", test_fields_options_merged);
+	tcase(s, "fact_origins", test_fact_origins);
+	tc = tcase(s, "live_mounts_same_as_libmount",
+		   test_live_mounts_same_as_libmount);
+	tcase_set_timeout(tc, 60);
 	return s;
 }
