@@ -1494,7 +1494,11 @@ static int level_finish(struct walk *w, size_t k)
 		say_replaced(w, dst);
 		done.failed = true;
 		attrs = false;
+		done.lost = -ESTALE;
 	}
+	/* -j: said; the attributes of what is below it are not set */
+	if (done.lost && done.node)
+		w->dnodes[done.node - 1].lost = true;
 	if (attrs && !(node && defer_attrs(w, node, &done.sst, &done.m)) &&
 	    set_dir_attrs(w, &done, dfd, src, dst) < 0)
 		done.failed = true;
@@ -1636,30 +1640,50 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline);
 
 /* DST (the entry of struct walk) becomes a hard link to PREV, a copy
- * made earlier, which may be anywhere in the tree, deeper than PATH_MAX.
- * 0 or -errno. */
+ * made earlier of ST (the source), which may be anywhere in the tree,
+ * deeper than PATH_MAX.  Found by its path, it must still be that copy:
+ * a directory on the way may lead elsewhere by now (-ESTALE).  0 or
+ * -errno. */
 static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
-					const char *dst)
+					const char *dst, const struct stat *st)
 {
 	struct sc_at to = sc_walk_dst(w, dst), from = { .path = prev };
 	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
+	struct stat now;
 
 	if (e < 0)
 		return e;
-	e = sc_dest_make_link(true, &from, &to, false, true);
+	if (fstatat(from.dirfd, from.name, &now, AT_SYMLINK_NOFOLLOW) < 0)
+		e = -errno;
+	else if (!sc_links_is_copy(&w->links, st->st_dev, st->st_ino, &now))
+		e = -ESTALE;
+	else
+		e = sc_dest_make_link(true, &from, &to, false, true);
 	if (from.dirfd >= 0)
 		close(from.dirfd);
 	return e;
 }
 
-/* -a, --preserve=links: SRC is another name of a file already copied to
- * PREV; DST becomes another name of PREV. */
+/* -a, --preserve=links: DST, the copy of ST (the entry of struct walk),
+ * is remembered as the copy of its source, with what it is. */
+static void remember_copy(struct walk *w, const struct stat *st,
+			  const char *dst)
+{
+	struct stat now;
+
+	if (sc_links_remember(&w->links, st->st_dev, st->st_ino, dst) == 0 &&
+	    fstatat(w->dst_fd, w->dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
+		sc_links_identify(&w->links, st->st_dev, st->st_ino, &now);
+}
+
+/* -a, --preserve=links: SRC (ST) is another name of a file already
+ * copied to PREV; DST becomes another name of PREV. */
 static int link_to_earlier(struct walk *w, const char *prev, const char *src,
-			   const char *dst)
+			   const char *dst, const struct stat *st)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_HARDLINK };
-	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst);
+	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst, st);
 
 	if (e < 0) {
 		sc_report_error(&w->msgs, -e,
@@ -1714,7 +1738,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, ist.st_dev, ist.st_ino))) {
 		close(in);
-		return link_to_earlier(w, prev, src, dst);
+		return link_to_earlier(w, prev, src, dst, &ist);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
@@ -1722,8 +1746,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
 	if (r == 0 && !w->msgs.failed && tracked)
-		(void)sc_links_remember(&w->links, ist.st_dev, ist.st_ino,
-					dst);
+		remember_copy(w, &ist, dst);
 	return r;
 }
 
@@ -1951,9 +1974,9 @@ static int keep_newer(struct walk *w, const struct entry *e)
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev)
-			return link_to_earlier(w, prev, e->src, e->dst);
-		(void)sc_links_remember(&w->links, e->sst.st_dev,
-					e->sst.st_ino, e->dst);
+			return link_to_earlier(w, prev, e->src, e->dst,
+					       &e->sst);
+		remember_copy(w, &e->sst, e->dst);
 	}
 	return 0;
 }
@@ -2120,7 +2143,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
-		return link_to_earlier(w, prev, e->src, e->dst);
+		return link_to_earlier(w, prev, e->src, e->dst, &e->sst);
 	if (o->hard_link || o->symbolic_link)
 		return link_instead(w, e);
 
@@ -2136,8 +2159,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
 	if (r == 0 && !w->msgs.failed && tracked)
-		(void)sc_links_remember(&w->links, e->sst.st_dev,
-					e->sst.st_ino, e->dst);
+		remember_copy(w, &e->sst, e->dst);
 	return r;
 }
 
@@ -2698,8 +2720,9 @@ static int replay_push(struct walk *w, size_t y)
 	if (level_names(w, l, root ? NULL : l - 1, n->sname, n->dname) < 0)
 		return -1;
 	w->n_levels++;
-	if (!root && w->levels[w->n_levels - 2].lost) {
-		l->lost = w->levels[w->n_levels - 2].lost;
+	if (n->lost || (!root && w->levels[w->n_levels - 2].lost)) {
+		/* said when it was lost */
+		l->lost = -ESTALE;
 		n->lost = true;
 		return -1;
 	}
