@@ -104,7 +104,7 @@ struct level {
 	 * source's bucket and in its copy's (+ 1, 0: none) */
 	size_t snext, dnext;
 	bool hashed, unhashed;
-	bool src_gone;		/* -j, at the end: its source is not at hand */
+	bool src_gone;		/* -j, at the end: no source at hand */
 };
 
 static struct sc_pool_slot *current_slot(const struct walk *w)
@@ -261,8 +261,6 @@ static int level_names(struct walk *w, struct level *l, const struct level *p,
 	return 0;
 }
 
-/* --- descriptors -------------------------------------------------------- */
-
 /* --- the levels by device and inode ------------------------------------ */
 
 /* The levels, and their copies, found by device and inode in constant
@@ -272,7 +270,8 @@ static int level_names(struct walk *w, struct level *l, const struct level *p,
  * many for the copies, each a level's index + 1, or 0. */
 static size_t devino_bucket(const struct walk *w, dev_t dev, ino_t ino)
 {
-	uint64_t h = ((uint64_t)ino ^ ((uint64_t)dev << 29 | (uint64_t)dev >> 35)) *
+	uint64_t d = (uint64_t)dev;
+	uint64_t h = ((uint64_t)ino ^ (d << 29 | d >> 35)) *
 		     UINT64_C(0x9E3779B97F4A7C15);
 
 	return (size_t)(h >> 32) & (w->n_buckets - 1);
@@ -368,6 +367,8 @@ scan:
 	}
 	return false;
 }
+
+/* --- descriptors -------------------------------------------------------- */
 
 /* Level K holds descriptors now: counted (levels_trim() gives them back). */
 static void level_counted(struct walk *w, size_t k)
@@ -877,8 +878,8 @@ static _noinline_ void load_ancestors(struct walk *w, const char *dst)
 
 	w->n_anc = 0;
 	while (fd >= 0 && fstat(fd, &st) == 0) {
-		const struct sc_devino *last = w->n_anc ? &w->anc[w->n_anc - 1] :
-					       NULL;
+		const struct sc_devino *last =
+			w->n_anc ? &w->anc[w->n_anc - 1] : NULL;
 		int up;
 
 		if (last && last->dev == st.st_dev && last->ino == st.st_ino)
@@ -1224,13 +1225,16 @@ static _noinline_ bool defer_attrs(struct walk *w, size_t node,
 				   const struct stat *st,
 				   const struct sc_made *m)
 {
-	struct deferred *dl = realloc(w->deferred, (w->n_deferred + 1) *
-				      sizeof(*dl));
+	if (w->n_deferred == w->cap_deferred) {
+		size_t cap = w->cap_deferred ? 2 * w->cap_deferred : 64;
+		struct deferred *dl = realloc(w->deferred, cap * sizeof(*dl));
 
-	if (!dl)
-		return false;
-	w->deferred = dl;
-	dl[w->n_deferred++] = (struct deferred){ node, *st, *m };
+		if (!dl)
+			return false;
+		w->deferred = dl;
+		w->cap_deferred = cap;
+	}
+	w->deferred[w->n_deferred++] = (struct deferred){ node, *st, *m };
 	return true;
 }
 
@@ -2809,7 +2813,9 @@ static void set_deferred_attrs(struct walk *w)
 				p ? p->sfd : l->up ? -1 : l->spfd, l->sname,
 				level_name(w, k, false),
 			};
-			struct sc_at t = { l->dfd, ".", level_name(w, k, true) };
+			struct sc_at t = {
+				l->dfd, ".", level_name(w, k, true),
+			};
 
 			if (sc_attrs_set(&env, -1, -1, &s, &t, &d->st,
 					 &d->m) < 0)
@@ -2821,7 +2827,7 @@ static void set_deferred_attrs(struct walk *w)
 	free(chain);
 	free(w->deferred);
 	w->deferred = NULL;
-	w->n_deferred = 0;
+	w->n_deferred = w->cap_deferred = 0;
 }
 
 /* Frees the nodes of the deferred attributes. */
@@ -2926,6 +2932,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	free(w.dst_seen);
 	free(w.levels);
 	free_dnodes(&w);
+	free(w.deferred);	/* none left: set_deferred_attrs() */
 	free(w.level_hash);
 	free(w.src_names.p);
 	free(w.dst_names.p);

@@ -24,7 +24,7 @@ struct learned;		/* file.c: roads that failed for a filesystem pair */
 struct deferred;	/* walk.c: directory attributes set at the end */
 struct seen;		/* walk.c: operands and what they became */
 struct level;		/* walk.c: a directory being copied, and its copy */
-struct dnode;		/* walk.c: a directory whose attributes wait (-j) */
+struct dnode;		/* walk.c: a directory whose attributes wait */
 
 /* The whole names of the directories the walk is in, one after the other
  * in one buffer per side: each level keeps where its name ends, and the
@@ -98,7 +98,7 @@ struct walk {
 	struct sc_jobs *jobs;	/* -j: the workers, shared */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
-	size_t n_deferred;
+	size_t n_deferred, cap_deferred;
 	/* The source directories being copied and their copies, outermost
 	 * first: a link that leads back to one of them (-L, -H) would copy
 	 * forever.  Only the deepest MAX_OPEN hold descriptors (walk.c). */
@@ -108,7 +108,7 @@ struct walk {
 	size_t open_lo;		/* no level below it holds descriptors */
 	/* the levels by device and inode (walk.c, levels_with()) */
 	size_t *level_hash, n_buckets, n_unhashed;
-	struct sc_names src_names, dst_names;	/* the levels' whole names */
+	struct sc_names src_names, dst_names;	/* the levels' names */
 	/* -j: the directories of the deferred attributes, and their
 	 * ancestors */
 	struct dnode *dnodes;
