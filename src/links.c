@@ -9,6 +9,8 @@ struct sc_link {
 	dev_t dev;
 	ino_t ino;
 	char *dst;		/* NULL: a free slot */
+	dev_t cdev;		/* the copy, once said (CINO 0: not yet) */
+	ino_t cino;
 };
 
 bool sc_links_tracked(const struct sc_options *o, const struct stat *st,
@@ -26,15 +28,42 @@ static size_t slot_of(dev_t dev, ino_t ino, size_t cap)
 	return (size_t)(h ^ (h >> 29)) & (cap - 1);
 }
 
-const char *sc_links_find(const struct sc_links *t, dev_t dev, ino_t ino)
+static struct sc_link *find(const struct sc_links *t, dev_t dev, ino_t ino)
 {
 	if (!t->n)
 		return NULL;
 	for (size_t i = slot_of(dev, ino, t->cap); t->slot[i].dst;
 	     i = (i + 1) & (t->cap - 1))
 		if (t->slot[i].dev == dev && t->slot[i].ino == ino)
-			return t->slot[i].dst;
+			return &t->slot[i];
 	return NULL;
+}
+
+const char *sc_links_find(const struct sc_links *t, dev_t dev, ino_t ino)
+{
+	const struct sc_link *l = find(t, dev, ino);
+
+	return l ? l->dst : NULL;
+}
+
+void sc_links_identify(struct sc_links *t, dev_t dev, ino_t ino,
+		       const struct stat *copy)
+{
+	struct sc_link *l = find(t, dev, ino);
+
+	if (l && !l->cino) {
+		l->cdev = copy->st_dev;
+		l->cino = copy->st_ino;
+	}
+}
+
+bool sc_links_is_copy(const struct sc_links *t, dev_t dev, ino_t ino,
+		      const struct stat *st)
+{
+	const struct sc_link *l = find(t, dev, ino);
+
+	return l && (!l->cino ||
+		     (l->cdev == st->st_dev && l->cino == st->st_ino));
 }
 
 /* Doubles the table (64 slots to start with). */

@@ -35,6 +35,16 @@ const char *sc_links_find(const struct sc_links *t, dev_t dev, ino_t ino);
 int sc_links_remember(struct sc_links *t, dev_t dev, ino_t ino,
 		      const char *dst);
 
+/* The copy of DEV/INO (remembered) is the file COPY describes (its
+ * st_dev, st_ino): the first said stays. */
+void sc_links_identify(struct sc_links *t, dev_t dev, ino_t ino,
+		       const struct stat *copy);
+
+/* Is ST the copy remembered for DEV/INO (or was none said)?  A name
+ * found again by its path may lead elsewhere by now. */
+bool sc_links_is_copy(const struct sc_links *t, dev_t dev, ino_t ino,
+		      const struct stat *st);
+
 /* Frees what the table holds and empties it. */
 void sc_links_free(struct sc_links *t);
 

@@ -118,6 +118,11 @@ bool sc_path_is_inside(const char *src, const char *dst)
 
 const char *sc_at_name(const struct sc_at *at, char *buf, size_t size)
 {
+	/* a directory named by its own descriptor: its path may lead
+	 * somewhere else by now */
+	if (at->dirfd >= 0 && !strcmp(at->name, ".") &&
+	    snprintf(buf, size, "/proc/self/fd/%d/.", at->dirfd) < (int)size)
+		return buf;
 	if (strlen(at->path) < PATH_MAX)
 		return at->path;
 	if (at->dirfd >= 0 &&

@@ -53,7 +53,9 @@ struct sc_at {
 /* A name of AT for the calls that only take one (libattr, libacl):
  * PATH when the kernel takes it (shorter than PATH_MAX), else
  * /proc/self/fd/DIRFD/NAME written to BUF, which /proc resolves through
- * the open descriptor.  NULL (ENAMETOOLONG) when neither fits. */
+ * the open descriptor.  NULL (ENAMETOOLONG) when neither fits.  An AT
+ * that is a directory's own descriptor (NAME ".") is always named
+ * through /proc: its path may lead elsewhere by now. */
 const char *sc_at_name(const struct sc_at *at, char *buf, size_t size);
 
 /* Are A and B one directory entry: the same directory, the same name? */

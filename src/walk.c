@@ -27,11 +27,26 @@
 #include <pthread.h>
 #include <time.h>
 
-/* A directory whose mode and times wait until every file in it is done. */
+/* A directory whose mode and times wait until every file in it is done:
+ * NODE (struct dnode), as its source was (ST), and how it was made. */
 struct deferred {
-	char *src, *dst;
+	size_t node;
 	struct stat st;
 	struct sc_made m;
+};
+
+/* -j: a directory whose attributes wait for the end of the run, or one
+ * of its ancestors.  Only its name is kept, and where it is (PARENT, an
+ * index + 1; 0: the first of an operand or of a file a worker handed
+ * back, whose NAMEs are whole paths): at the end the walk goes down to it
+ * again, each step checked as when it came back up (struct level). */
+struct dnode {
+	size_t parent, depth;
+	dev_t dev, ddev;
+	ino_t ino, dino;
+	char *sname, *dname;	/* one string, but for a first level */
+	bool follow, dup;
+	bool lost;		/* could not be reached again: said */
 };
 
 struct seen {
@@ -42,29 +57,55 @@ struct seen {
 };
 
 /* A source directory being copied and its copy: one per level of the
- * recursion, outermost first.  Only the deepest levels keep their
- * descriptors (w->max_open, from sc_jobs_levels()), so a tree of any
- * depth holds a bounded number; a level whose descriptors were given back
- * is opened again when the walk returns to it, through ".." of the level
- * it leaves, or else from the nearest open level above, name by name:
- * each step must find the directory it saw there (st_dev, st_ino), or
- * the walk refuses to go on in it. */
+ * walk, outermost first.  Only the deepest levels keep their descriptors
+ * (w->max_open, from sc_jobs_levels()), so a tree of any depth holds a
+ * bounded number; a level whose descriptors were given back is opened
+ * again when the walk returns to it, through ".." of the level it leaves,
+ * or else from the nearest open level above, name by name: each step must
+ * find the directory it saw there (st_dev, st_ino), or the walk refuses to
+ * go on in it.  The walk is a loop over this stack, not a recursion, so
+ * that no depth can overflow the C stack; a level keeps its entries still
+ * to copy and what the directory's own copy needs at its end, but of its
+ * name only where it ends in the walk's name buffers (struct sc_names). */
 struct level {
 	dev_t dev;		/* the source directory */
 	ino_t ino;
-	dev_t ddev;		/* its copy, once open; DINO 0: none */
+	dev_t ddev;		/* its copy; DINO 0: none (--explain) */
 	ino_t dino;
 	int sfd, dfd;		/* open, or -1 */
 	/* Where it is: in the level above (UP; DUP for its copy), or, the
 	 * first level of an operand or of a file a worker handed back, in
 	 * directories the walk does not keep (SPFD, DPFD: AT_FDCWD, or a
-	 * job's).  A copy whose parent could not be opened goes by path:
-	 * DNAME is then its whole path, DPFD AT_FDCWD. */
+	 * job's). */
 	bool up, dup;
 	int spfd, dpfd;
 	const char *sname, *dname;	/* its names there */
 	bool follow;		/* SNAME may be a symlink to follow */
+	bool created;		/* this run made the copy */
 	int lost;		/* -errno: could not be opened again */
+	bool lost_copy;		/* ... and it was the copy */
+	/* the first level of an operand or of a handed-back file: its
+	 * whole names (else in the name buffers, to SEND and DEND) */
+	const char *root_src, *root_dst;
+	size_t soff, send, doff, dend;
+	/* its entries: NEXT is the next to copy */
+	struct dent *ents;
+	size_t n_ents, next;
+	const struct sc_fs_facts *dir_facts, *src_facts;
+	struct sc_job *batch;	/* -j: the run of files being gathered */
+	/* the directory as an entry: its stat, how its copy was made, and
+	 * the state of the entry it is (copy_entry()) and of its parent's */
+	struct stat sst;
+	struct sc_made m;
+	bool cmdline, failed;
+	struct sc_msgs outer_msgs;
+	bool outer_reported, outer_announced;
+	size_t node;		/* -j: its struct dnode + 1, 0: none yet */
+	/* found by device and inode (levels_with()): the next level in its
+	 * source's bucket and in its copy's (+ 1, 0: none) */
+	size_t snext, dnext;
+	bool hashed, unhashed;
+	bool src_gone;		/* -j, at the end: no source at hand */
 };
 
 static struct sc_pool_slot *current_slot(const struct walk *w)
@@ -132,7 +173,230 @@ static void skipped(struct walk *w, const char *dst)
 		sc_report_skipped(&w->msgs, dst);
 }
 
+/* --- the levels' names (struct sc_names) ------------------------------- */
+
+/* Room for N bytes in use in B.  0 or -ENOMEM. */
+static int names_room(struct sc_names *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	char *p;
+
+	if (n <= b->cap)
+		return 0;
+	while (cap < n) {
+		if (cap > SIZE_MAX / 2)
+			return -ENOMEM;
+		cap *= 2;
+	}
+	p = realloc(b->p, cap);
+	if (!p)
+		return -ENOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+/* A first level's name PATH at the end of B, as the start of its entries'
+ * names: with one slash after it, however many it ends in, as
+ * sc_path_join() writes them ("d//" -> "d/f").  *OFF, *END: where it
+ * starts and ends.  0 or -ENOMEM. */
+static int names_root(struct sc_names *b, const char *path, size_t *off,
+		      size_t *end)
+{
+	size_t a = strlen(path);
+
+	while (a > 1 && path[a - 1] == '/' && path[a - 2] == '/')
+		a--;
+	if (names_room(b, b->len + a + 2) < 0)
+		return -ENOMEM;
+	*off = b->len;
+	memcpy(b->p + b->len, path, a);
+	if (a && path[a - 1] != '/')
+		b->p[b->len + a++] = '/';
+	*end = *off + a;
+	b->len = *end;
+	return 0;
+}
+
+/* The whole name of level K's source directory (DST: of its copy): valid
+ * until the buffer grows or the level's next entry is named. */
+static const char *level_name(struct walk *w, size_t k, bool dst)
+{
+	const struct level *l = &w->levels[k];
+	struct sc_names *b = dst ? &w->dst_names : &w->src_names;
+
+	if (l->root_src)
+		return dst ? l->root_dst : l->root_src;
+	b->p[dst ? l->dend : l->send] = '\0';
+	return b->p + (dst ? l->doff : l->soff);
+}
+
+/* The whole name of NAME in level K (DST: in its copy), written after the
+ * level's own, over its last entry's: valid until the buffer grows or
+ * the next entry is named.  NULL when out of memory. */
+static const char *entry_name(struct walk *w, size_t k, bool dst,
+			      const char *name)
+{
+	const struct level *l = &w->levels[k];
+	struct sc_names *b = dst ? &w->dst_names : &w->src_names;
+	size_t end = dst ? l->dend : l->send, n = strlen(name);
+
+	/* a first level's name ends in its slash already (names_root()) */
+	if (!l->root_src)
+		end++;
+	if (names_room(b, end + n + 1) < 0)
+		return NULL;
+	if (!l->root_src)
+		b->p[end - 1] = '/';
+	memcpy(b->p + end, name, n + 1);
+	b->len = end + n + 1;
+	return b->p + (dst ? l->doff : l->soff);
+}
+
+/* Where the names of the new level L end: after its parent P's, where
+ * its entry's name was written (entry_name()), or, a first level (P
+ * NULL), its whole names SRC and DST copied to the end of the buffers.
+ * 0 or -ENOMEM. */
+static int level_names(struct walk *w, struct level *l, const struct level *p,
+		       const char *src, const char *dst)
+{
+	size_t n;
+
+	if (!p) {
+		size_t slen = w->src_names.len;
+
+		if (names_root(&w->src_names, src, &l->soff, &l->send) < 0)
+			return -ENOMEM;
+		if (names_root(&w->dst_names, dst, &l->doff, &l->dend) < 0) {
+			w->src_names.len = slen;
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	n = strlen(l->sname);
+	l->soff = p->soff;
+	l->send = p->send + !p->root_src + n;
+	l->doff = p->doff;
+	l->dend = p->dend + !p->root_src + n;
+	return 0;
+}
+
+/* --- the levels by device and inode ------------------------------------ */
+
+/* The levels, and their copies, found by device and inode in constant
+ * time, not by a look at every level (a check made at each directory):
+ * chains of levels in buckets, the deepest first (pushed last, popped
+ * first).  w->level_hash holds N_BUCKETS heads for the sources, then as
+ * many for the copies, each a level's index + 1, or 0. */
+static size_t devino_bucket(const struct walk *w, dev_t dev, ino_t ino)
+{
+	uint64_t d = (uint64_t)dev;
+	uint64_t h = ((uint64_t)ino ^ (d << 29 | d >> 35)) *
+		     UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t)(h >> 32) & (w->n_buckets - 1);
+}
+
+static void hash_insert(struct walk *w, size_t k)
+{
+	struct level *l = &w->levels[k];
+	size_t *src = w->level_hash, *dst = w->level_hash + w->n_buckets;
+	size_t b = devino_bucket(w, l->dev, l->ino);
+
+	l->snext = src[b];
+	src[b] = k + 1;
+	if (l->dino) {
+		b = devino_bucket(w, l->ddev, l->dino);
+		l->dnext = dst[b];
+		dst[b] = k + 1;
+	}
+	l->hashed = true;
+}
+
+/* Level K, just pushed, is found by its device and inode from now on
+ * (with more buckets, if there are more levels than buckets; without
+ * memory for more, in longer chains; without any, by a look at it,
+ * counted in N_UNHASHED). */
+static void level_hash(struct walk *w, size_t k)
+{
+	if (w->n_levels > w->n_buckets) {
+		size_t n = w->n_buckets ? 2 * w->n_buckets : 64;
+		size_t *h = calloc(2 * n, sizeof(*h));
+
+		if (h) {
+			free(w->level_hash);
+			w->level_hash = h;
+			w->n_buckets = n;
+			for (size_t i = 0; i < k; i++)
+				if (w->levels[i].hashed)
+					hash_insert(w, i);
+		} else if (!w->n_buckets) {
+			w->levels[k].unhashed = true;
+			w->n_unhashed++;
+			return;
+		}
+	}
+	hash_insert(w, k);
+}
+
+/* Level L, the deepest, leaves the buckets. */
+static void level_unhash(struct walk *w, struct level *l)
+{
+	if (l->unhashed)
+		w->n_unhashed--;
+	if (!l->hashed)
+		return;
+	w->level_hash[devino_bucket(w, l->dev, l->ino)] = l->snext;
+	if (l->dino)
+		w->level_hash[w->n_buckets + devino_bucket(w, l->ddev,
+							   l->dino)] = l->dnext;
+	l->hashed = false;
+}
+
+/* Is ST a level's source directory (COPY false), or a level's copy (COPY;
+ * CREATED: one this run made)? */
+static bool levels_with(const struct walk *w, const struct stat *st,
+			bool copy, bool created)
+{
+	size_t k;
+
+	if (!w->n_buckets)
+		goto scan;
+	k = w->level_hash[(copy ? w->n_buckets : 0) +
+			  devino_bucket(w, st->st_dev, st->st_ino)];
+	while (k) {
+		const struct level *l = &w->levels[k - 1];
+
+		if (copy ? l->ddev == st->st_dev && l->dino == st->st_ino &&
+			   (l->created || !created) :
+		    l->dev == st->st_dev && l->ino == st->st_ino)
+			return true;
+		k = copy ? l->dnext : l->snext;
+	}
+	/* levels not in the buckets (no memory for them): looked at */
+scan:
+	for (k = 0; w->n_unhashed && k < w->n_levels; k++) {
+		const struct level *l = &w->levels[k];
+
+		if (!l->unhashed)
+			continue;
+		if (copy ? l->dino && l->ddev == st->st_dev &&
+			   l->dino == st->st_ino && (l->created || !created) :
+		    l->dev == st->st_dev && l->ino == st->st_ino)
+			return true;
+	}
+	return false;
+}
+
 /* --- descriptors -------------------------------------------------------- */
+
+/* Level K holds descriptors now: counted (levels_trim() gives them back). */
+static void level_counted(struct walk *w, size_t k)
+{
+	w->n_open++;
+	if (k < w->open_lo)
+		w->open_lo = k;
+}
 
 static void level_close(struct walk *w, struct level *l)
 {
@@ -153,12 +417,16 @@ static void level_close(struct walk *w, struct level *l)
 static bool levels_trim(struct walk *w, unsigned keep)
 {
 	bool freed = false;
+	size_t i;
 
-	for (size_t i = 0; w->n_open > keep && i + 2 < w->n_levels; i++)
+	/* none below OPEN_LO is open: a deep walk does not look at them
+	 * again each time */
+	for (i = w->open_lo; w->n_open > keep && i + 2 < w->n_levels; i++)
 		if (w->levels[i].sfd >= 0 || w->levels[i].dfd >= 0) {
 			level_close(w, &w->levels[i]);
 			freed = true;
 		}
+	w->open_lo = i;
 	return freed;
 }
 
@@ -307,49 +575,80 @@ static int level_get(struct walk *w, size_t k)
 	}
 	if (l->dfd < 0 && l->dino) {
 		l->dfd = level_reopen(w, k, true);
+		l->lost_copy = l->dfd < 0;
 		if (l->dfd < 0)
 			goto fail;
 	}
 	if (!was_open) {
-		w->n_open++;
+		level_counted(w, k);
 		levels_trim(w, w->max_open);
 	}
 	return 0;
 fail:
 	/* all of the level or none: what was opened goes back too; and
-	 * once lost, lost (its copy_entries() says so, once) */
+	 * once lost, lost (its level_finish() says so, once) */
 	err = errno;
 	if (!was_open && (l->sfd >= 0 || l->dfd >= 0))
-		w->n_open++;
+		level_counted(w, k);
 	level_close(w, l);
 	l->lost = -err;
 	return -err;
 }
 
+/* Level K's parent, if its descriptors were given back, opened again
+ * through ".." of level K while K's are at hand: checked, as always
+ * (else it is reopened by name when needed, which costs a step for each
+ * level given back above it). */
+static void parent_by_dotdot(struct walk *w, size_t k)
+{
+	struct level *l = &w->levels[k];
+	struct level *p = l->up && k > 0 ? l - 1 : NULL;
+
+	if (!p || p->lost || p->sfd >= 0 || p->dfd >= 0)
+		return;
+	if (l->sfd >= 0)
+		p->sfd = open_dir_checked(w, l->sfd, "..", O_RDONLY, p->dev,
+					  p->ino);
+	/* without a source (the deferred attributes': replay_open()), the
+	 * copy alone */
+	if ((p->sfd >= 0 || l->sfd < 0) && p->dino && l->dup && l->dfd >= 0) {
+		p->dfd = open_dir_checked(w, l->dfd, "..", O_PATH, p->ddev,
+					  p->dino);
+		if (p->dfd < 0 && p->sfd >= 0) {
+			close(p->sfd);
+			p->sfd = -1;
+		}
+	}
+	if (p->sfd >= 0 || p->dfd >= 0)
+		level_counted(w, k - 1);
+}
+
 /* Leaves the deepest level: its descriptors go back, and its parent's
  * are opened again through ".." while they are still at hand, if they
- * had been given back (checked, as always; else they are reopened by
- * name when needed). */
-static void level_pop(struct walk *w)
+ * had been given back (parent_by_dotdot()).  RET_DFD (when not NULL)
+ * gets its copy's descriptor instead, or -1: the caller's to close. */
+static void level_pop(struct walk *w, int *ret_dfd)
 {
 	struct level *l = &w->levels[w->n_levels - 1];
-	struct level *p = l->up && w->n_levels > 1 ? l - 1 : NULL;
 
-	if (p && p->sfd < 0 && p->dfd < 0 && l->sfd >= 0) {
-		p->sfd = open_dir_checked(w, l->sfd, "..", O_RDONLY,
-					  p->dev, p->ino);
-		if (p->sfd >= 0 && p->dino && l->dup && l->dfd >= 0) {
-			p->dfd = open_dir_checked(w, l->dfd, "..", O_PATH,
-						  p->ddev, p->dino);
-			if (p->dfd < 0) {
-				close(p->sfd);
-				p->sfd = -1;
-			}
-		}
-		if (p->sfd >= 0)
-			w->n_open++;
+	level_unhash(w, l);
+	parent_by_dotdot(w, w->n_levels - 1);
+	if (ret_dfd) {
+		*ret_dfd = l->dfd;
+		if (l->sfd >= 0)
+			close(l->sfd);
+		if (l->sfd >= 0 || l->dfd >= 0)
+			w->n_open--;
+		l->sfd = l->dfd = -1;
 	}
 	level_close(w, l);
+	if (w->open_lo >= w->n_levels)
+		w->open_lo = w->n_levels - 1;
+	if (l->root_src) {
+		/* its names go too (their text stays until overwritten) */
+		w->src_names.len = l->soff;
+		w->dst_names.len = l->doff;
+	}
 	w->n_levels--;
 }
 
@@ -575,45 +874,153 @@ static _noinline_ int list_dir(struct walk *w, bool follow,
 	*keep = fd;
 	if (n)
 		qsort(v, n, sizeof(*v), by_ino);
+	/* kept while the walk is below it: no more than it holds */
+	if (n < cap) {
+		struct dent *nv = realloc(v, (n ? n : 1) * sizeof(*v));
+
+		if (nv)
+			v = nv;
+	}
 	*ret = v;
 	*ret_n = n;
 	return 0;
 }
 
+/* The directories that hold DST, as w->anc: its parent, as the kernel
+ * finds it by that name, then that one's ".." up to the root, whatever
+ * path leads there (a symlink, a bind mount, "..").  None when DST's
+ * parent is not there: creating DST fails then, as cp says. */
+static _noinline_ void load_ancestors(struct walk *w, const char *dst)
+{
+	_cleanup_free_ char *dir = sc_path_dir(dst);
+	int fd = dir ? open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	struct stat st;
+
+	w->n_anc = 0;
+	while (fd >= 0 && fstat(fd, &st) == 0) {
+		const struct sc_devino *last =
+			w->n_anc ? &w->anc[w->n_anc - 1] : NULL;
+		int up;
+
+		if (last && last->dev == st.st_dev && last->ino == st.st_ino)
+			break;		/* ".." of the root is the root */
+		if (w->n_anc == w->cap_anc) {
+			size_t cap = w->cap_anc ? 2 * w->cap_anc : 16;
+			void *na = realloc(w->anc, cap * sizeof(*w->anc));
+
+			if (!na)
+				break;
+			w->anc = na;
+			w->cap_anc = cap;
+		}
+		w->anc[w->n_anc++] = (struct sc_devino){ st.st_dev, st.st_ino };
+		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = up;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
+{
+	return dev == st->st_dev && ino == st->st_ino;
+}
+
 /* A directory that must not be copied: one the walk is already inside
- * (a link that leads back, -L or -H), or the destination inside the
- * source.  True when refused, said. */
+ * (a link that leads back, -L or -H), or one that holds its destination,
+ * found by device and inode: an operand among the directories that hold
+ * its destination (load_ancestors()), or, deeper, a directory this run
+ * made (the levels' copies: a bind mount of the destination inside the
+ * source, say), which cp calls by the operands' names.  With -L, a
+ * directory anywhere up the destination's way is refused under its own
+ * names.  DST_ST: the destination, when it is there.  True when refused,
+ * said. */
 static _noinline_ bool refuse_directory(struct walk *w, const char *src,
 					const char *dst, const struct stat *sst,
-					bool cmdline)
+					const struct stat *dst_st, bool cmdline)
 {
-	for (size_t i = 0; i < w->n_levels; i++)
-		if (w->levels[i].dev == sst->st_dev &&
-		    w->levels[i].ino == sst->st_ino) {
-			sc_report_error(&w->msgs, 0,
-					_("cannot copy cyclic symbolic link %s"),
-					sc_quote(src));
-			return true;
-		}
-	if ((cmdline || w->o->deref == SC_DEREF_ALWAYS) &&
-	    sc_path_is_inside(src, dst)) {
+	bool into = false, top = false;
+
+	if (levels_with(w, sst, false, false)) {
 		sc_report_error(&w->msgs, 0,
-				_("cannot copy a directory, %s, into itself, %s"),
-				sc_quote(src), sc_quote(dst));
+				_("cannot copy cyclic symbolic link %s"),
+				sc_quote(src));
 		return true;
 	}
-	return false;
+	if (cmdline)
+		load_ancestors(w, dst);
+	if (cmdline || w->o->deref == SC_DEREF_ALWAYS) {
+		into = dst_st && same_dir(dst_st->st_dev, dst_st->st_ino, sst);
+		for (size_t i = 0; !into && i < w->n_anc; i++)
+			into = same_dir(w->anc[i].dev, w->anc[i].ino, sst);
+		into = into || levels_with(w, sst, true, false);
+	}
+	if (!into)
+		into = top = levels_with(w, sst, true, true);
+	if (!into)
+		return false;
+	if (top && w->top_src) {
+		src = w->top_src;
+		dst = w->top_dst;
+	}
+	sc_report_error(&w->msgs, 0,
+			_("cannot copy a directory, %s, into itself, %s"),
+			sc_quote(src), sc_quote(dst));
+	return true;
+}
+
+/* Directory NAME, replaced by something else while the walk was in it or
+ * about to enter it, is left: said. */
+static _noinline_ void say_replaced(struct walk *w, const char *name)
+{
+	sc_report_error(&w->msgs, 0,
+			_("skipping directory %s, as it was replaced while being copied"),
+			sc_quote(name));
+}
+
+/* A level, or the directory NAME it copies or its copy, cannot be opened
+ * (again) (E = -errno): said. */
+static _noinline_ void say_level_lost(struct walk *w, const char *name, int e)
+{
+	if (e == -ESTALE)
+		say_replaced(w, name);
+	else
+		sc_report_error(&w->msgs, -e, _("cannot access %s"),
+				sc_quote(name));
+}
+
+/* Sets the mode of the directory open as FD (O_PATH) to MODE: through
+ * /proc, which leads to the inode FD holds, not to whatever has its name
+ * by now.  Without /proc, through "." in it (which wants search
+ * permission there: root has it).  0 or -1 with errno. */
+static int chmod_dir_fd(int fd, mode_t mode)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	if (fchmodat(AT_FDCWD, name, mode, 0) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	return fchmodat(fd, ".", mode, 0);
 }
 
 /* Makes directory DST like SST, less what must wait (M says what), and
  * so that we may enter it and write its entries.  *RET_DEV, *RET_INO:
- * what it is.  0 or -1. */
+ * what it is; *RET_FD: it, opened (O_PATH) at once, with nothing
+ * followed: from here on it is reached through that descriptor only,
+ * never by its name, which whoever may write its parent can point
+ * elsewhere.  0 or -1. */
 static _noinline_ int make_directory(struct walk *w, const char *dst,
 				     const struct stat *sst, struct sc_made *m,
-				     dev_t *ret_dev, ino_t *ret_ino)
+				     dev_t *ret_dev, ino_t *ret_ino,
+				     int *ret_fd)
 {
 	struct stat now;
+	int fd;
 
+	*ret_fd = -1;
 	/* mkdir decides about set-gid (inherited from the parent) */
 	m->omitted = sc_attrs_omitted(w->o, sst->st_mode);
 	if (mkdirat(w->dst_fd, w->dst_name,
@@ -623,9 +1030,18 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 		return -1;
 	}
 	m->created = true;
-	if (fstatat(w->dst_fd, w->dst_name, &now, AT_SYMLINK_NOFOLLOW) < 0) {
-		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
-				sc_quote(dst));
+	fd = open_dir_checked(w, w->dst_fd, w->dst_name, O_PATH | O_NOFOLLOW,
+			      0, 0);
+	if (fd < 0 || fstat(fd, &now) < 0) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		if (err == ESTALE)
+			say_replaced(w, dst);
+		else
+			sc_report_error(&w->msgs, err, _("cannot stat %s"),
+					sc_quote(dst));
 		return -1;
 	}
 	m->mode = now.st_mode;
@@ -635,23 +1051,30 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
 		/* we must enter it and write its entries */
 		m->restore = true;
-		if (fchmodat(w->dst_fd, w->dst_name,
-			     (now.st_mode & 07777) | S_IRWXU, 0) < 0) {
+		if (chmod_dir_fd(fd, (now.st_mode & 07777) | S_IRWXU) < 0) {
 			sc_report_error(&w->msgs, errno,
 					_("setting permissions for %s"),
 					sc_quote(dst));
+			close(fd);
 			return -1;
 		}
 	}
+	*ret_fd = fd;
 	return 0;
 }
 
-/* Enters the directory being copied (the entry of struct walk, SST,
- * FOLLOW as for list_dir()), whose copy is DDEV, DINO (DINO 0: none,
- * --explain): a new level, with no descriptors yet.  0 or -ENOMEM. */
-static _noinline_ int level_push(struct walk *w, const struct stat *sst,
-				 bool follow, dev_t ddev, ino_t dino)
+/* The walk goes into directory SRC -> DST, the entry of struct walk (SST,
+ * FOLLOW as for list_dir(); CMDLINE: an operand): a new level, with what
+ * its end needs (M: how its copy was made; DDEV, DINO: the copy, DINO 0
+ * if none, --explain; DFD: the copy, open, or -1, the level's from here).
+ * No descriptor of the source yet.  0 or -ENOMEM. */
+static _noinline_ int level_push(struct walk *w, const char *src,
+				 const char *dst, const struct stat *sst,
+				 bool follow, bool cmdline,
+				 const struct sc_made *m, dev_t ddev,
+				 ino_t dino, int dfd)
 {
+	bool root = !w->in_level || !w->n_levels;
 	struct level *l;
 
 	if (w->n_levels == w->cap_levels) {
@@ -663,33 +1086,26 @@ static _noinline_ int level_push(struct walk *w, const struct stat *sst,
 		w->levels = na;
 		w->cap_levels = cap;
 	}
-	l = &w->levels[w->n_levels++];
+	l = &w->levels[w->n_levels];
 	*l = (struct level){
 		.dev = sst->st_dev, .ino = sst->st_ino,
-		.ddev = ddev, .dino = dino, .sfd = -1, .dfd = -1,
-		.up = w->in_level && w->n_levels > 1,
-		.dup = w->in_level && w->n_levels > 1 && w->dst_fd >= 0,
+		.ddev = ddev, .dino = dino, .sfd = -1, .dfd = dfd,
+		.up = !root, .dup = !root && w->dst_fd >= 0,
 		.spfd = w->at_fd, .dpfd = w->dst_fd,
-		.sname = w->at_name, .dname = w->dst_name,
-		.follow = follow,
+		.sname = w->at_name,
+		/* a copy by path (--explain) is never opened */
+		.dname = root || w->dst_fd >= 0 ? w->dst_name : NULL,
+		.follow = follow, .created = m->created,
+		.root_src = root ? src : NULL, .root_dst = root ? dst : NULL,
+		.sst = *sst, .m = *m, .cmdline = cmdline,
 	};
+	if (level_names(w, l, root ? NULL : l - 1, src, dst) < 0)
+		return -ENOMEM;
+	w->n_levels++;
+	if (dfd >= 0)
+		level_counted(w, w->n_levels - 1);
+	level_hash(w, w->n_levels - 1);
 	return 0;
-}
-
-/* Opens the copy of level K (the entry of struct walk), which must be
- * the directory it made or found, DST.  Where it cannot be opened (not
- * searchable, say), its entries go by path, as they always did. */
-static _noinline_ void level_open_copy(struct walk *w, size_t k)
-{
-	struct level *l = &w->levels[k];
-
-	if (!l->dino)
-		return;
-	l->dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
-				  O_PATH | (l->dup ? O_NOFOLLOW : 0),
-				  l->ddev, l->dino);
-	if (l->dfd < 0)
-		l->dino = 0;
 }
 
 /* The facts of the directory open as FD, which this run made. */
@@ -704,21 +1120,53 @@ static _noinline_ const struct sc_fs_facts *dir_facts_of(struct walk *w,
 	return fstat(fd, &st) == 0 ? sc_walk_facts(w, fd, &st) : NULL;
 }
 
-/* Level K, which the walk is in, cannot be opened again (E = -errno):
- * said, with the name of its source directory SRC. */
-static _noinline_ void say_level_lost(struct walk *w, const char *src, int e)
+/* Opens level K, just pushed for SRC -> DST, to copy its entries: first
+ * its copy, when it was there already (it must still be the directory
+ * found), then its source, listed.  What fails is said or left for its
+ * end to say (level_finish()); its entries are then none. */
+static _noinline_ void level_enter(struct walk *w, size_t k, const char *src,
+				   const char *dst)
 {
-	if (e == -ESTALE)
-		sc_report_error(&w->msgs, 0,
-				_("skipping directory %s, as it was replaced while being copied"),
-				sc_quote(src));
-	else
-		sc_report_error(&w->msgs, -e, _("cannot access %s"),
-				sc_quote(src));
+	struct level *l = &w->levels[k];
+	bool was_open = l->dfd >= 0;
+	int e, fd = -1;
+
+	if (l->dino && l->dfd < 0) {
+		l->dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
+					  O_PATH | (l->dup ? O_NOFOLLOW : 0),
+					  l->ddev, l->dino);
+		if (l->dfd < 0) {
+			l->lost = -errno;
+			l->lost_copy = true;
+			return;
+		}
+		level_counted(w, k);
+		was_open = true;
+	}
+	e = list_dir(w, l->follow, &l->sst, &fd, &l->ents, &l->n_ents);
+	if ((e == -EMFILE || e == -ENFILE) && l->dfd >= 0) {
+		/* the copy's descriptor goes back while its source is read;
+		 * it is opened again, checked, when needed (level_get()) */
+		level_close(w, l);
+		was_open = false;
+		e = list_dir(w, l->follow, &l->sst, &fd, &l->ents,
+			     &l->n_ents);
+	}
+	if (e < 0) {
+		say_level_lost(w, src, e);
+		l->failed = true;
+		return;
+	}
+	l->sfd = fd;
+	if (!was_open)
+		level_counted(w, k);
+	levels_trim(w, w->max_open);
+	if (l->created)
+		l->dir_facts = dir_facts_of(w, l->dfd, dst);
 }
 
 /* Points W at entry NAME of level K (D: its whole destination path, for
- * a level whose copy goes by path). */
+ * a level whose copy goes by path, --explain). */
 static void at_entry(struct walk *w, size_t k, const char *name,
 		     const char *d)
 {
@@ -731,161 +1179,141 @@ static void at_entry(struct walk *w, size_t k, const char *name,
 	w->in_level = true;
 }
 
-/* Copies the entries of directory SRC (SST) into DST, in inode order.
- * The directory is the entry of struct walk; DDEV, DINO: its copy, made
- * (CREATED) or found (DINO 0: none, --explain).  0 or -1. */
-static int copy_entries(struct walk *w, const char *src, const char *dst,
-			const struct stat *sst, bool follow, bool created,
-			dev_t ddev, ino_t dino)
-{
-	const struct sc_options *o = w->o;
-	const struct sc_fs_facts *dir_facts = NULL, *src_facts = NULL;
-	struct sc_job *batch = NULL;
-	struct dent *ents = NULL;
-	size_t n = 0, i, k;
-	int rc = 0, e;
-	/* the directory as an entry of its parent, for its attributes */
-	int at_fd = w->at_fd, dst_fd = w->dst_fd;
-	const char *at_name = w->at_name, *dst_name = w->dst_name;
-	bool up = w->in_level;
-
-	if (level_push(w, sst, follow, ddev, dino) < 0) {
-		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
-		return -1;
-	}
-	k = w->n_levels - 1;
-	e = list_dir(w, follow, sst, &w->levels[k].sfd, &ents, &n);
-	if (e < 0) {
-		say_level_lost(w, src, e);
-		w->n_levels--;
-		return -1;
-	}
-	w->n_open++;
-	level_open_copy(w, k);
-	levels_trim(w, w->max_open);
-	if (created)
-		dir_facts = dir_facts_of(w, w->levels[k].dfd, dst);
-	for (i = 0; i < n; i++) {
-		char *s = sc_path_join(src, ents[i].name);
-		char *d = sc_path_join(dst, ents[i].name);
-
-		if (!s || !d) {
-			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
-			rc = -1;
-			goto next;
-		}
-		e = level_get(w, k);
-		if (e == 0 && dir_facts && ents[i].type == DT_REG &&
-		    !o->hard_link && !o->symbolic_link &&
-		    !o->attributes_only && !w->in_worker &&
-		    sc_jobs_ready(w->jobs, dir_facts, w->levels[k].sfd,
-				  ents[i].name)) {
-			/* -j: new files in a new directory go to a worker in
-			 * runs; their output keeps its place in walk order.
-			 * 1: no descriptors or memory for a job, copied
-			 * here. */
-			/* how the workers ask for the data (jobs.c) */
-			if (!src_facts && w->levels[k].sfd >= 0)
-				src_facts = sc_walk_facts(w,
-						w->levels[k].sfd, sst);
-			e = sc_jobs_add(w->jobs, &batch, w->levels[k].sfd,
-					src_facts, w->levels[k].dfd,
-					dir_facts, s, d);
-			if (e != 1) {
-				s = d = NULL;	/* the job owns them now */
-				goto next;
-			}
-		}
-		sc_jobs_submit(w->jobs, &batch);
-		/* again: a file handed back while the jobs were flushed may
-		 * have moved W, and the levels */
-		e = level_get(w, k);
-		if (e < 0) {
-			free(s);
-			free(d);
-			break;	/* said below */
-		}
-		/* set for each entry: copying a subdirectory changes them */
-		w->parent_facts = dir_facts;
-		at_entry(w, k, ents[i].name, d);
-		if (copy_entry(w, s, d, false, ents[i].type) < 0)
-			rc = -1;
-next:
-		free(s);
-		free(d);
-		free(ents[i].name);
-	}
-	while (i < n)
-		free(ents[i++].name);
-	sc_jobs_submit(w->jobs, &batch);
-	free(ents);
-	w->parent_facts = NULL;
-	/* lost at an entry, or when a subdirectory came back to it */
-	if (w->levels[k].lost) {
-		say_level_lost(w, src, w->levels[k].lost);
-		rc = -1;
-	}
-	level_pop(w);
-	/* back to the directory as an entry of its parent, whose level may
-	 * have to be opened again; by path if it cannot */
-	w->at_name = at_name;
-	w->dst_name = dst_name;
-	w->at_fd = at_fd;
-	w->dst_fd = dst_fd;
-	w->in_level = up;
-	if (up && level_get(w, k - 1) == 0) {
-		w->at_fd = w->levels[k - 1].sfd;
-		if (w->levels[k - 1].dfd >= 0)
-			w->dst_fd = w->levels[k - 1].dfd;
-	} else if (up) {
-		w->at_fd = w->dst_fd = AT_FDCWD;
-		w->at_name = src;
-		w->dst_name = dst;
-		w->in_level = false;
-	}
-	return rc;
-}
-
-/* Modes and times of a directory go on after its contents: writing the
+/* Does a directory copy need attributes at its end (M: how it was made)?
+ * Modes and times of a directory go on after its contents: writing the
  * entries would change the times, and a read-only mode would have
- * stopped us writing them.  With -j its files may still be in flight:
- * they wait for the end of the run (the list is in post-order).
- * 0 or -1. */
-static _noinline_ int directory_attrs(struct walk *w, const char *src,
-				      const char *dst, const struct stat *sst,
-				      struct sc_made *m)
+ * stopped us writing them. */
+static bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
 {
 	const struct sc_options *o = w->o;
 
-	if (o->explain || !(m->created || o->preserve_mode ||
-			    o->preserve_timestamps || o->preserve_ownership ||
-			    o->preserve_xattr))
-		return 0;
-	if (sc_jobs_running(w->jobs)) {
-		struct deferred *dl = realloc(w->deferred, (w->n_deferred + 1) *
-					      sizeof(*dl));
-
-		if (dl) {
-			w->deferred = dl;
-			dl[w->n_deferred] = (struct deferred){
-				strdup(src), strdup(dst), *sst, *m };
-			if (dl[w->n_deferred].src && dl[w->n_deferred].dst) {
-				w->n_deferred++;
-				return 0;
-			}
-			free(dl[w->n_deferred].src);
-			free(dl[w->n_deferred].dst);
-		}
-	}
-	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, m) < 0) {
-		w->msgs.failed = true;
-		return -1;
-	}
-	return 0;
+	return !o->explain && (m->created || o->preserve_mode ||
+			       o->preserve_timestamps ||
+			       o->preserve_ownership || o->preserve_xattr);
 }
 
-/* The record of a directory made (or, --explain, to be made); its
- * struct sc_record stays off the stack of the recursion. */
+/* -j: the struct dnode of level K (+ 1), made with those of its
+ * ancestors that have none yet; 0 when out of memory. */
+static _noinline_ size_t level_node(struct walk *w, size_t k)
+{
+	size_t j = k;
+
+	if (w->levels[k].node)
+		return w->levels[k].node;
+	/* nodes are made from a first level down: the shallowest without */
+	while (!w->levels[j].root_src && !w->levels[j - 1].node)
+		j--;
+	for (; j <= k; j++) {
+		struct level *l = &w->levels[j];
+		size_t parent = l->root_src ? 0 : w->levels[j - 1].node;
+		struct dnode *n;
+
+		if (w->n_dnodes == w->cap_dnodes) {
+			size_t cap = w->cap_dnodes ? 2 * w->cap_dnodes : 64;
+			void *na = realloc(w->dnodes, cap * sizeof(*n));
+
+			if (!na)
+				return 0;
+			w->dnodes = na;
+			w->cap_dnodes = cap;
+		}
+		n = &w->dnodes[w->n_dnodes];
+		*n = (struct dnode){
+			.parent = parent,
+			.depth = parent ? w->dnodes[parent - 1].depth + 1 : 0,
+			.dev = l->dev, .ino = l->ino,
+			.ddev = l->ddev, .dino = l->dino,
+			.follow = l->follow, .dup = l->dup,
+		};
+		n->sname = strdup(l->root_src ? l->root_src : l->sname);
+		n->dname = l->root_src ? strdup(l->root_dst) : n->sname;
+		if (!n->sname || !n->dname) {
+			if (n->dname != n->sname)
+				free(n->dname);
+			free(n->sname);
+			return 0;
+		}
+		l->node = ++w->n_dnodes;
+	}
+	return w->levels[k].node;
+}
+
+/* -j: the attributes of the copy of the directory of NODE (+ 1), whose
+ * source was ST and copy was made as M, wait for the end of the run
+ * (its files may still be in flight).  False when out of memory. */
+static _noinline_ bool defer_attrs(struct walk *w, size_t node,
+				   const struct stat *st,
+				   const struct sc_made *m)
+{
+	if (w->n_deferred == w->cap_deferred) {
+		size_t cap = w->cap_deferred ? 2 * w->cap_deferred : 64;
+		struct deferred *dl = realloc(w->deferred, cap * sizeof(*dl));
+
+		if (!dl)
+			return false;
+		w->deferred = dl;
+		w->cap_deferred = cap;
+	}
+	w->deferred[w->n_deferred++] = (struct deferred){ node, *st, *m };
+	return true;
+}
+
+/* The attributes of directory L's copy, SRC -> DST, the walk being back
+ * in L's parent (struct walk names L as its entry there): set through
+ * the copy's descriptor DFD (or one opened again, checked), never by a
+ * name that may lead elsewhere now.  0, or -1 with the message said. */
+static _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
+				    int dfd, const char *src, const char *dst)
+{
+	const struct sc_attrs_env env = {
+		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
+		.privileged = w->privileged, .msgs = &w->msgs,
+	};
+	struct sc_made m = l->m;
+	int own = -1, r;
+
+	if (dfd < 0) {
+		if (w->dst_fd == -1)
+			return -1;	/* its parent was lost: said there */
+		own = dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
+					     O_PATH | (l->dup ? O_NOFOLLOW : 0),
+					     l->ddev, l->dino);
+		if (dfd < 0) {
+			say_level_lost(w, dst, -errno);
+			return -1;
+		}
+	}
+	{
+		struct sc_at s = { w->at_fd, w->at_name, src };
+		struct sc_at d = { dfd, ".", dst };
+
+		r = sc_attrs_set(&env, -1, -1, &s, &d, &l->sst, &m);
+	}
+	if (own >= 0)
+		close(own);
+	if (r < 0)
+		w->msgs.failed = true;
+	return r < 0 ? -1 : 0;
+}
+
+/* Is the copy of level L (just left: struct walk names it as an entry of
+ * its parent) still where the walk made or found it?  Someone who may
+ * write its parent may have moved it away and put something else in its
+ * place: its entries went into it all the same, through its descriptor,
+ * but the tree is not what it seems. */
+static bool copy_still_there(const struct walk *w, const struct level *l)
+{
+	struct stat st;
+
+	if (w->dst_fd == -1)
+		return true;	/* its parent was lost: said there */
+	if (fstatat(w->dst_fd, w->dst_name, &st,
+		    l->dup ? AT_SYMLINK_NOFOLLOW : 0) < 0)
+		return errno != ENOENT && errno != ENOTDIR;
+	return same_dir(l->ddev, l->dino, &st);
+}
+
+/* The record of a directory made (or, --explain, to be made). */
 static _noinline_ void report_directory(struct walk *w, const char *src,
 					const char *dst)
 {
@@ -894,8 +1322,13 @@ static _noinline_ void report_directory(struct walk *w, const char *src,
 	sc_walk_report(w, &rec);
 }
 
+/* copy_path(): a directory whose level was pushed, to be copied by the
+ * walk's loop (copy_entry()). */
+#define ENTERED 2
+
 /* Copies directory SRC (SST) to DST (DST_ST: the existing one, or NULL):
- * made, filled, then given its attributes.  0 or -1. */
+ * made, then a level of the walk, which copies its entries and, at its
+ * end, gives it its attributes.  ENTERED, or -1. */
 static int copy_dir(struct walk *w, const char *src, const char *dst,
 		    const struct stat *sst, const struct stat *dst_st,
 		    bool cmdline, bool follow)
@@ -904,12 +1337,12 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	struct sc_made m = { 0 };
 	dev_t ddev = 0;
 	ino_t dino = 0;
-	int rc = 0;
+	int dfd = -1;
 
-	if (refuse_directory(w, src, dst, sst, cmdline))
+	if (refuse_directory(w, src, dst, sst, dst_st, cmdline))
 		return -1;
 	if (!dst_st && !o->explain) {
-		if (make_directory(w, dst, sst, &m, &ddev, &dino) < 0)
+		if (make_directory(w, dst, sst, &m, &ddev, &dino, &dfd) < 0)
 			return -1;
 	} else if (dst_st) {
 		m.have_old = true;
@@ -919,12 +1352,195 @@ static int copy_dir(struct walk *w, const char *src, const char *dst,
 	}
 	if (m.created || o->explain)
 		report_directory(w, src, dst);
+	if (level_push(w, src, dst, sst, follow, cmdline, &m, ddev, dino,
+		       dfd) < 0) {
+		if (dfd >= 0)
+			close(dfd);
+		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+		return -1;
+	}
 	/* -x: a mount point is made, not entered */
 	if (!o->one_file_system || cmdline || sst->st_dev == w->root_dev)
-		rc = copy_entries(w, src, dst, sst, follow, m.created, ddev,
-				  dino);
-	if (directory_attrs(w, src, dst, sst, &m) < 0)
-		rc = -1;
+		level_enter(w, w->n_levels - 1, src, dst);
+	return ENTERED;
+}
+
+/* --- the walk's loop ---------------------------------------------------- */
+
+static int entry_begin(struct walk *w, const char *src, const char *dst,
+		       bool cmdline, unsigned char dtype);
+
+/* Copies the next entry of level K, the deepest, or enters it (a new
+ * level).  False when K has no more to copy. */
+static bool level_step(struct walk *w, size_t k)
+{
+	const struct sc_options *o = w->o;
+	struct level *l = &w->levels[k];
+	struct sc_job *batch;
+	struct dent *ent;
+	const char *s, *d;
+	int e;
+
+	if (l->next >= l->n_ents)
+		return false;
+	ent = &l->ents[l->next++];
+	e = level_get(w, k);
+	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
+	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
+	    !w->in_worker &&
+	    sc_jobs_ready(w->jobs, l->dir_facts, l->sfd, ent->name)) {
+		/* -j: new files in a new directory go to a worker in runs;
+		 * their output keeps its place in walk order.  1: no
+		 * descriptors or memory for a job, copied here. */
+		const char *js = entry_name(w, k, false, ent->name);
+		char *s2 = js ? strdup(js) : NULL;
+		const char *jd = entry_name(w, k, true, ent->name);
+		char *d2 = jd ? strdup(jd) : NULL;
+
+		if (!s2 || !d2) {
+			free(s2);
+			free(d2);
+			sc_report_error(&w->msgs, ENOMEM, "%s",
+					sc_quote(level_name(w, k, false)));
+			l->failed = true;
+			goto next;
+		}
+		/* how the workers ask for the data (jobs.c) */
+		if (!l->src_facts)
+			l->src_facts = sc_walk_facts(w, l->sfd, &l->sst);
+		batch = l->batch;
+		e = sc_jobs_add(w->jobs, &batch, l->sfd, l->src_facts,
+				l->dfd, l->dir_facts, s2, d2);
+		/* a file handed back may have moved the levels */
+		l = &w->levels[k];
+		l->batch = batch;
+		if (e != 1)
+			goto next;	/* the job owns S2 and D2 now */
+		free(s2);
+		free(d2);
+	}
+	batch = l->batch;
+	l->batch = NULL;
+	sc_jobs_submit(w->jobs, &batch);
+	/* again: a file handed back while the jobs were flushed may have
+	 * moved W, the levels and their names */
+	l = &w->levels[k];
+	if (level_get(w, k) < 0) {
+		/* lost: said at its end, where the rest of it goes */
+		free(ent->name);
+		ent->name = NULL;
+		return false;
+	}
+	/* set for each entry: copying a subdirectory changes them */
+	w->parent_facts = l->dir_facts;
+	s = entry_name(w, k, false, ent->name);
+	d = s ? entry_name(w, k, true, ent->name) : NULL;
+	if (!s || !d) {
+		sc_report_error(&w->msgs, ENOMEM, "%s",
+				sc_quote(level_name(w, k, false)));
+		l->failed = true;
+		goto next;
+	}
+	at_entry(w, k, ent->name, d);
+	e = entry_begin(w, s, d, false, ent->type);
+	if (e == ENTERED)
+		return true;	/* its name is freed at its end */
+	if (e < 0)
+		w->levels[k].failed = true;
+next:
+	free(ent->name);
+	ent->name = NULL;
+	return true;
+}
+
+static void entry_end(struct walk *w, const char *src, const char *dst,
+		      bool cmdline, const struct sc_msgs *outer_msgs,
+		      bool outer_reported, bool outer_announced);
+static void remember_made(struct walk *w, const char *dst);
+
+/* Leaves level K, the deepest, its entries done: what is to be said of
+ * it, its copy's attributes, and the end of the entry it is
+ * (copy_path(), copy_entry()).  0 or -1, as that entry's copy. */
+static int level_finish(struct walk *w, size_t k)
+{
+	const struct sc_options *o = w->o;
+	struct level *l = &w->levels[k], done;
+	struct sc_job *batch = l->batch;
+	const char *src, *dst;
+	bool attrs;
+	size_t node = 0;
+	int dfd = -1, rc;
+
+	l->batch = NULL;
+	sc_jobs_submit(w->jobs, &batch);
+	/* a file handed back may have moved the levels */
+	l = &w->levels[k];
+	while (l->next < l->n_ents)
+		free(l->ents[l->next++].name);
+	free(l->ents);
+	l->ents = NULL;
+	w->parent_facts = NULL;
+	/* valid from here on: nothing below names an entry or grows them */
+	src = level_name(w, k, false);
+	dst = level_name(w, k, true);
+	/* lost at an entry, or when a subdirectory came back to it */
+	if (l->lost) {
+		say_level_lost(w, l->lost_copy ? dst : src, l->lost);
+		l->failed = true;
+	}
+	attrs = !l->lost_copy && dir_attrs_wanted(w, &l->m);
+	if (attrs && sc_jobs_running(w->jobs))
+		node = level_node(w, k);	/* 0: set now after all */
+	done = *l;
+	/* its copy's descriptor stays for its attributes */
+	level_pop(w, &dfd);
+	/* back to the directory as an entry of its parent, whose level may
+	 * have to be opened again; never by path if it cannot */
+	w->at_name = done.sname;
+	w->dst_name = done.dname;
+	w->in_level = done.up;
+	if (!done.up) {
+		w->at_fd = done.spfd;
+		w->dst_fd = done.dpfd;
+	} else if (level_get(w, k - 1) == 0) {
+		const struct level *p = &w->levels[k - 1];
+
+		w->at_fd = p->sfd;
+		w->dst_fd = p->dfd >= 0 ? p->dfd : AT_FDCWD;
+		if (p->dfd < 0)
+			w->dst_name = dst;
+	} else {
+		/* said at its end; nothing here goes by path */
+		w->at_fd = w->dst_fd = -1;
+	}
+	if (done.dino && !done.lost_copy && !o->explain &&
+	    !copy_still_there(w, &done)) {
+		say_replaced(w, dst);
+		done.failed = true;
+		attrs = false;
+		done.lost = -ESTALE;
+	}
+	/* -j: said; the attributes of what is below it are not set */
+	if (done.lost && done.node)
+		w->dnodes[done.node - 1].lost = true;
+	if (attrs && !(node && defer_attrs(w, node, &done.sst, &done.m)) &&
+	    set_dir_attrs(w, &done, dfd, src, dst) < 0)
+		done.failed = true;
+	if (dfd >= 0)
+		close(dfd);
+	rc = done.failed ? -1 : 0;
+	if (rc == 0 && done.cmdline && w->multi && !o->explain)
+		remember_made(w, dst);
+	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
+		  done.outer_reported, done.outer_announced);
+	if (done.up) {
+		struct level *p = &w->levels[k - 1];
+
+		if (rc < 0)
+			p->failed = true;
+		free(p->ents[p->next - 1].name);
+		p->ents[p->next - 1].name = NULL;
+	}
 	return rc;
 }
 
@@ -1048,30 +1664,50 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline);
 
 /* DST (the entry of struct walk) becomes a hard link to PREV, a copy
- * made earlier, which may be anywhere in the tree, deeper than PATH_MAX.
- * 0 or -errno. */
+ * made earlier of ST (the source), which may be anywhere in the tree,
+ * deeper than PATH_MAX.  Found by its path, it must still be that copy:
+ * a directory on the way may lead elsewhere by now (-ESTALE).  0 or
+ * -errno. */
 static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
-					const char *dst)
+					const char *dst, const struct stat *st)
 {
 	struct sc_at to = sc_walk_dst(w, dst), from = { .path = prev };
 	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
+	struct stat now;
 
 	if (e < 0)
 		return e;
-	e = sc_dest_make_link(true, &from, &to, false, true);
+	if (fstatat(from.dirfd, from.name, &now, AT_SYMLINK_NOFOLLOW) < 0)
+		e = -errno;
+	else if (!sc_links_is_copy(&w->links, st->st_dev, st->st_ino, &now))
+		e = -ESTALE;
+	else
+		e = sc_dest_make_link(true, &from, &to, false, true);
 	if (from.dirfd >= 0)
 		close(from.dirfd);
 	return e;
 }
 
-/* -a, --preserve=links: SRC is another name of a file already copied to
- * PREV; DST becomes another name of PREV. */
+/* -a, --preserve=links: DST, the copy of ST (the entry of struct walk),
+ * is remembered as the copy of its source, with what it is. */
+static void remember_copy(struct walk *w, const struct stat *st,
+			  const char *dst)
+{
+	struct stat now;
+
+	if (sc_links_remember(&w->links, st->st_dev, st->st_ino, dst) == 0 &&
+	    fstatat(w->dst_fd, w->dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
+		sc_links_identify(&w->links, st->st_dev, st->st_ino, &now);
+}
+
+/* -a, --preserve=links: SRC (ST) is another name of a file already
+ * copied to PREV; DST becomes another name of PREV. */
 static int link_to_earlier(struct walk *w, const char *prev, const char *src,
-			   const char *dst)
+			   const char *dst, const struct stat *st)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_HARDLINK };
-	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst);
+	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst, st);
 
 	if (e < 0) {
 		sc_report_error(&w->msgs, -e,
@@ -1126,7 +1762,7 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, ist.st_dev, ist.st_ino))) {
 		close(in);
-		return link_to_earlier(w, prev, src, dst);
+		return link_to_earlier(w, prev, src, dst, &ist);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
@@ -1134,13 +1770,34 @@ static _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
 	if (r == 0 && !w->msgs.failed && tracked)
-		(void)sc_links_remember(&w->links, ist.st_dev, ist.st_ino,
-					dst);
+		remember_copy(w, &ist, dst);
 	return r;
 }
 
-static int copy_entry(struct walk *w, const char *src, const char *dst,
-		      bool cmdline, unsigned char dtype)
+/* The end of an entry (SRC -> DST): counted when it failed, and the
+ * state of the entry it interrupted (that of the directory it is in) is
+ * W's again. */
+static void entry_end(struct walk *w, const char *src, const char *dst,
+		      bool cmdline, const struct sc_msgs *outer_msgs,
+		      bool outer_reported, bool outer_announced)
+{
+	if (w->msgs.failed) {
+		w->run->failures++;
+		report_failed(w, src, dst, cmdline);
+	}
+	w->msgs = *outer_msgs;
+	w->reported = outer_reported;
+	w->announced = outer_announced;
+
+	free(w->backup);
+	w->backup = NULL;
+}
+
+/* Copies SRC to DST, or, a directory, makes it a level of the walk
+ * (ENTERED): the level keeps the state of the entry it interrupts, and
+ * its end (level_finish()) ends it.  Else 0 or -1. */
+static int entry_begin(struct walk *w, const char *src, const char *dst,
+		       bool cmdline, unsigned char dtype)
 {
 	const struct sc_options *o = w->o;
 	bool outer_reported = w->reported;
@@ -1163,16 +1820,42 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 		r = copy_new_regular(w, src, dst);
 	if (r == 1)
 		r = copy_path(w, src, dst, cmdline);
-	if (w->msgs.failed) {
-		w->run->failures++;
-		report_failed(w, src, dst, cmdline);
-	}
-	w->msgs = outer_msgs;
-	w->reported = outer_reported;
-	w->announced = outer_announced;
+	if (r == ENTERED) {
+		struct level *l = &w->levels[w->n_levels - 1];
 
-	free(w->backup);
-	w->backup = NULL;
+		l->outer_msgs = outer_msgs;
+		l->outer_reported = outer_reported;
+		l->outer_announced = outer_announced;
+		return ENTERED;
+	}
+	entry_end(w, src, dst, cmdline, &outer_msgs, outer_reported,
+		  outer_announced);
+	return r;
+}
+
+/* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
+ * back, and, a directory, all that is in it: level by level, in a loop
+ * over the levels (struct level), which the C stack does not limit.
+ * 0 or -1. */
+static int copy_entry(struct walk *w, const char *src, const char *dst,
+		      bool cmdline, unsigned char dtype)
+{
+	size_t base = w->n_levels;
+	int r;
+
+	if (cmdline) {
+		w->top_src = src;
+		w->top_dst = dst;
+	}
+	r = entry_begin(w, src, dst, cmdline, dtype);
+	while (w->n_levels > base) {
+		size_t k = w->n_levels - 1;
+
+		if (!level_step(w, k))
+			r = level_finish(w, k);
+	}
+	if (cmdline)
+		w->top_src = w->top_dst = NULL;
 	return r;
 }
 
@@ -1321,9 +2004,9 @@ static int keep_newer(struct walk *w, const struct entry *e)
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev)
-			return link_to_earlier(w, prev, e->src, e->dst);
-		(void)sc_links_remember(&w->links, e->sst.st_dev,
-					e->sst.st_ino, e->dst);
+			return link_to_earlier(w, prev, e->src, e->dst,
+					       &e->sst);
+		remember_copy(w, &e->sst, e->dst);
 	}
 	return 0;
 }
@@ -1512,7 +2195,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
-		return link_to_earlier(w, prev, e->src, e->dst);
+		return link_to_earlier(w, prev, e->src, e->dst, &e->sst);
 	if (o->hard_link || o->symbolic_link)
 		return link_instead(w, e);
 
@@ -1528,8 +2211,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
 	if (r == 0 && !w->msgs.failed && tracked)
-		(void)sc_links_remember(&w->links, e->sst.st_dev,
-					e->sst.st_ino, e->dst);
+		remember_copy(w, &e->sst, e->dst);
 	return r;
 }
 
@@ -1544,26 +2226,19 @@ static _noinline_ void remember_made(struct walk *w, const char *dst)
 }
 
 /* Copies what SRC names to DST, deciding as cp does: the source, then
- * the destination, then the copy by type.  0 or -1.  The entry, with its
- * two struct stat, is on the heap: copy_path() recurses once per
- * directory level, and a tree thousands of levels deep must fit the
- * stack (tests/integration/t-deep-tree.sh). */
+ * the destination, then the copy by type.  0 or -1; ENTERED: a directory,
+ * now a level of the walk, whose end does what is left (level_finish()). */
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline)
 {
 	const struct sc_options *o = w->o;
-	_cleanup_free_ struct entry *e = malloc(sizeof(*e));
-	int r;
-
-	if (!e) {
-		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
-		return -1;
-	}
-	*e = (struct entry){
+	struct entry entry = {
 		.src = src, .dst = dst, .cmdline = cmdline,
 		.follow = o->deref == SC_DEREF_ALWAYS ||
 			  (o->deref == SC_DEREF_ARGS && cmdline),
-	};
+	}, *e = &entry;
+	int r;
+
 	if (stat_source(w, e) < 0)
 		return -1;
 	if (cmdline)
@@ -1595,7 +2270,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	else
 		r = copy_non_directory(w, e);
 	if (r == 0 && cmdline && w->multi && !o->explain)
-		remember_made(w, dst);
+		remember_made(w, dst);	/* a directory: at its end */
 	return r;
 }
 
@@ -1615,6 +2290,10 @@ static char *target_name(struct walk *w, const char *dir, const char *src)
 		return sc_path_join(dir, copy);
 	slash = strrchr(copy, '/');
 	base = slash && slash[1] ? slash + 1 : copy;
+	/* cp -r d/.. t: into t itself, named "t/." as cp names it, not
+	 * into t's parent */
+	if (!strcmp(base, ".."))
+		base = ".";
 	return sc_path_join(dir, base);
 }
 
@@ -1924,14 +2603,16 @@ static int run_operands(struct walk *w, char **ops, int n)
 
 /* --- -j: what workers do with a file (jobs.c runs them) ---------------- */
 
-/* Points W at file F of a job: through the job's directories, or by
- * path where it has none. */
+/* Points W at file F of a job: through the job's directories, which it
+ * always has (level_step() makes jobs only of a level with both open,
+ * and sc_jobs_add() keeps its own), never by path: a directory on the
+ * way may lead elsewhere by now. */
 static void job_entry(struct walk *w, const struct sc_job_file *f)
 {
-	w->at_fd = f->dirfd >= 0 ? f->dirfd : AT_FDCWD;
-	w->at_name = f->dirfd >= 0 ? sc_path_last(f->src) : f->src;
-	w->dst_fd = f->dst_dirfd >= 0 ? f->dst_dirfd : AT_FDCWD;
-	w->dst_name = f->dst_dirfd >= 0 ? sc_path_last(f->dst) : f->dst;
+	w->at_fd = f->dirfd;
+	w->at_name = sc_path_last(f->src);
+	w->dst_fd = f->dst_dirfd;
+	w->dst_name = sc_path_last(f->dst);
 	w->in_level = false;
 }
 
@@ -2022,49 +2703,204 @@ static const struct sc_jobs_ops worker_ops = {
 	.stop = stop_workers,
 };
 
-/* -j: directory attributes that waited for the workers, post-order. */
+/* -j, at the end: the descriptors of level K.  Its copy must be found
+ * again, checked, or it is lost (-errno); its source only where it can
+ * be (SRC_GONE: no more tries), for what sc_attrs_set() reads from it:
+ * the walk has said already what became of a source it lost. */
+static int replay_open(struct walk *w, size_t k)
+{
+	struct level *l = &w->levels[k];
+	bool was_open = l->sfd >= 0 || l->dfd >= 0;
+
+	if (l->lost)
+		return l->lost;
+	if (l->dfd < 0) {
+		l->dfd = level_reopen(w, k, true);
+		if (l->dfd < 0) {
+			l->lost = -errno;
+			l->lost_copy = true;
+			if (was_open)
+				level_close(w, l);
+			return l->lost;
+		}
+	}
+	if (l->sfd < 0 && !l->src_gone) {
+		l->sfd = level_reopen(w, k, false);
+		l->src_gone = l->sfd < 0;
+	}
+	if (!was_open) {
+		level_counted(w, k);
+		levels_trim(w, w->max_open);
+	}
+	return 0;
+}
+
+/* -j, at the end: level for node Y (struct dnode) pushed on the walk's
+ * levels, below its parent's (or a first level), and opened, checked as
+ * the walk checks a level it comes back to.  One that cannot be is said
+ * once, and the nodes below it are left silently.  0, or -1. */
+static int replay_push(struct walk *w, size_t y)
+{
+	struct dnode *n = &w->dnodes[y];
+	bool root = !n->parent;
+	struct level *l;
+	int e;
+
+	if (w->n_levels == w->cap_levels) {
+		size_t cap = w->cap_levels ? 2 * w->cap_levels : 16;
+		void *na = realloc(w->levels, cap * sizeof(*w->levels));
+
+		if (!na)
+			return -1;
+		w->levels = na;
+		w->cap_levels = cap;
+	}
+	l = &w->levels[w->n_levels];
+	*l = (struct level){
+		.dev = n->dev, .ino = n->ino, .ddev = n->ddev, .dino = n->dino,
+		.sfd = -1, .dfd = -1, .up = !root, .dup = n->dup,
+		.spfd = AT_FDCWD, .dpfd = AT_FDCWD,
+		.sname = n->sname, .dname = n->dname, .follow = n->follow,
+		.root_src = root ? n->sname : NULL,
+		.root_dst = root ? n->dname : NULL,
+		.node = y + 1,
+	};
+	if (!root && (!entry_name(w, w->n_levels - 1, false, n->sname) ||
+		      !entry_name(w, w->n_levels - 1, true, n->dname)))
+		return -1;
+	if (level_names(w, l, root ? NULL : l - 1, n->sname, n->dname) < 0)
+		return -1;
+	w->n_levels++;
+	if (n->lost || (!root && w->levels[w->n_levels - 2].lost)) {
+		/* said when it was lost */
+		l->lost = -ESTALE;
+		n->lost = true;
+		return -1;
+	}
+	e = replay_open(w, w->n_levels - 1);
+	if (e < 0) {
+		say_level_lost(w, level_name(w, w->n_levels - 1, true), e);
+		w->run->failures++;
+		n->lost = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* -j, at the end: the walk's levels made the way down to node X, from
+ * the levels it has (deferred attributes come in post-order: mostly one
+ * level up, or a few down).  0, or -1 when X cannot be reached. */
+static int replay_to(struct walk *w, size_t x, size_t **chain, size_t *cap)
+{
+	size_t y = x, n = 0;
+
+	for (;;) {
+		size_t d = w->dnodes[y].depth;
+
+		while (w->n_levels > d + 1)
+			level_pop(w, NULL);
+		if (w->n_levels == d + 1) {
+			if (w->levels[d].node == y + 1)
+				break;
+			level_pop(w, NULL);
+		}
+		if (n == *cap) {
+			size_t c = *cap ? 2 * *cap : 64;
+			void *nc = realloc(*chain, c * sizeof(**chain));
+
+			if (!nc)
+				return -1;
+			*chain = nc;
+			*cap = c;
+		}
+		(*chain)[n++] = y;
+		if (!w->dnodes[y].parent)
+			break;
+		y = w->dnodes[y].parent - 1;
+	}
+	if (w->dnodes[x].lost)
+		return -1;
+	while (n)
+		if (replay_push(w, (*chain)[--n]) < 0)
+			return -1;
+	return w->levels[w->n_levels - 1].lost ? -1 : 0;
+}
+
+/* -j: directory attributes that waited for the workers, post-order.
+ * Their directories are found again as the walk found them, level by
+ * level from their operand, each checked; never by their whole path, on
+ * which any directory could lead elsewhere by now. */
 static void set_deferred_attrs(struct walk *w)
 {
+	const struct sc_attrs_env env = {
+		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
+		.privileged = w->privileged, .msgs = &w->msgs,
+	};
+	size_t *chain = NULL, cap = 0;
+
 	for (size_t i = 0; i < w->n_deferred; i++) {
 		struct deferred *d = &w->deferred[i];
-		/* their paths may be longer than PATH_MAX, their levels
-		 * long given back */
-		const char *lost = d->src;
-		int e = sc_path_open_parent(d->src, &w->at_fd, &w->at_name);
+		size_t k;
+		struct level *l, *p;
 
 		sc_report_begin(&w->msgs);	/* the directory's own */
-		if (e == 0) {
-			lost = d->dst;
-			e = sc_path_open_parent(d->dst, &w->dst_fd,
-						&w->dst_name);
+		if (replay_to(w, d->node - 1, &chain, &cap) < 0)
+			continue;	/* said, once */
+		k = w->n_levels - 1;
+		if (replay_open(w, k) < 0)
+			continue;	/* said when it was lost */
+		l = &w->levels[k];
+		p = k && l->up ? l - 1 : NULL;
+		if (p) {
+			/* for its source's name past PATH_MAX, if at hand */
+			parent_by_dotdot(w, k);
+			levels_trim(w, w->max_open);
 		}
-		if (e < 0) {
-			sc_report_error(&w->msgs, -e, _("cannot access %s"),
-					sc_quote(lost));
-			w->run->failures++;
-		} else if (sc_walk_set_attrs(w, -1, -1, d->src, d->dst, &d->st,
-					     &d->m) < 0) {
-			w->run->failures++;
-			w->msgs.failed = true;
-		}
-		if (w->msgs.failed && w->o->json) {
-			/* its record came when it was made: a second one */
-			struct sc_record rec = { .src = d->src, .dst = d->dst,
-						 .kind = SC_KIND_DIR };
+		{
+			struct sc_at s = {
+				p ? p->sfd : l->up ? -1 : l->spfd, l->sname,
+				level_name(w, k, false),
+			};
+			struct sc_at t = {
+				l->dfd, ".", level_name(w, k, true),
+			};
 
-			sc_walk_report(w, &rec);
+			if (sc_attrs_set(&env, -1, -1, &s, &t, &d->st,
+					 &d->m) < 0) {
+				w->run->failures++;
+				w->msgs.failed = true;
+			}
+			if (w->msgs.failed && w->o->json) {
+				/* its record came when it was made: a
+				 * second one */
+				struct sc_record rec = {
+					.src = s.path, .dst = t.path,
+					.kind = SC_KIND_DIR,
+				};
+
+				sc_walk_report(w, &rec);
+			}
 		}
-		if (w->at_fd >= 0)
-			close(w->at_fd);
-		if (w->dst_fd >= 0)
-			close(w->dst_fd);
-		w->at_fd = w->dst_fd = AT_FDCWD;
-		free(d->src);
-		free(d->dst);
 	}
+	while (w->n_levels)
+		level_pop(w, NULL);
+	free(chain);
 	free(w->deferred);
 	w->deferred = NULL;
-	w->n_deferred = 0;
+	w->n_deferred = w->cap_deferred = 0;
+}
+
+/* Frees the nodes of the deferred attributes. */
+static void free_dnodes(struct walk *w)
+{
+	for (size_t i = 0; i < w->n_dnodes; i++) {
+		if (w->dnodes[i].dname != w->dnodes[i].sname)
+			free(w->dnodes[i].dname);
+		free(w->dnodes[i].sname);
+	}
+	free(w->dnodes);
+	w->dnodes = NULL;
+	w->n_dnodes = w->cap_dnodes = 0;
 }
 
 /* --assume-fs: facts of filesystems of the named types that nothing is
@@ -2155,6 +2991,12 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	free(w.src_seen);
 	free(w.dst_seen);
 	free(w.levels);
+	free_dnodes(&w);
+	free(w.deferred);	/* none left: set_deferred_attrs() */
+	free(w.level_hash);
+	free(w.src_names.p);
+	free(w.dst_names.p);
+	free(w.anc);
 	free(run.learned);
 	pthread_mutex_destroy(&run.lock);
 	return rc;

@@ -24,6 +24,23 @@ struct learned;		/* file.c: roads that failed for a filesystem pair */
 struct deferred;	/* walk.c: directory attributes set at the end */
 struct seen;		/* walk.c: operands and what they became */
 struct level;		/* walk.c: a directory being copied, and its copy */
+struct dnode;		/* walk.c: a directory whose attributes wait */
+
+/* The whole names of the directories the walk is in, one after the other
+ * in one buffer per side: each level keeps where its name ends, and the
+ * names of its entries are written after it, over those of the last one
+ * (as fts does).  The buffer moves when it grows: the walk keeps lengths,
+ * never pointers into it, across anything that may grow it. */
+struct sc_names {
+	char *p;
+	size_t len, cap;	/* in use (with its NUL), allocated */
+};
+
+/* A directory as the kernel identifies it. */
+struct sc_devino {
+	dev_t dev;
+	ino_t ino;
+};
 
 /* What the walk and its -j workers share for the whole run. */
 struct run {
@@ -81,13 +98,27 @@ struct walk {
 	struct sc_jobs *jobs;	/* -j: the workers, shared */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
-	size_t n_deferred;
+	size_t n_deferred, cap_deferred;
 	/* The source directories being copied and their copies, outermost
 	 * first: a link that leads back to one of them (-L, -H) would copy
 	 * forever.  Only the deepest MAX_OPEN hold descriptors (walk.c). */
 	struct level *levels;
 	size_t n_levels, cap_levels;
 	unsigned n_open, max_open;
+	size_t open_lo;		/* no level below it holds descriptors */
+	/* the levels by device and inode (walk.c, levels_with()) */
+	size_t *level_hash, n_buckets, n_unhashed;
+	struct sc_names src_names, dst_names;	/* the levels' names */
+	/* -j: the directories of the deferred attributes, and their
+	 * ancestors */
+	struct dnode *dnodes;
+	size_t n_dnodes, cap_dnodes;
+	/* The operand being copied, for "cannot copy a directory into
+	 * itself", and the directories that hold its destination (its
+	 * parent up to the root through ".."), which it must not be. */
+	const char *top_src, *top_dst;
+	struct sc_devino *anc;
+	size_t n_anc, cap_anc;
 	struct sc_links links;	/* the walk thread's hard-link table */
 	/* several operands into a directory: what they were and became */
 	bool multi;
