@@ -183,7 +183,13 @@ int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
 	j->ops = ops;
 	j->arg = arg;
 	j->jobs = jobs_for(o);
-	fd_plan(j);
+	/* Without -r there is no tree to share descriptors in: the plan's
+	 * getrlimit and /proc/self/fd scan (5 system calls) would be paid
+	 * by every one-file call of a script for nothing. */
+	if (o->recursive)
+		fd_plan(j);
+	else
+		j->levels = 2;
 	pthread_mutex_init(&j->gate, NULL);
 	pthread_cond_init(&j->gate_open, NULL);
 	*ret = j;

@@ -608,6 +608,15 @@ static void human_size(char *buf, size_t size, double b)
 	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
 }
 
+bool sc_report_stderr_tty(void)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	return tty;
+}
+
 void sc_report_finish(struct sc_report *rep, int failures)
 {
 	struct timespec ts;

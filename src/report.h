@@ -96,6 +96,10 @@ void sc_report_vanished(struct sc_report *rep);
 const char *sc_report_change_text(char *buf, size_t size,
 				  const struct sc_change *ch, bool translate);
 
+/* Is stderr a terminal?  Asked once (TCGETS), on the first call: call
+ * it before threads start. */
+bool sc_report_stderr_tty(void);
+
 /* The JSON summary object, or the terminal summary line on stderr. */
 void sc_report_finish(struct sc_report *rep, int failures);
 

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	}
 
 	if (sc_report_new(opts.verbose, opts.json, opts.explain,
-			  !opts.quiet && !opts.as_cp && isatty(STDERR_FILENO),
+			  !opts.quiet && !opts.as_cp && sc_report_stderr_tty(),
 			  &rep) < 0) {
 		fprintf(stderr, "%s: %s\n", sc_program_name, _("memory exhausted"));
 		return 1;

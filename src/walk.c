@@ -2959,7 +2959,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	w.privileged = geteuid() == 0;
 	w.ctx.verify = opts->verify;
 	/* Progress: never in scripts -- only when stderr is a terminal. */
-	if (isatty(STDERR_FILENO) && !opts->quiet && !opts->explain &&
+	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
 	    (!opts->as_cp || opts->progress)) {
 		sc_report_progress_enable(rep, opts->progress);
 		w.ctx.progress = on_progress;
@@ -2968,7 +2968,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	if (!opts->explain)
 		/* the summary's condition (smartcp.c): a terminal */
 		sc_dest_catch_signals(!opts->quiet && !opts->as_cp &&
-				      !opts->json && isatty(STDERR_FILENO));
+				      !opts->json && sc_report_stderr_tty());
 
 	rc = run_operands(&w, operands, n);
 	if (sc_jobs_running(w.jobs)) {
