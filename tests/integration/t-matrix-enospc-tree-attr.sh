@@ -1,0 +1,17 @@
+#!/bin/bash
+# The matrix of issue 27 under ENOSPC, for -j4 -r on a tree and
+# --attributes-only, each also with --atomic, and each with -p, -a and
+# neither, onto every kind of destination.  (The options that copy one
+# file: t-matrix-enospc.sh.)
+# The fault: the destination is on a tmpfs too small for any of the
+# copies (128 KiB; a source is 300 KiB, the tree 350 KiB); a device
+# destination has /dev/full's numbers (ENOSPC on every write); a FIFO's
+# reader stops after 64 KiB (EPIPE or SIGPIPE for the writer).
+# The rows, destinations and invariants are in lib-matrix.sh; each
+# broken invariant is one line naming the cell, and the last line counts
+# the cells.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-matrix.sh"
+
+mx_main enospc 'attributes-only atomic+attributes-only j4-tree j4-tree+atomic'
