@@ -117,9 +117,9 @@ cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 # change (the words for a changed source); plan -> fsinfo (kernel version
 # helpers).  fuzz_copier links the engine (lib/) alone, as a program
 # using libsmartcp does.
-engine="lib/plan lib/fsinfo lib/change lib/copy lib/road_clone
+engine="lib/plan lib/fsinfo lib/dl lib/change lib/copy lib/road_clone
  lib/road_range lib/road_splice lib/road_rw lib/verify lib/copier"
-program="src/quote src/options src/report lib/plan lib/fsinfo lib/change"
+program="src/quote src/options src/report lib/plan lib/fsinfo lib/dl lib/change"
 
 mkdir -p "$work/obj" "$work/bin"
 for s in $program $engine; do
