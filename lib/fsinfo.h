@@ -53,14 +53,6 @@ const struct sc_fs_facts *sc_fsinfo_lookup_fields(struct sc_fsinfo *fsi,
 						  unsigned long magic,
 						  uint64_t fsid);
 
-/* Loads libmount (and, when sc_fsinfo_want_uuid asked for UUIDs,
- * libblkid) now, on the calling thread.  Lookups load them by themselves
- * where they need them, thread-safely; a program that starts threads
- * calls this first when it knows they will be needed (a tree copied by
- * several workers, a report), so that no worker waits for the loader.
- * 0, or -EOPNOTSUPP when libmount cannot be loaded (facts then come from
- * statmount and the magic alone). */
-int sc_fsinfo_preload(struct sc_fsinfo *fsi);
 
 /* Where a fact came from, for --explain (issue 30). */
 enum sc_fact {

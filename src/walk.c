@@ -2667,6 +2667,10 @@ static unsigned start_workers(void *arg, unsigned n)
 	struct walk *w = arg;
 	unsigned i;
 
+	/* A worker may meet a filesystem whose facts need libmount (a FUSE
+	 * subtype, an unknown magic): it is loaded now, on the walk thread,
+	 * so that no library's first-use set-up runs in a worker. */
+	sc_fsinfo_preload(w->run->fsi);
 	w->workers = calloc(n, sizeof(*w->workers));
 	if (!w->workers)
 		return 0;

@@ -117,6 +117,15 @@ void sc_fsinfo_free(struct sc_fsinfo *fsi);
  * on (opens and reads each block device once). */
 void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want);
 
+/* Loads libmount (and, when sc_fsinfo_want_uuid asked for UUIDs,
+ * libblkid) now, on the calling thread.  Lookups load them by themselves
+ * where a fact needs them, thread-safely; a program that starts threads
+ * calls this first when they may be needed (a tree copied by several
+ * workers), so that no library's first-use set-up runs in a worker.
+ * 0, or -EOPNOTSUPP when libmount cannot be loaded (facts then come from
+ * statmount and the magic number alone).  Since LIBSMARTCP_0.1. */
+int sc_fsinfo_preload(struct sc_fsinfo *fsi);
+
 /* Facts for the filesystem holding open descriptor FD whose fstat is ST.
  * Only the first file of a device costs syscalls.  Never fails: what
  * cannot be learned stays unknown (SC_FS_UNKNOWN, type "unknown"); NULL
