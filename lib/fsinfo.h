@@ -81,11 +81,6 @@ enum sc_origin sc_fsinfo_origin(const struct sc_fsinfo *fsi,
 /* "magic", "statmount", "libmount", "mountinfo", "libblkid"; "" for
  * SC_ORIGIN_NONE. */
 const char *sc_origin_name(enum sc_origin o);
-/* "type statmount, class magic, identity statmount, mount statmount"
- * (the known ones) into BUF; its length, -EINVAL, or -ENOSPC when it
- * does not fit. */
-int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
-			   const struct sc_fs_facts *f, char *buf, size_t size);
 
 /* Pure classification, for unit tests. */
 enum sc_fs_class sc_fs_classify(const char *type, unsigned long magic,

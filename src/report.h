@@ -54,6 +54,9 @@ struct sc_report;
 
 /* Installed as "cp": -v lines as cp prints them, without the road. */
 void sc_report_plain(struct sc_report *rep, bool plain);
+/* The facts cache whose origins --explain prints (sc_fsinfo_origins_text);
+ * NULL for none. */
+void sc_report_fsinfo(struct sc_report *rep, const struct sc_fsinfo *fsi);
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret);
 /* --explain about another machine: KERNEL (NULL: the running one was

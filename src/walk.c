@@ -2955,6 +2955,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		return 1;
 	}
 	w.xattr_rules = rules;
+	sc_report_fsinfo(rep, run.fsi);
 	w.kernel = opts->kernel_assumed ? opts->kernel : sc_kernel_running();
 	if (opts->fs_assumed)
 		assume_facts(&run, opts);
@@ -2986,6 +2987,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 
 	sc_copy_ctx_done(&w.ctx);
 	sc_jobs_free(w.jobs);
+	sc_report_fsinfo(rep, NULL);
 	sc_fsinfo_free(run.fsi);
 	sc_xattr_rules_free(rules);
 	free(w.backup);

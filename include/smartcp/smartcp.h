@@ -126,6 +126,15 @@ void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want);
  * statmount and the magic number alone).  Since LIBSMARTCP_0.1. */
 int sc_fsinfo_preload(struct sc_fsinfo *fsi);
 
+/* Where each of F's facts came from, as "type statmount, class magic,
+ * identity statmount, mount libmount, uuid libblkid" (the facts FSI
+ * made; the origins are "magic", "statmount", "libmount", "mountinfo"
+ * and "libblkid"), into BUF.  Its length (0 for facts FSI did not make,
+ * assumed ones), -EINVAL, or -ENOSPC when it does not fit.  Since
+ * LIBSMARTCP_0.1. */
+int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
+			   const struct sc_fs_facts *f, char *buf, size_t size);
+
 /* Facts for the filesystem holding open descriptor FD whose fstat is ST.
  * Only the first file of a device costs syscalls.  Never fails: what
  * cannot be learned stays unknown (SC_FS_UNKNOWN, type "unknown"); NULL
