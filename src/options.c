@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <langinfo.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -224,9 +225,45 @@ static void set_defaults(struct sc_options *o)
 	o->suffix = backup_suffix(getenv("SIMPLE_BACKUP_SUFFIX"));
 }
 
+/* The options that set one flag of struct sc_options and nothing else. */
+static const struct {
+	int c;
+	size_t flag;	/* offsetof a bool */
+} bool_options[] = {
+	{ 'f', offsetof(struct sc_options, force) },
+	{ 'l', offsetof(struct sc_options, hard_link) },
+	{ 'q', offsetof(struct sc_options, quiet) },
+	{ 's', offsetof(struct sc_options, symbolic_link) },
+	{ 'T', offsetof(struct sc_options, no_target_directory) },
+	{ 'v', offsetof(struct sc_options, verbose) },
+	{ 'x', offsetof(struct sc_options, one_file_system) },
+	{ OPT_ATTRIBUTES_ONLY, offsetof(struct sc_options, attributes_only) },
+	{ OPT_COPY_CONTENTS, offsetof(struct sc_options, copy_contents) },
+	{ OPT_PARENTS, offsetof(struct sc_options, parents) },
+	{ OPT_REMOVE_DESTINATION,
+	  offsetof(struct sc_options, remove_destination) },
+	{ OPT_STRIP_SLASHES,
+	  offsetof(struct sc_options, strip_trailing_slashes) },
+	{ OPT_EXPLAIN, offsetof(struct sc_options, explain) },
+	{ OPT_RULES, offsetof(struct sc_options, rules) },
+	{ OPT_JSON, offsetof(struct sc_options, json) },
+	{ OPT_VERIFY, offsetof(struct sc_options, verify) },
+	{ OPT_ATOMIC, offsetof(struct sc_options, atomic) },
+	{ OPT_SYNC, offsetof(struct sc_options, sync) },
+	{ OPT_IF_CHANGED, offsetof(struct sc_options, if_changed) },
+	{ OPT_ALLOW_CHANGING_SOURCE,
+	  offsetof(struct sc_options, allow_changing_source) },
+	{ OPT_PROGRESS, offsetof(struct sc_options, progress) },
+};
+
 /* An option without an argument: true when C is one (and is set). */
 static bool apply_flag(int c, struct sc_options *o, struct backup_request *b)
 {
+	for (size_t i = 0; i < ARRAY_SIZE(bool_options); i++)
+		if (bool_options[i].c == c) {
+			*(bool *)((char *)o + bool_options[i].flag) = true;
+			return true;
+		}
 	switch (c) {
 	case 'a':
 		o->deref = SC_DEREF_NEVER;
@@ -243,17 +280,11 @@ static bool apply_flag(int c, struct sc_options *o, struct backup_request *b)
 		o->deref = SC_DEREF_NEVER;
 		o->preserve_links = true;
 		return true;
-	case 'f':
-		o->force = true;
-		return true;
 	case 'H':
 		o->deref = SC_DEREF_ARGS;
 		return true;
 	case 'i':
 		o->interactive = SC_OVERWRITE_ASK;
-		return true;
-	case 'l':
-		o->hard_link = true;
 		return true;
 	case 'L':
 		o->deref = SC_DEREF_ALWAYS;
@@ -269,74 +300,17 @@ static bool apply_flag(int c, struct sc_options *o, struct backup_request *b)
 		o->preserve_timestamps = true;
 		o->require_preserve = true;
 		return true;
-	case 'q':
-		o->quiet = true;
-		return true;
 	case 'r':
 	case 'R':
 		o->recursive = true;
 		return true;
-	case 's':
-		o->symbolic_link = true;
-		return true;
-	case 'T':
-		o->no_target_directory = true;
-		return true;
 	case 'u':
 		o->update = SC_UPDATE_OLDER;
 		return true;
-	case 'v':
-		o->verbose = true;
-		return true;
-	case 'x':
-		o->one_file_system = true;
-		return true;
 	case 'Z':
 		return true;	/* no SELinux contexts here; accepted */
-	case OPT_ATTRIBUTES_ONLY:
-		o->attributes_only = true;
-		return true;
-	case OPT_COPY_CONTENTS:
-		o->copy_contents = true;
-		return true;
 	case OPT_DEBUG:
 		o->debug = o->verbose = true;
-		return true;
-	case OPT_PARENTS:
-		o->parents = true;
-		return true;
-	case OPT_REMOVE_DESTINATION:
-		o->remove_destination = true;
-		return true;
-	case OPT_STRIP_SLASHES:
-		o->strip_trailing_slashes = true;
-		return true;
-	case OPT_EXPLAIN:
-		o->explain = true;
-		return true;
-	case OPT_RULES:
-		o->rules = true;
-		return true;
-	case OPT_JSON:
-		o->json = true;
-		return true;
-	case OPT_VERIFY:
-		o->verify = true;
-		return true;
-	case OPT_ATOMIC:
-		o->atomic = true;
-		return true;
-	case OPT_SYNC:
-		o->sync = true;
-		return true;
-	case OPT_IF_CHANGED:
-		o->if_changed = true;
-		return true;
-	case OPT_ALLOW_CHANGING_SOURCE:
-		o->allow_changing_source = true;
-		return true;
-	case OPT_PROGRESS:
-		o->progress = true;
 		return true;
 	}
 	return false;
