@@ -142,10 +142,34 @@ lost(const struct sc_attrs_env *env, int err, const char *fmt, ...)
 	return env->o->require_preserve ? -1 : 0;
 }
 
+/* A directory open as AT->dirfd (O_PATH) by its own /proc link, for
+ * calls that follow links (chmod, libacl's): unlike "." in it
+ * (sc_at_name(), for libattr's l*xattr calls), it wants no search
+ * permission in the directory, which its owner loses once the mode or an
+ * ACL without x for it is set.  NULL for anything else. */
+static const char *dir_link_name(const struct sc_at *at, char *buf,
+				 size_t size)
+{
+	if (at->dirfd >= 0 && !strcmp(at->name, ".") &&
+	    snprintf(buf, size, "/proc/self/fd/%d", at->dirfd) < (int)size)
+		return buf;
+	return NULL;
+}
+
 static int fchmod_or_chmod(int out, const struct sc_at *dst, mode_t mode)
 {
-	return out >= 0 ? fchmod(out, mode) :
-	       fchmodat(dst->dirfd, dst->name, mode, 0);
+	char buf[48];
+
+	if (out >= 0)
+		return fchmod(out, mode);
+	/* "." in the directory where /proc is missing */
+	if (dir_link_name(dst, buf, sizeof(buf))) {
+		if (fchmodat(AT_FDCWD, buf, mode, 0) == 0)
+			return 0;
+		if (errno != ENOENT)
+			return -1;
+	}
+	return fchmodat(dst->dirfd, dst->name, mode, 0);
 }
 
 static int keep_times(const struct sc_attrs_env *env, int out,
@@ -265,7 +289,9 @@ static int keep_mode(const struct sc_attrs_env *env, int in, int out,
 
 	if (out < 0 || in < 0) {
 		sname = sc_at_name(src, sbuf, sizeof(sbuf));
-		dname = sc_at_name(dst, dbuf, sizeof(dbuf));
+		dname = dir_link_name(dst, dbuf, sizeof(dbuf));
+		if (!dname)
+			dname = sc_at_name(dst, dbuf, sizeof(dbuf));
 	}
 	if (!sname || !dname)
 		r = -1;		/* errno ENAMETOOLONG: the chmod below */
@@ -350,8 +376,8 @@ static int restore_mode(const struct sc_attrs_env *env, int out,
 		if (m->omitted & ~m->mode)
 			m->restore = true;
 	}
-	if (m->restore && fchmodat(dst->dirfd, dst->name,
-				   (m->mode | m->omitted) & 07777, 0) < 0)
+	if (m->restore && fchmod_or_chmod(-1, dst,
+					  (m->mode | m->omitted) & 07777) < 0)
 		return lost(env, errno, _("preserving permissions for %s"),
 			    sc_quote(dst->path));
 	return 0;
