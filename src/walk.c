@@ -1666,8 +1666,8 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 /* DST (the entry of struct walk) becomes a hard link to PREV, a copy
  * made earlier of ST (the source), which may be anywhere in the tree,
  * deeper than PATH_MAX.  Found by its path, it must still be that copy:
- * a directory on the way may lead elsewhere by now (-ESTALE).  0 or
- * -errno. */
+ * a directory on the way may lead elsewhere by now (-ESTALE).  0, 1 when
+ * it replaced an existing DST, or -errno. */
 static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
 					const char *dst, const struct stat *st)
 {
@@ -1716,6 +1716,9 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 		return -1;
 	}
 	sc_walk_report(w, &rec);
+	/* cp -v says it after the "->" line, as GNU cp does */
+	if (e > 0 && w->o->verbose)
+		sc_report_removed(&w->msgs, dst);
 	return 0;
 }
 
