@@ -37,6 +37,10 @@ Usage: bench/bench.sh [OPTION]...
 EOF
 }
 
+# shellcheck disable=SC2034 # lib.sh names the script in its messages
+BENCH_NAME=bench.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
 # ---------------------------------------------------------------- options
 RUNS=${BENCH_RUNS:-5}
 SIZE=${BENCH_SIZE:-1024}
@@ -50,62 +54,38 @@ SETTLE=${BENCH_SETTLE:-}
 DO_STRACE=1
 NDIRS=200
 
-while (($#)); do
-	case $1 in
-	--runs) RUNS=$2; shift ;;
-	--runs=*) RUNS=${1#*=} ;;
-	--size) SIZE=$2; shift ;;
-	--size=*) SIZE=${1#*=} ;;
-	--files) NFILES=$2; shift ;;
-	--files=*) NFILES=${1#*=} ;;
-	--sparse-size) SPARSE=$2; shift ;;
-	--sparse-size=*) SPARSE=${1#*=} ;;
-	--quick) SIZE=256 RUNS=3 NFILES=5000 SPARSE=1024 ;;
-	--only) ONLY=$2; shift ;;
-	--only=*) ONLY=${1#*=} ;;
-	--tsv) TSV=$2; shift ;;
-	--tsv=*) TSV=${1#*=} ;;
-	--smartcp) SMARTCP=$2; shift ;;
-	--smartcp=*) SMARTCP=${1#*=} ;;
-	--scratch) SCRATCH_PARENT=$2; shift ;;
-	--scratch=*) SCRATCH_PARENT=${1#*=} ;;
-	--no-strace) DO_STRACE=0 ;;
-	--settle) SETTLE=$2; shift ;;
-	--settle=*) SETTLE=${1#*=} ;;
-	-h | --help) usage; exit 0 ;;
-	*) echo "bench.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-	shift
-done
-
-die() { echo "bench.sh: $*" >&2; exit 2; }
-say() { echo "$*" >&2; }
+quick() { SIZE=256 RUNS=3 NFILES=5000 SPARSE=1024; }
+bench_opt --runs RUNS
+bench_opt --size SIZE
+bench_opt --files NFILES
+bench_opt --sparse-size SPARSE
+bench_opt --quick 'quick()' ''
+bench_opt --only ONLY
+bench_opt --tsv TSV
+bench_opt --smartcp SMARTCP
+bench_opt --scratch SCRATCH_PARENT
+bench_opt --no-strace DO_STRACE 0
+bench_opt --settle SETTLE
+bench_parse "$@"
 
 for v in RUNS SIZE NFILES SPARSE; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
+	posint "${!v}" || die "$v must be a positive integer, got '${!v}'"
 done
 ((SPARSE >= 64)) || die "--sparse-size must be at least 64 MiB"
 if [[ -z $SETTLE ]]; then
 	# 1.5 GiB (size + 512 MiB) was measured too little: smartcp's 1 GiB
 	# splice runs stayed bimodal (0.85-2.1 s) while 4 GiB gave 0.34-0.48 s.
 	# Never so much that the cached source is pushed out.
-	SETTLE=$(awk '/^MemAvailable:/ { m = int($2 / 4096); print (m < 4096 ? m : 4096) }' /proc/meminfo)
+	SETTLE=$(mem_quarter_mib)
 	SETTLE=${SETTLE:-0}
+	((SETTLE < 4096)) || SETTLE=4096
 fi
 [[ $SETTLE =~ ^[0-9]+$ ]] || die "--settle must be a number of MiB (0: off), got '$SETTLE'"
 SETTLE=$((10#$SETTLE))
-((EUID == 0)) || die "must run as root (loop mounts, drop_caches)"
-
-if [[ -z $SMARTCP ]]; then
-	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-	if [[ -x $here/../src/smartcp ]]; then
-		SMARTCP=$here/../src/smartcp
-	else
-		SMARTCP=$(command -v smartcp || true)
-	fi
-fi
-[[ -n $SMARTCP && -x $SMARTCP ]] || die "smartcp binary not found; use --smartcp PATH"
-SMARTCP=$(readlink -f "$SMARTCP")
+# shellcheck disable=SC2034 # what settle (lib.sh) touches
+SETTLE_MIB=$SETTLE
+bench_need_root "loop mounts, drop_caches"
+bench_find_smartcp
 
 ALL_WL=(ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same btrfs-to-xfs
 	tree-ext4 tree-tmpfs tree-btrfs tree-xfs sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs
@@ -134,35 +114,25 @@ fi
 selected() { [[ -n ${SELECTED[$1]:-} ]]; }
 
 # ------------------------------------------------------------ tools needed
-have() { command -v "$1" >/dev/null 2>&1; }
-if { ! have rsync || [[ ! -x /usr/bin/time ]]; } && have apt-get; then
-	say "installing rsync and time with apt-get ..."
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q rsync time >/dev/null 2>&1 ||
-		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q rsync time >/dev/null 2>&1; } ||
-		say "warning: apt-get install rsync time failed; continuing without them"
+if ! have rsync || [[ ! -x /usr/bin/time ]]; then
+	bench_apt_install "continuing without them" rsync time
 fi
 TIMECMD=()
 if [[ -x /usr/bin/time ]]; then TIMECMD=(/usr/bin/time -f %M -o); fi
 have rsync || say "note: rsync not installed; its rows are skipped"
 have strace || { ((DO_STRACE)) && say "note: strace not installed; no syscall counts"; DO_STRACE=0; }
-if [[ -n ${SELECTED[cold-ext4]:-}${SELECTED[cold-root]:-} ]] && ! have fio && have apt-get; then
-	say "installing fio with apt-get (the disk's random-read rate beside the cold rows) ..."
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >/dev/null 2>&1 ||
-		{ apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >/dev/null 2>&1; } ||
-		say "warning: apt-get install fio failed; the cold rows go without the disk's rate"
+if [[ -n ${SELECTED[cold-ext4]:-}${SELECTED[cold-root]:-} ]] && ! have fio; then
+	# the disk's random-read rate beside the cold rows
+	bench_apt_install "the cold rows go without the disk's rate" fio
 fi
 have perl || die "perl is needed to generate the trees"
 
 # ---------------------------------------------------------- scratch, mounts
-SCRATCH=$(mktemp -d "$SCRATCH_PARENT/smartcp-bench.XXXX")
+# the binary pinned (copied there), the clean-up trap set
+bench_scratch "$SCRATCH_PARENT" smartcp-bench
 MNT=$SCRATCH/mnt
 mkdir -p "$MNT"
 TIMEF=$SCRATCH/time.out
-# Pin the binary: a rebuild during the run must not change what is measured.
-SMARTCP_ORIG=$SMARTCP
-cp -- "$SMARTCP_ORIG" "$SCRATCH/smartcp"
-SMARTCP=$SCRATCH/smartcp
 # the "(C)" floor rows: bench/floor.c, built here (needs cc)
 FLOOR=$SCRATCH/floor
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -170,32 +140,6 @@ if have cc; then
 	cc -O2 -o "$FLOOR" "$BENCH_DIR/floor.c" 2>>"$SCRATCH/cc.log" ||
 		rm -f "$FLOOR"
 fi
-ERRLOG=$SCRATCH/errors.log
-: >"$ERRLOG"
-declare -a MOUNTED=() LOOPS=()
-
-# shellcheck disable=SC2317 # invoked by the trap
-cleanup() {
-	local rc=$? m i
-	set +e
-	trap - EXIT INT TERM
-	cd /
-	for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do
-		m=${MOUNTED[i]}
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-	done
-	for m in "${LOOPS[@]}"; do losetup -d "$m" 2>/dev/null; done
-	if grep -qv '^###' "$ERRLOG" 2>/dev/null; then
-		say "--- tool error output (last 20 lines of $ERRLOG, now removed):"
-		grep -v '^###' "$ERRLOG" | tail -n 20 >&2
-	fi
-	rm -rf -- "$SCRATCH"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
 max() { local m=$1 x; for x; do ((x > m)) && m=$x; done; echo "$m"; }
 
 need_fs() { # which filesystems the selected workloads use
@@ -346,28 +290,11 @@ run_tool() { # label src dst
 	esac
 }
 
-# Touch SETTLE MiB of anonymous memory and exit.  This VM hands freed memory
-# back to its host, which faults it back in at ~2 us per 4 KiB page; without
-# this a timed run pays that for its buffers and destination page cache some
-# of the time (1 GiB copies: 0.3 s or 0.9-1.5 s for every tool).  perl is
-# perl-base (Essential on Debian), so no compiler is needed; "\0" x N writes
-# every byte of an N-byte string (peak RSS = N, checked).
-SETTLE_US=0
-settle() {
-	((SETTLE)) || return 0
-	local t0=$EPOCHREALTIME t1
-	perl -e 'my $x = "\0" x ($ARGV[0] << 20); exit 0' "$SETTLE" ||
-		die "settle: perl could not touch $SETTLE MiB (lower --settle)"
-	t1=$EPOCHREALTIME
-	SETTLE_US=$((SETTLE_US + 10#${t1/./} - 10#${t0/./}))
-}
-
 LAST_DST=
 COLD=0 # 1: the cold workloads, whose source is not read before the run
 prep() { # src: remove the last destination, sync, drop caches, cache src
 	if [[ -n $LAST_DST ]]; then rm -rf -- "$LAST_DST"; LAST_DST=; fi
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
+	drop_caches
 	if ((COLD)); then
 		: # nothing of the source cached: what copying a backup costs
 	elif [[ -d $1 ]]; then
@@ -397,7 +324,7 @@ run_once() { # label src dst
 	t0=$EPOCHREALTIME
 	run_tool "$1" "$2" "$3" >/dev/null 2>>"$ERRLOG" || RUN_RC=$?
 	t1=$EPOCHREALTIME
-	RUN_US=$((10#${t1/./} - 10#${t0/./}))
+	RUN_US=$(us_between "$t0" "$t1")
 	if [[ -s $TIMEF ]]; then RUN_RSS=$(tail -n 1 "$TIMEF"); fi
 	[[ $RUN_RSS =~ ^[0-9]+$ ]] || RUN_RSS=-
 }
@@ -435,18 +362,11 @@ smartcp_roads() { # src dstdir: which roads smartcp takes (untimed --json run)
 }
 
 # ----------------------------------------------------------- bookkeeping
-stats() { # µs values -> "median min max" in µs
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%d %d %d\n", m, v[1], v[NR] }'
-}
-sec() { if [[ $1 == - ]]; then echo -; else awk -v u="$1" 'BEGIN { printf "%.4f", u / 1e6 }'; fi; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
-
 TABLE=$SCRATCH/table.txt
 TSVTMP=$SCRATCH/results.tsv
 : >"$TABLE"
-printf 'workload\ttool\truns\tmedian_s\tmin_s\tmax_s\tratio_median\tratio_min\tratio_of\tpeak_rss_kib\tdu_kib\tsyscalls_per_file\tcheck\ttimes_s\n' >"$TSVTMP"
+tsv_row workload tool runs median_s min_s max_s ratio_median ratio_min ratio_of \
+	peak_rss_kib du_kib syscalls_per_file check times_s >"$TSVTMP"
 PROBLEMS=0
 out() { printf '%s\n' "$*" | tee -a "$TABLE"; }
 
@@ -462,15 +382,14 @@ bench() {
 		tool_available "$l" || continue
 		labels+=("$l") ra+=("$a") rb+=("$b")
 	done
-	local n=${#labels[@]} r k i dst
+	local n=${#labels[@]} r i dst
 	local -A T=() RSS=() CHECK=() DU=() SYS=() TOP=() MED=() MIN=()
 	local sparse=0 tree=0
 	[[ $name == sparse-* ]] && sparse=1
 	[[ -d $src ]] && tree=1
 	mkdir -p "$dstdir"
 	for ((r = 0; r < RUNS; r++)); do
-		for ((k = 0; k < n; k++)); do
-			i=$(((k + r) % n))
+		for i in $(bench_order "$n" "$r"); do
 			l=${labels[i]}
 			dst="$dstdir/dst.$name.$r.$i"
 			say "[$name] round $((r + 1))/$RUNS: $l"
@@ -534,11 +453,10 @@ bench() {
 		out "$(printf '%-24s %9s %9s %9s %7s %7s  %-36s %8s %8s %8s  %s' \
 			"$l" "$(sec "$md")" "$(sec "$mn")" "$(sec "$mx")" "$rmd" "$rmn" "$rof" \
 			"${RSS[$l]:--}" "${DU[$l]:--}" "${SYS[$l]:--}" "$c")"
-		# shellcheck disable=SC2086
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$l" "${OKRUNS[$l]}" \
+		# shellcheck disable=SC2086 # the list of times, one a word
+		tsv_row "$name" "$l" "${OKRUNS[$l]}" \
 			"$(sec "$md")" "$(sec "$mn")" "$(sec "$mx")" "$rmd" "$rmn" "$rof" "${RSS[$l]:--}" \
-			"${DU[$l]:--}" "${SYS[$l]:--}" "$c" \
-			"$(for x in $times; do sec "$x"; printf ' '; done | sed 's/ $//; s/ /,/g')" >>"$TSVTMP"
+			"${DU[$l]:--}" "${SYS[$l]:--}" "$c" "$(csv_secs $times)" >>"$TSVTMP"
 	done
 	if ((sparse)); then out "   (source: apparent $(du -k --apparent-size "$src" | cut -f1) KiB, allocated $(du -k "$src" | cut -f1) KiB)"; fi
 	for l in "smartcp -r" "cp -r" "smartcp -a" "cp -a"; do

@@ -45,6 +45,10 @@ Usage: bench/percall.sh [OPTION]...
 EOF
 }
 
+# shellcheck disable=SC2034 # lib.sh names the script in its messages
+BENCH_NAME=percall.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
 RUNS=${BENCH_RUNS:-7}
 CALLS=${BENCH_CALLS:-200}
 MOUNTS=${BENCH_MOUNTS:-0,2000,8000}
@@ -56,9 +60,6 @@ TSV=${BENCH_TSV:-}
 SMARTCP=${SMARTCP:-}
 CP=
 SCRATCH_PARENT=${BENCH_SCRATCH:-/var/tmp}
-
-die() { echo "percall.sh: $*" >&2; exit 2; }
-say() { echo "$*" >&2; }
 
 # --- inner: one setup, run inside the namespace ----------------------------
 # percall.sh --inner N: make N tmpfs mounts, then print one line per series,
@@ -117,7 +118,7 @@ series() {
 	done
 	t1=$EPOCHREALTIME
 	times >"$d.c1"
-	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$d.c0" "$d.c1")"
+	echo "$(us_between "$t0" "$t1") $(cpu_us "$d.c0" "$d.c1")"
 	rm -rf -- "$d" "$d.c0" "$d.c1"
 }
 
@@ -130,7 +131,7 @@ version_series() { # TOOL-PATH SCRATCH: the same with TOOL --version
 	done
 	t1=$EPOCHREALTIME
 	times >"$d.c1"
-	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$d.c0" "$d.c1")"
+	echo "$(us_between "$t0" "$t1") $(cpu_us "$d.c0" "$d.c1")"
 	rm -f -- "$d.c0" "$d.c1"
 }
 
@@ -162,14 +163,13 @@ empty_with_libs() {
 cold_call() {
 	local tool=$1 src=$2 dst=$3 t0 t1
 	rm -f -- "$dst"
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
+	drop_caches
 	times >"$dst.c0"
 	t0=$EPOCHREALTIME
 	"$tool" "$src" "$dst"
 	t1=$EPOCHREALTIME
 	times >"$dst.c1"
-	echo "$((10#${t1/./} - 10#${t0/./})) $(cpu_us "$dst.c0" "$dst.c1")"
+	echo "$(us_between "$t0" "$t1") $(cpu_us "$dst.c0" "$dst.c1")"
 	rm -f -- "$dst" "$dst.c0" "$dst.c1"
 }
 
@@ -202,21 +202,20 @@ counts() {
 }
 
 inner() {
-	local n=$1 r
+	local n=$1 r i
 	make_mounts "$n" "$PC_SCRATCH/mnt"
 	echo "mounts $(wc -l </proc/self/mountinfo)"
 	# one untimed call each: the binaries and the source are cached
 	"$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/warm1"
 	"$PC_CP" "$PC_SRC" "$PC_SCRATCH/warm2"
 	for ((r = 0; r < PC_RUNS; r++)); do
-		# A B, B A: neither tool always runs first
-		if ((r % 2 == 0)); then
-			echo "smartcp $(series "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/out")"
-			echo "cp $(series "$PC_CP" "$PC_SRC" "$PC_SCRATCH/out")"
-		else
-			echo "cp $(series "$PC_CP" "$PC_SRC" "$PC_SCRATCH/out")"
-			echo "smartcp $(series "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/out")"
-		fi
+		# A B, B A (bench_order): neither tool always runs first
+		for i in $(bench_order 2 "$r"); do
+			case $i in
+			0) echo "smartcp $(series "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/out")" ;;
+			1) echo "cp $(series "$PC_CP" "$PC_SRC" "$PC_SCRATCH/out")" ;;
+			esac
+		done
 	done
 	if ((PC_COUNTS)); then
 		echo "count-smartcp $(counts "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/n")"
@@ -225,33 +224,30 @@ inner() {
 	((n == 0)) || return 0
 	# cold: A B, B A as above, one call each after drop_caches
 	for ((r = 0; r < PC_COLD; r++)); do
-		if ((r % 2 == 0)); then
-			echo "smartcp-cold $(cold_call "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/cold")"
-			echo "cp-cold $(cold_call "$PC_CP" "$PC_SRC" "$PC_SCRATCH/cold")"
-		else
-			echo "cp-cold $(cold_call "$PC_CP" "$PC_SRC" "$PC_SCRATCH/cold")"
-			echo "smartcp-cold $(cold_call "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/cold")"
-		fi
+		for i in $(bench_order 2 "$r"); do
+			case $i in
+			0) echo "smartcp-cold $(cold_call "$PC_SMARTCP" "$PC_SRC" "$PC_SCRATCH/cold")" ;;
+			1) echo "cp-cold $(cold_call "$PC_CP" "$PC_SRC" "$PC_SCRATCH/cold")" ;;
+			esac
+		done
 	done
 	((PC_FLOOR)) || return 0
 	for ((r = 0; r < PC_RUNS; r++)); do
-		if ((r % 2 == 0)); then
-			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
-			echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")"
-		else
-			echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")"
-			echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")"
-		fi
+		for i in $(bench_order 2 "$r"); do
+			case $i in
+			0) echo "smartcp-version $(version_series "$PC_SMARTCP" "$PC_SCRATCH/v")" ;;
+			1) echo "cp-version $(version_series "$PC_CP" "$PC_SCRATCH/v")" ;;
+			esac
+		done
 	done
 	[[ -x $PC_SCRATCH/smartcp-libs && -x $PC_SCRATCH/cp-libs ]] || return 0
 	for ((r = 0; r < PC_RUNS; r++)); do
-		if ((r % 2 == 0)); then
-			echo "smartcp-libs $(version_series "$PC_SCRATCH/smartcp-libs" "$PC_SCRATCH/v")"
-			echo "cp-libs $(version_series "$PC_SCRATCH/cp-libs" "$PC_SCRATCH/v")"
-		else
-			echo "cp-libs $(version_series "$PC_SCRATCH/cp-libs" "$PC_SCRATCH/v")"
-			echo "smartcp-libs $(version_series "$PC_SCRATCH/smartcp-libs" "$PC_SCRATCH/v")"
-		fi
+		for i in $(bench_order 2 "$r"); do
+			case $i in
+			0) echo "smartcp-libs $(version_series "$PC_SCRATCH/smartcp-libs" "$PC_SCRATCH/v")" ;;
+			1) echo "cp-libs $(version_series "$PC_SCRATCH/cp-libs" "$PC_SCRATCH/v")" ;;
+			esac
+		done
 	done
 }
 
@@ -262,53 +258,29 @@ if [[ ${1:-} == --inner ]]; then
 fi
 
 # --- outer: options, setups, the table ---------------------------------------
-while (($#)); do
-	case $1 in
-	--runs) RUNS=$2; shift ;;
-	--runs=*) RUNS=${1#*=} ;;
-	--calls) CALLS=$2; shift ;;
-	--calls=*) CALLS=${1#*=} ;;
-	--mounts) MOUNTS=$2; shift ;;
-	--mounts=*) MOUNTS=${1#*=} ;;
-	--size) SIZE=$2; shift ;;
-	--size=*) SIZE=${1#*=} ;;
-	--cold) COLD=$2; shift ;;
-	--cold=*) COLD=${1#*=} ;;
-	--no-counts) COUNTS=0 ;;
-	--no-floor) FLOOR=0 ;;
-	--tsv) TSV=$2; shift ;;
-	--tsv=*) TSV=${1#*=} ;;
-	--smartcp) SMARTCP=$2; shift ;;
-	--smartcp=*) SMARTCP=${1#*=} ;;
-	--cp) CP=$2; shift ;;
-	--cp=*) CP=${1#*=} ;;
-	--scratch) SCRATCH_PARENT=$2; shift ;;
-	--scratch=*) SCRATCH_PARENT=${1#*=} ;;
-	-h | --help) usage; exit 0 ;;
-	*) echo "percall.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-	shift
-done
+bench_opt --runs RUNS
+bench_opt --calls CALLS
+bench_opt --mounts MOUNTS
+bench_opt --size SIZE
+bench_opt --cold COLD
+bench_opt --no-counts COUNTS 0
+bench_opt --no-floor FLOOR 0
+bench_opt --tsv TSV
+bench_opt --smartcp SMARTCP
+bench_opt --cp CP
+bench_opt --scratch SCRATCH_PARENT
+bench_parse "$@"
 
 for v in RUNS CALLS; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer, got '${!v}'"
+	posint "${!v}" || die "$v must be a positive integer, got '${!v}'"
 done
 [[ $SIZE =~ ^[0-9]+$ ]] || die "--size must be a number of bytes, got '$SIZE'"
 [[ $COLD =~ ^[0-9]+$ ]] || die "--cold must be a number of calls, got '$COLD'"
 [[ $MOUNTS =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--mounts must be numbers separated by commas, got '$MOUNTS'"
-((EUID == 0)) || die "must run as root (unshare -m, mounts)"
+bench_need_root "unshare -m, mounts"
 command -v unshare >/dev/null || die "unshare (util-linux) is needed"
 
-if [[ -z $SMARTCP ]]; then
-	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-	if [[ -x $here/../src/smartcp ]]; then
-		SMARTCP=$here/../src/smartcp
-	else
-		SMARTCP=$(command -v smartcp || true)
-	fi
-fi
-[[ -n $SMARTCP && -x $SMARTCP ]] || die "smartcp binary not found; use --smartcp PATH"
-SMARTCP=$(readlink -f "$SMARTCP")
+bench_find_smartcp
 CP=$(command -v "${CP:-cp}") || die "cp not found"
 # A build tree's program finds libsmartcp through a run path, and the
 # loader probes glibc-hwcaps/ and tls/ directories under it for every
@@ -319,24 +291,12 @@ if readelf -d "$SMARTCP" 2>/dev/null | grep -Eq '\((RUN)?PATH\)'; then
 	say "      not an installed program; make install and use --smartcp for the issue's rows"
 fi
 
-SCRATCH=$(mktemp -d "$SCRATCH_PARENT/smartcp-percall.XXXX")
-cleanup() {
-	local rc=$?
-	set +e
-	trap - EXIT INT TERM
-	cd /
-	rm -rf -- "$SCRATCH"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# The binary is copied, so a rebuild mid-run changes nothing.
-cp -- "$SMARTCP" "$SCRATCH/smartcp"
+# the binary pinned (copied to $SCRATCH/smartcp: a rebuild mid-run
+# changes nothing), the clean-up trap set
+bench_scratch "$SCRATCH_PARENT" smartcp-percall
 head -c "$SIZE" /dev/urandom >"$SCRATCH/src"
 if ((FLOOR)); then
-	if empty_with_libs "$SMARTCP" "$SCRATCH/smartcp-libs" &&
+	if empty_with_libs "$SMARTCP_ORIG" "$SCRATCH/smartcp-libs" &&
 	   empty_with_libs "$CP" "$SCRATCH/cp-libs"; then
 		say "libraries only: an empty main() with smartcp's libraries ($(ldd "$SCRATCH/smartcp-libs" | grep -c '=>')) and with cp's ($(ldd "$SCRATCH/cp-libs" | grep -c '=>'))"
 	else
@@ -349,18 +309,12 @@ export PC_SCRATCH=$SCRATCH PC_RUNS=$RUNS PC_CALLS=$CALLS PC_FLOOR=$FLOOR
 export PC_COLD=$COLD PC_COUNTS=$COUNTS
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
 
-stats() { # numbers... -> median min max
-	printf '%s\n' "$@" | sort -n | awk '
-		{ v[NR] = $1 }
-		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      print m, v[1], v[NR] }'
-}
 ms() { awk -v us="$1" -v n="${2:-$CALLS}" 'BEGIN { printf "%.2f", us / n / 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 
 TSVTMP=$SCRATCH/results.tsv
-printf 'setup\tmountinfo_lines\ttool\tseries\tmedian_ms\tmin_ms\tmax_ms\tr_med\tr_min\tcpu_median_ms\tr_cpu\tms_per_call_each_series\n' >"$TSVTMP"
-say "smartcp: $SMARTCP ($("$SMARTCP" --version | head -n 1))"
+tsv_row setup mountinfo_lines tool series median_ms min_ms max_ms r_med r_min \
+	cpu_median_ms r_cpu ms_per_call_each_series >"$TSVTMP"
+say "smartcp: $SMARTCP_ORIG ($("$SMARTCP" --version | head -n 1))"
 say "cp:      $CP ($("$CP" --version | head -n 1))"
 echo "per call: $CALLS sequential calls per series, one ${SIZE}-byte file to a new name each call;"
 echo "          $RUNS series per tool, alternating (A B B A ...); wall ms per call (median, min, max)"
@@ -420,7 +374,7 @@ for n in "${setups[@]}"; do
 		printf '%-28s %8s %-16s %9s %9s %9s %7s %7s %9s %7s\n' "$label" "$lines" "$tool" \
 			"$(ms "${MED[$tool]}" "$p")" "$(ms "${MIN[$tool]}" "$p")" "$(ms "${MAX[$tool]}" "$p")" "$a" "$b" \
 			"$(ms "${CPU[$tool]}" "$p")" "$cr"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$lines" "$tool" "$nser" \
+		tsv_row "$label" "$lines" "$tool" "$nser" \
 			"$(ms "${MED[$tool]}" "$p")" "$(ms "${MIN[$tool]}" "$p")" "$(ms "${MAX[$tool]}" "$p")" "$a" "$b" \
 			"$(ms "${CPU[$tool]}" "$p")" "$cr" "${ALL[$tool]}" >>"$TSVTMP"
 	done
@@ -430,8 +384,8 @@ for n in "${setups[@]}"; do
 		read -r _ cs cpf cl <<<"$(grep '^count-cp ' <<<"$out")"
 		printf '%-28s %8s one call: system calls %s (cp %s), page faults %s (cp %s), shared objects %s (cp %s)\n' \
 			"$name" "$lines" "$ss" "$cs" "$sp" "$cpf" "$sl" "$cl"
-		printf '%s\t%s\tcounts\t1\tsyscalls=%s\tcp_syscalls=%s\tpage_faults=%s\tcp_page_faults=%s\tobjects=%s\tcp_objects=%s\t-\t-\n' \
-			"$name" "$lines" "$ss" "$cs" "$sp" "$cpf" "$sl" "$cl" >>"$TSVTMP"
+		tsv_row "$name" "$lines" counts 1 "syscalls=$ss" "cp_syscalls=$cs" \
+			"page_faults=$sp" "cp_page_faults=$cpf" "objects=$sl" "cp_objects=$cl" - - >>"$TSVTMP"
 	fi
 	unset MED MIN MAX ALL CPU
 done

@@ -48,6 +48,10 @@ Usage: bench/scale.sh [OPTION]...
 EOF
 }
 
+# shellcheck disable=SC2034 # lib.sh names the script in its messages
+BENCH_NAME=scale.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
 # ---------------------------------------------------------------- options
 CMDLINE="bench/scale.sh${*:+ $*}"
 SIZES=${BENCH_SIZES:-20000,200000,1000000}
@@ -64,43 +68,22 @@ TSV=${BENCH_TSV:-scale.tsv}
 DO_STRACE=1
 SETTLE=${BENCH_SETTLE:-}
 
-while (($#)); do
-	case $1 in
-	--sizes) SIZES=$2; shift ;;
-	--sizes=*) SIZES=${1#*=} ;;
-	--runs) RUNS=$2; shift ;;
-	--runs=*) RUNS=${1#*=} ;;
-	--fs) FSLIST=$2; shift ;;
-	--fs=*) FSLIST=${1#*=} ;;
-	--only) ONLY=$2; shift ;;
-	--only=*) ONLY=${1#*=} ;;
-	--flat) FLAT=$2; shift ;;
-	--flat=*) FLAT=${1#*=} ;;
-	--deep) DEEP=$2; shift ;;
-	--deep=*) DEEP=${1#*=} ;;
-	--deep-name-len) DEEP_LEN=$2; shift ;;
-	--deep-name-len=*) DEEP_LEN=${1#*=} ;;
-	--quick) SIZES=2000,20000 RUNS=3 FLAT=20000 DEEP=500 ;;
-	--cache) CACHE=$2; shift ;;
-	--cache=*) CACHE=${1#*=} ;;
-	--scratch) SCRATCH_PARENT=$2; shift ;;
-	--scratch=*) SCRATCH_PARENT=${1#*=} ;;
-	--smartcp) SMARTCP=$2; shift ;;
-	--smartcp=*) SMARTCP=${1#*=} ;;
-	--tsv) TSV=$2; shift ;;
-	--tsv=*) TSV=${1#*=} ;;
-	--no-strace) DO_STRACE=0 ;;
-	--settle) SETTLE=$2; shift ;;
-	--settle=*) SETTLE=${1#*=} ;;
-	-h | --help) usage; exit 0 ;;
-	*) echo "scale.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-	shift
-done
-
-die() { echo "scale.sh: $*" >&2; exit 2; }
-say() { echo "$*" >&2; }
-posint() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+quick() { SIZES=2000,20000 RUNS=3 FLAT=20000 DEEP=500; }
+bench_opt --sizes SIZES
+bench_opt --runs RUNS
+bench_opt --fs FSLIST
+bench_opt --only ONLY
+bench_opt --flat FLAT
+bench_opt --deep DEEP
+bench_opt --deep-name-len DEEP_LEN
+bench_opt --quick 'quick()' ''
+bench_opt --cache CACHE
+bench_opt --scratch SCRATCH_PARENT
+bench_opt --smartcp SMARTCP
+bench_opt --tsv TSV
+bench_opt --no-strace DO_STRACE 0
+bench_opt --settle SETTLE
+bench_parse "$@"
 
 for v in RUNS FLAT DEEP DEEP_LEN; do
 	posint "${!v}" || die "$v must be a positive integer, got '${!v}'"
@@ -122,31 +105,16 @@ if [[ -n $SETTLE ]]; then
 	SETTLE=$((10#$SETTLE))
 fi
 [[ $TSV == *.tsv ]] && SVG=${TSV%.tsv}.svg || SVG=$TSV.svg
-((EUID == 0)) || die "must run as root (loop mounts, drop_caches)"
-
-if [[ -z $SMARTCP ]]; then
-	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-	if [[ -x $here/../src/smartcp ]]; then
-		SMARTCP=$here/../src/smartcp
-	else
-		SMARTCP=$(command -v smartcp || true)
-	fi
-fi
-[[ -n $SMARTCP && -x $SMARTCP ]] || die "smartcp binary not found; use --smartcp PATH"
-SMARTCP=$(readlink -f "$SMARTCP")
+bench_need_root "loop mounts, drop_caches"
+bench_find_smartcp
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SVG_AWK=$HERE/scale-svg.awk
 TSV=$(readlink -f "$TSV")
 SVG=$(readlink -f "$SVG")
 
 # ------------------------------------------------------------ tools needed
-have() { command -v "$1" >/dev/null 2>&1; }
-if [[ ! -x /usr/bin/time ]] && have apt-get; then
-	say "installing time with apt-get ..."
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q time >/dev/null 2>&1 ||
-		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q time >/dev/null 2>&1; } ||
-		say "warning: apt-get install time failed; no peak RSS"
+if [[ ! -x /usr/bin/time ]]; then
+	bench_apt_install "no peak RSS" time
 fi
 TIMECMD=()
 if [[ -x /usr/bin/time ]]; then TIMECMD=(/usr/bin/time -f %M -o); fi
@@ -160,48 +128,23 @@ mkdir -p "$CACHE"
 CACHE=$(readlink -f "$CACHE")
 exec 9>"$CACHE/lock"
 flock -n 9 || die "another scale.sh is using $CACHE"
-SCRATCH=$(mktemp -d "$SCRATCH_PARENT/smartcp-scale.XXXX")
+# the binary pinned (copied there), the clean-up trap set
+bench_scratch "$SCRATCH_PARENT" smartcp-scale
 # Short mount points: the deep tree's paths are measured from them.
 E=$SCRATCH/e T=$SCRATCH/t
 TIMEF=$SCRATCH/time.out
 RUNERR=$SCRATCH/run.err
-ERRLOG=$SCRATCH/errors.log
-: >"$ERRLOG"
-# Pin the binary: a rebuild during the run must not change what is measured.
-SMARTCP_ORIG=$SMARTCP
-cp -- "$SMARTCP_ORIG" "$SCRATCH/smartcp"
-SMARTCP=$SCRATCH/smartcp
-declare -a MOUNTED=() LOOPS=()
-INTERRUPTED=0
 
-# shellcheck disable=SC2317 # invoked by the trap
-cleanup() {
-	local rc=$? m i
-	set +e
-	trap - EXIT INT TERM
-	cd /
+# shellcheck disable=SC2317 # run by lib.sh's clean-up
+bench_cleanup_hook() {
 	# The cache image keeps only the source trees; after an interrupt
 	# the destinations are left for the next run to remove (1,000,000
 	# files take a while).
-	if [[ -n ${FS_OK[ext4]:-} ]] && ((!INTERRUPTED)); then
+	if [[ -n ${FS_OK[ext4]:-} ]] && ((!BENCH_INTERRUPTED)); then
 		rm -rf -- "$E/out"
 		fstrim "$E" >/dev/null 2>&1 # give freed blocks back to the sparse image
 	fi
-	for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do
-		m=${MOUNTED[i]}
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-	done
-	for m in "${LOOPS[@]}"; do losetup -d "$m" 2>/dev/null; done
-	if grep -qv '^###' "$ERRLOG" 2>/dev/null; then
-		say "--- tool error output (last 20 lines of $ERRLOG, now removed):"
-		grep -v '^###' "$ERRLOG" | tail -n 20 | cut -c1-300 >&2
-	fi
-	rm -rf -- "$SCRATCH"
-	exit "$rc"
 }
-trap cleanup EXIT
-trap 'INTERRUPTED=1; exit 130' INT
-trap 'INTERRUPTED=1; exit 143' TERM
 
 # ----------------------------------------------------------- the trees
 # A tree is named by its parameters; a stamp file next to it in the cache
@@ -392,31 +335,19 @@ ensure_tree() {
 }
 
 # ------------------------------------------------------------------- runs
-# Touch SETTLE MiB of anonymous memory and exit, as bench.sh does: this VM
-# hands freed memory back to its host, and a run that lands on such pages
-# pays ~2 us per 4 KiB page to fault them back.
-SETTLE_US=0 SETTLE_NOW=0
-settle_amount() { # entries of the workload
-	if [[ -n $SETTLE ]]; then SETTLE_NOW=$SETTLE; return; fi
-	# Taken per workload (a large tree in the tmpfs lowers MemAvailable):
-	# twice what the copy touches (a 4 KiB page and ~1 KiB of inode and
-	# dentry an entry), at least 512 MiB, at most 4096 MiB and a quarter
-	# of MemAvailable.  Touching 4 GiB took 4-13 s a run here, longer than
-	# copying the smaller trees.
-	SETTLE_NOW=$(awk -v e="$1" '/^MemAvailable:/ {
-		m = int($2 / 4096); w = int(e * 10 / 1024)
-		if (w < 512) w = 512
-		if (w > 4096) w = 4096
-		print (m < w ? m : w) }' /proc/meminfo)
-	SETTLE_NOW=${SETTLE_NOW:-0}
-}
-settle() {
-	((SETTLE_NOW)) || return 0
-	local t0=$EPOCHREALTIME t1
-	perl -e 'my $x = "\0" x ($ARGV[0] << 20); exit 0' "$SETTLE_NOW" ||
-		die "settle: perl could not touch $SETTLE_NOW MiB (lower --settle)"
-	t1=$EPOCHREALTIME
-	SETTLE_US=$((SETTLE_US + 10#${t1/./} - 10#${t0/./}))
+# Memory settled before each timed run (settle, lib.sh): --settle, else
+# per workload (a large tree in the tmpfs lowers MemAvailable): twice
+# what the copy touches (a 4 KiB page and ~1 KiB of inode and dentry an
+# entry), at least 512 MiB, at most 4096 MiB and a quarter of
+# MemAvailable.  Touching 4 GiB took 4-13 s a run here, longer than
+# copying the smaller trees.
+settle_amount() { # entries of the workload -> SETTLE_MIB
+	if [[ -n $SETTLE ]]; then SETTLE_MIB=$SETTLE; return; fi
+	local w=$(($1 * 10 / 1024)) m
+	((w >= 512)) || w=512
+	((w <= 4096)) || w=4096
+	m=$(mem_quarter_mib)
+	SETTLE_MIB=$((${m:-0} < w ? ${m:-0} : w))
 }
 
 TOOLS=("smartcp -r" "cp -r")
@@ -432,8 +363,7 @@ run_tool() { # label src dst (relative to the filesystem's root, the cwd)
 LAST_DST=
 prep() { # src: remove the last destination, sync, drop caches, cache src
 	if [[ -n $LAST_DST ]]; then rm -rf -- "$LAST_DST"; LAST_DST=; fi
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
+	drop_caches
 	# through cat: GNU tar does not read file data when writing to /dev/null
 	{ tar -cf - "$1" 2>/dev/null || true; } | cat >/dev/null
 	settle
@@ -452,7 +382,7 @@ run_once() { # label src dst
 	t0=$EPOCHREALTIME
 	run_tool "$1" "$2" "$3" >/dev/null 2>"$RUNERR" || RUN_RC=$?
 	t1=$EPOCHREALTIME
-	RUN_US=$((10#${t1/./} - 10#${t0/./}))
+	RUN_US=$(us_between "$t0" "$t1")
 	{ echo "### $1: $2 -> $3 (status $RUN_RC)"; head -n 20 "$RUNERR"; } >>"$ERRLOG"
 	if ((RUN_RC)); then
 		# /usr/bin/time adds "Command exited with non-zero status N"
@@ -491,14 +421,7 @@ strace_calls() { # label src dst -> total syscalls (or -)
 }
 
 # ----------------------------------------------------------- bookkeeping
-stats() { # µs values -> "median min max" in µs
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
-		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%d %d %d\n", m, v[1], v[NR] }'
-}
-sec() { if [[ $1 == - ]]; then echo -; else awk -v u="$1" 'BEGIN { printf "%.3f", u / 1e6 }'; fi; }
 per() { if [[ $1 == - || $2 == 0 ]]; then echo -; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; fi; }
-ratio() { if [[ $1 == - || $2 == - ]]; then echo -; else awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; fi; }
 commas() { # 1234567 -> 1,234,567 (LC_ALL=C does not group digits)
 	local s=$1 r=
 	while ((${#s} > 3)); do r=,${s: -3}$r s=${s:0:${#s}-3}; done
@@ -506,7 +429,8 @@ commas() { # 1234567 -> 1,234,567 (LC_ALL=C does not group digits)
 }
 
 TSVTMP=$SCRATCH/results.tsv
-printf 'workload\tfs\tn\tfiles\tentries\ttool\truns_ok\tmedian_s\tmin_s\tmax_s\tus_per_entry\tsyscalls_per_entry\tpeak_rss_kib\tratio_median\tratio_min\tcheck\ttimes_s\n' >"$TSVTMP"
+tsv_row workload fs n files entries tool runs_ok median_s min_s max_s us_per_entry \
+	syscalls_per_entry peak_rss_kib ratio_median ratio_min check times_s >"$TSVTMP"
 PROBLEMS=0
 # results for the targets: R[kind:fs:n:tool:what]
 declare -A R=()
@@ -522,11 +446,10 @@ bench() {
 	entries=$(($(wc -l <"$list") - 1))
 	cd "$root"
 	settle_amount "$entries"
-	local r k i l dst
+	local r i l dst
 	local -A TM=() RSS=() CHECK=() SYS=() MED=() MIN=()
 	for ((r = 0; r < RUNS; r++)); do
-		for ((k = 0; k < ${#TOOLS[@]}; k++)); do
-			i=$(((k + r) % ${#TOOLS[@]}))
+		for i in $(bench_order ${#TOOLS[@]} "$r"); do
 			l=${TOOLS[i]}
 			dst=out/$name.${l// /}.$r
 			say "[$name on $fs] round $((r + 1))/$RUNS: $l"
@@ -558,7 +481,7 @@ bench() {
 	# shellcheck disable=SC2059 # the format is a variable on purpose
 	out "$(printf "$row_fmt" tool 'median s' 'min s' 'max s' 'us/entry' 'RSS KiB' 'r(med)' 'r(min)' 'sys/entry' check)"
 	local -A MAX=() OKRUNS=()
-	local md mn mx us c rmd rmn times x
+	local md mn mx us c rmd rmn times
 	for l in "${TOOLS[@]}"; do
 		# shellcheck disable=SC2086 # word splitting of the list of times is wanted
 		set -- ${TM[$l]:-}
@@ -582,10 +505,9 @@ bench() {
 		# shellcheck disable=SC2059
 		out "$(printf "$row_fmt" "$l" "$(sec "$md")" "$(sec "$mn")" "$(sec "$mx")" "$us" \
 			"${RSS[$l]:--}" "$rmd" "$rmn" "${SYS[$l]:--}" "$c")"
-		times=
-		for x in ${TM[$l]:-}; do times+="${times:+,}$(sec "$x")"; done
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-			"$kind" "$fs" "$n" "$files" "$entries" "$l" "${OKRUNS[$l]}" \
+		# shellcheck disable=SC2086 # the list of times, one a word
+		times=$(csv_secs ${TM[$l]:-})
+		tsv_row "$kind" "$fs" "$n" "$files" "$entries" "$l" "${OKRUNS[$l]}" \
 			"$(sec "$md")" "$(sec "$mn")" "$(sec "$mx")" "$us" "${SYS[$l]:--}" "${RSS[$l]:--}" \
 			"$rmd" "$rmn" "$c" "${times:--}" >>"$TSVTMP"
 		R[$kind:$fs:$n:$l:us]=$us
@@ -593,7 +515,7 @@ bench() {
 		R[$kind:$fs:$n:$l:rmed]=$rmd
 		R[$kind:$fs:$n:$l:rmin]=$rmn
 	done
-	out "   ($((EPOCHSECONDS - wl_t0)) s for this workload with its preparation, checks and strace runs; settle $SETTLE_NOW MiB)"
+	out "   ($((EPOCHSECONDS - wl_t0)) s for this workload with its preparation, checks and strace runs; settle $SETTLE_MIB MiB)"
 	cd /
 }
 

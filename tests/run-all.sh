@@ -11,7 +11,9 @@
 #   6. fuzzes argument and mountinfo handling and libsmartcp's copier for a
 #      bounded time,
 #   7. make distcheck.
-# Prints Check's and the integration runner's summaries at the end.
+# Prints Check's summaries and the integration tests' (each an automake
+# test of its own, counted from their .trs files; by hand, the runner's)
+# at the end.
 # SANITIZER_REPEAT=N runs only the sanitizer stages (3 and 4), N times in a
 # row, and says how many runs passed.
 set -uo pipefail
@@ -78,22 +80,44 @@ unit_summary() {
 	echo "$(( c > 0 ? 100 * (c - f - e) / c : 0 ))%: Checks: $c, Failures: $f, Errors: $e"
 }
 
-# check NAME: run make check in the current build dir, keep summaries.
+# integration_summary: "integration: N passed, N failed, N skipped" from
+# the .trs files make check wrote in the current build dir, one for each
+# tests/integration/t-*.sh (automake's verdicts: PASS, SKIP; FAIL,
+# ERROR and XPASS fail).  A test with no verdict did not run: it fails.
+integration_summary() {
+	local t r p=0 f=0 s=0 missing=0
+	for t in "$top"/tests/integration/t-*.sh; do
+		r=$(sed -n 's/^:test-result: //p' \
+			"tests/integration/$(basename "$t" .sh).trs" 2>/dev/null | head -n 1)
+		case $r in
+		PASS | XFAIL) p=$((p + 1)) ;;
+		SKIP) s=$((s + 1)) ;;
+		'') missing=$((missing + 1)) ;;
+		*) f=$((f + 1)) ;;
+		esac
+	done
+	[ $((p + f + s)) -gt 0 ] || return 0	# make check ran none of them
+	printf 'integration: %d passed, %d failed, %d skipped' \
+		"$p" $((f + missing)) "$s"
+	[ "$missing" -eq 0 ] || printf ' (%d did not run)' "$missing"
+	echo
+}
+
+# check NAME: run make check in the current build dir (the integration
+# tests side by side, -j), keep summaries.
 check() {
-	local name=$1 rc
+	local name=$1 rc u i
+	# no verdicts of an earlier run: a test that does not run now fails
+	find tests -name '*.trs' -exec rm -f {} + 2>/dev/null
+	rm -f test-suite.log
 	make -s -j"$jobs" check >/dev/null 2>&1
 	rc=$?
-	for log in tests/unit/check_smartcp.log tests/unit/check_copier.log \
-		   tests/exports.sh.log tests/integration.sh.log; do
-		[ -f "$log" ] || continue
-		if [ $rc -ne 0 ]; then
-			echo "---- $name: $log"
-			cat "$log"
-		fi
-	done
-	local u i
+	if [ $rc -ne 0 ]; then
+		echo "---- $name: test-suite.log (the logs of the tests that did not pass)"
+		cat test-suite.log 2>/dev/null || echo "(none: make check did not get to the tests)"
+	fi
 	u=$(unit_summary tests/unit/check_smartcp.log tests/unit/check_copier.log)
-	i=$(grep -h '^integration: ' tests/integration.sh.log 2>/dev/null | tail -n1)
+	i=$(integration_summary)
 	tally "$name" "$u" "$i"
 	[ $rc -eq 0 ] || failed+=("$name")
 }
@@ -118,10 +142,10 @@ tsan_check() {
 	SMARTCP=$dir/src/smartcp SHIM=$dir/tests/shim/faultshim.so \
 	FAULTFS=$dir/tests/faultfs/faultfs TESTDATA=$top/tests/data \
 	STRESS_RUNS=20 bash "$top/tests/integration/run.sh" $TSAN_TESTS \
-		>tests/integration.sh.log 2>&1 || rc=1
+		>tests/tsan-integration.log 2>&1 || rc=1
 	unset TSAN_OPTIONS
 	u=$(unit_summary tests/unit/check_smartcp.log tests/unit/check_copier.log)
-	i=$(grep -h '^integration: ' tests/integration.sh.log | tail -n1)
+	i=$(grep -h '^integration: ' tests/tsan-integration.log | tail -n1)
 	if [ -n "$(ls -A "$reports")" ]; then
 		echo "---- ThreadSanitizer reports:"
 		cat "$reports"/*
@@ -131,7 +155,7 @@ tsan_check() {
 	fi
 	if [ $rc -ne 0 ]; then
 		cat tests/unit/check_smartcp.log tests/unit/check_copier.log \
-			tests/integration.sh.log
+			tests/tsan-integration.log
 	fi
 	tally thread-sanitizer "$u" "$i"
 	[ $rc -eq 0 ] || failed+=("thread-sanitizer")

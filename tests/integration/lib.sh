@@ -48,6 +48,38 @@ skip() {
 	exit 77
 }
 
+# ------------------------------------------------------ beside other tests
+
+# make check -j runs the tests side by side.  A test that must not run
+# beside any other says so in a line of its own at the top level of its
+# file, after lib.sh is sourced, with the reason:
+#
+#	exclusive "why it must run alone"
+#
+# and one that must not run beside some others, as they all do:
+#
+#	serialize NAME "why"
+#
+# tests/integration/run-test.sh reads these lines before the test starts
+# and waits for its turn, holding the lock for the whole test; here they
+# only say it in the log.  Run by hand (bash t-foo.sh), no lock is taken.
+exclusive() {
+	case ${SMARTCP_TEST_LOCK:-} in
+	'' | exclusive*) ;;
+	*) fail "'exclusive' not seen by run-test.sh (a line of its own, at the top level)" ;;
+	esac
+	say "runs alone: $*"
+}
+serialize() {
+	local n=$1
+	shift
+	case ", ${SMARTCP_TEST_LOCK:-}," in
+	', ,' | *", serialize $n,"*) ;;
+	*) fail "'serialize $n' not seen by run-test.sh (a line of its own, at the top level)" ;;
+	esac
+	say "never beside another '$n' test: $*"
+}
+
 need_root() {
 	[ "$(id -u)" -eq 0 ] ||
 		skip "needs root (${1:-mounts filesystems on loop devices})"

@@ -1,19 +1,23 @@
 #!/bin/bash
-# Runs the smartcp integration tests: every tests/integration/t-*.sh in
-# name order, or only those named as arguments (t-foo, t-foo.sh, foo or a
-# path).  Each runs under a timeout with its output in a log; one line per
-# test, then "integration: N passed, N failed, N skipped".  Exit 1 when any
-# test failed, else 0.
+# Runs smartcp integration tests by hand, one after the other: every
+# tests/integration/t-*.sh in name order, or only those named as arguments
+# (t-foo, t-foo.sh, foo or a path).  Each runs through run-test.sh (its
+# turn among tests run beside it, a timeout, the check that it left no
+# mounts or loop devices behind) with its output in a log; one line per
+# test (a passing test's results table, lines starting with |, under it;
+# a failing test's last lines), then "integration: N passed, N failed,
+# N skipped".  Exit 1 when any test failed (or could not run), else 0.
 #
-# Works from "make check" (cwd is the top build directory, $srcdir is set)
-# and by hand:  SMARTCP=/path/to/smartcp bash tests/integration/run.sh
+#	SMARTCP=/path/to/smartcp bash tests/integration/run.sh [t-foo ...]
+#
+# make check runs each test as a test of its own instead (in parallel
+# with -j; see tests/Makemodule.am), through the same run-test.sh.
 
 set -u
 export LC_ALL=C
 unset LANGUAGE
 
 here=$(cd "$(dirname "$0")" && pwd)
-timeout_s=${INTEGRATION_TIMEOUT:-120}
 
 if [ -z "${SMARTCP:-}" ]; then
 	for c in ${abs_top_builddir:+"$abs_top_builddir/src/smartcp"} \
@@ -52,39 +56,17 @@ fi
 
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/smartcp-integration.XXXXXX") || exit 1
 
-# leftovers NAME: mounts or loop devices still pointing into the scratch
-# directories of test NAME (lib.sh names them $TMPDIR/smartcp-NAME.XXXXXX).
-# Only this run's TMPDIR counts: two suites run side by side with their
-# own TMPDIR do not see each other's mounts as leftovers.
-scratch=$(cd "${TMPDIR:-/tmp}" && pwd -P)
-leftovers() {
-	{
-		grep -F "$scratch/smartcp-$1." /proc/self/mounts
-		losetup -a 2>/dev/null | grep -F "$scratch/smartcp-$1."
-	} | sed 's/^/    left behind: /'
-}
-
 npass=0 nfail=0 nskip=0
 for t in "${tests[@]}"; do
 	name=$(basename "$t" .sh)
 	log=$logdir/$name.log
 	rc=0
-	timeout -k 10 "$timeout_s" bash "$t" </dev/null >"$log" 2>&1 || rc=$?
-	left=$(leftovers "$name")
-	if [ -n "$left" ]; then
-		sleep 1
-		left=$(leftovers "$name")
-	fi
-	if [ -n "$left" ]; then
-		echo "FAIL $name (left mounts or loop devices behind)"
-		echo "$left"
-		nfail=$((nfail + 1))
-		continue
-	fi
+	bash "$here/run-test.sh" "$t" </dev/null >"$log" 2>&1 || rc=$?
+	# run-test.sh's own verdict, when it has one (a timeout, leftovers)
+	why=$(sed -n 's/^run-test: \(FAIL\|ERROR\): //p' "$log" | tail -n 1)
 	case $rc in
 	0)
 		echo "PASS $name"
-		# a test may print a results table (lines starting with |)
 		grep '^|' "$log" | sed 's/^/    /' || true
 		npass=$((npass + 1))
 		;;
@@ -94,12 +76,13 @@ for t in "${tests[@]}"; do
 		nskip=$((nskip + 1))
 		;;
 	*)
-		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-			echo "FAIL $name (timed out after ${timeout_s}s)"
+		if [ "$rc" -eq 99 ]; then
+			echo "ERROR $name${why:+ ($why)}"
 		else
-			echo "FAIL $name"
+			echo "FAIL $name${why:+ ($why)}"
 		fi
-		tail -n 25 "$log" | sed 's/^/    /'
+		grep '^run-test:     left behind: ' "$log" | sed 's/^run-test: //'
+		grep -v '^run-test: ' "$log" | tail -n 25 | sed 's/^/    /'
 		nfail=$((nfail + 1))
 		;;
 	esac

@@ -8,6 +8,7 @@
 # touch an installation it did not make.
 set -eu
 . "$(dirname "$0")/lib.sh"
+serialize install "make install in the build tree (the install hook links src/smartcp-inst there)"
 need_root "installs into the system's prefix and runs ldconfig"
 need_cmd make cmp
 

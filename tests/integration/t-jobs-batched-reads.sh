@@ -11,6 +11,11 @@
 # equal.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# It mounts its image again to empty the page cache ("cold"): a private
+# mount namespace another test makes meanwhile (unshare -m: the matrix,
+# t-many-mounts, t-xattr-rules, ...) holds a copy of the mount, and with
+# it the filesystem and its cache, and nothing is read ahead.
+exclusive "mounts its image again to empty its cache, which another test's mount namespace would keep"
 need_root "mounts ext4 on a loop device, mounted again to empty its cache"
 need_cmd strace
 # every run here is traced, and LeakSanitizer cannot run under ptrace

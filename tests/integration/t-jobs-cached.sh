@@ -9,6 +9,11 @@
 # way.  Every copy compares equal.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# It mounts its image again to empty the page cache ("cold"): a private
+# mount namespace another test makes meanwhile (unshare -m: the matrix,
+# t-many-mounts, t-xattr-rules, ...) holds a copy of the mount, and with
+# it the filesystem and its cache, and the copy is warm after all.
+exclusive "mounts its image again to empty its cache, which another test's mount namespace would keep"
 need_root "mounts ext4 without a journal on a loop device"
 need_cmd strace losetup mkfs.ext4
 # every run here is traced, and LeakSanitizer cannot run under ptrace

@@ -9,6 +9,7 @@
 # the one $SMARTCP was built in.
 set -eu
 . "$(dirname "$0")/lib.sh"
+serialize install "make install in the build tree (the install hook links src/smartcp-inst there)"
 need_root "mounts tmpfs and ext4"
 need_cmd pkg-config strace make cmp
 
