@@ -278,6 +278,19 @@ const struct sc_fs_facts *sc_copier_facts(struct sc_copier *c, int fd,
 	return f;
 }
 
+int sc_copier_origins_text(struct sc_copier *c, const struct sc_fs_facts *f,
+			   char *buf, size_t size)
+{
+	int n;
+
+	if (!c)
+		return -EINVAL;
+	pthread_mutex_lock(&c->lock);
+	n = sc_fsinfo_origins_text(c->fsi, f, buf, size);
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
 const struct sc_fs_facts *sc_copier_facts_at(struct sc_copier *c, int dirfd,
 					      const char *name)
 {

@@ -77,14 +77,6 @@ const struct sc_fs_facts *sc_fsinfo_lookup_fields(struct sc_fsinfo *fsi,
 						  unsigned long magic,
 						  uint64_t fsid);
 
-/* Loads libmount (and, when sc_fsinfo_want_uuid asked for UUIDs,
- * libblkid) now, on the calling thread.  Lookups load them by themselves
- * where they need them, thread-safely; a program that starts threads
- * calls this first when it knows they will be needed (a tree copied by
- * several workers, a report), so that no worker waits for the loader.
- * 0, or -EOPNOTSUPP when libmount cannot be loaded (facts then come from
- * statmount and the magic alone). */
-int sc_fsinfo_preload(struct sc_fsinfo *fsi);
 
 /* Where a fact came from, for --explain (issue 30). */
 enum sc_fact {
@@ -113,11 +105,6 @@ enum sc_origin sc_fsinfo_origin(const struct sc_fsinfo *fsi,
 /* "magic", "statmount", "libmount", "mountinfo", "libblkid"; "" for
  * SC_ORIGIN_NONE. */
 const char *sc_origin_name(enum sc_origin o);
-/* "type statmount, class magic, identity statmount, mount statmount"
- * (the known ones) into BUF; its length, -EINVAL, or -ENOSPC when it
- * does not fit. */
-int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
-			   const struct sc_fs_facts *f, char *buf, size_t size);
 
 /* Pure classification, for unit tests. */
 enum sc_fs_class sc_fs_classify(const char *type, unsigned long magic,

@@ -178,11 +178,35 @@ static int xattr_wanted(const char *name, struct error_context *ctx)
 
 /* --- the steps of sc_meta_apply() ------------------------------------------ */
 
+/* A directory open as AT->dirfd (O_PATH) by its own /proc link, for
+ * calls that follow links (chmod, libacl's): unlike "." in it (at_name(),
+ * for libattr's l*xattr calls), it wants no search permission in the
+ * directory, which its owner loses once the mode or an ACL without x for
+ * it is set.  NULL for anything else. */
+static const char *dir_link_name(const struct sc_meta_at *at, char *buf,
+				 size_t size)
+{
+	if (at->dirfd >= 0 && !strcmp(at->name, ".") &&
+	    snprintf(buf, size, "/proc/self/fd/%d", at->dirfd) < (int)size)
+		return buf;
+	return NULL;
+}
+
 static int fchmod_or_chmod(int out, const struct sc_meta_at *dst,
 			   mode_t mode)
 {
-	return out >= 0 ? fchmod(out, mode) :
-	       fchmodat(dst->dirfd, dst->name, mode, 0);
+	char buf[48];
+
+	if (out >= 0)
+		return fchmod(out, mode);
+	/* "." in the directory where /proc is missing */
+	if (dir_link_name(dst, buf, sizeof(buf))) {
+		if (fchmodat(AT_FDCWD, buf, mode, 0) == 0)
+			return 0;
+		if (errno != ENOENT)
+			return -1;
+	}
+	return fchmodat(dst->dirfd, dst->name, mode, 0);
 }
 
 static int keep_times(const struct meta *mt, int out,
@@ -312,9 +336,11 @@ static int keep_mode(const struct meta *mt, int in, int out,
 {
 	char sbuf[64 + NAME_MAX], dbuf[64 + NAME_MAX];
 	const char *sname = at_name(src, sbuf, sizeof(sbuf));
-	const char *dname = at_name(dst, dbuf, sizeof(dbuf));
+	const char *dname = dir_link_name(dst, dbuf, sizeof(dbuf));
 	int acl_err, r;
 
+	if (!dname)
+		dname = at_name(dst, dbuf, sizeof(dbuf));
 	if (out >= 0 && in >= 0)
 		r = perm_copy_fd(sname ? sname : "", in, dname ? dname : "",
 				 out, &quiet_ctx);
@@ -387,8 +413,8 @@ static int restore_mode(const struct meta *mt, int out,
 		if (m->omitted & ~m->mode)
 			m->restore = true;
 	}
-	if (m->restore && fchmodat(dst->dirfd, dst->name,
-				   (m->mode | m->omitted) & 07777, 0) < 0)
+	if (m->restore && fchmod_or_chmod(-1, dst,
+					  (m->mode | m->omitted) & 07777) < 0)
 		return lost(mt, SC_EV_META_RESTORE, errno);
 	return 0;
 }

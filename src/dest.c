@@ -265,7 +265,7 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 	/* renaming one name of a file onto another does nothing */
 	if (fstatat(dst->dirfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		unlinkat(dst->dirfd, tmp, 0);
-	return 0;
+	return 1;
 }
 
 /* The copy context of each thread that copies files, the walk's (0)

@@ -71,7 +71,7 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 /* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
  * names) or a symlink holding TARGET's name.  An existing DST is replaced
  * only with REPLACE, in one rename, so DST never goes missing.  Returns
- * 0, or -errno. */
+ * 0, 1 when it replaced an existing DST, or -errno. */
 int sc_dest_make_link(bool hard, const struct sc_at *target,
 		      const struct sc_at *dst, bool follow, bool replace);
 

@@ -15,6 +15,7 @@ struct sc_report {
 	/* --explain about another machine: these facts were assumed */
 	bool kernel_assumed, fs_assumed;
 	struct sc_kernel kernel;
+	struct sc_copier *copier;	/* where --explain's facts came from */
 	uint64_t files, bytes;
 	unsigned changed, vanished;	/* sources that changed, entries
 					 * gone before their turn */
@@ -40,6 +41,11 @@ static double since_start(const struct sc_report *rep)
 void sc_report_plain(struct sc_report *rep, bool plain)
 {
 	rep->plain = plain;
+}
+
+void sc_report_copier(struct sc_report *rep, struct sc_copier *copier)
+{
+	rep->copier = copier;
 }
 
 void sc_report_assumed(struct sc_report *rep, const struct sc_kernel *kernel,
@@ -451,6 +457,29 @@ static void explain_fs(const char *label, const struct sc_fs_facts *fs,
 	putchar('\n');
 }
 
+/* "  facts:   source type statmount, class magic, ...; dest ...": where
+ * the facts came from (issue 30), for what fsinfo made; none for
+ * assumed facts.  Labels and words are an interface: not translated. */
+static void explain_origins(const struct sc_report *rep,
+			    const struct sc_record *rec)
+{
+	char src[160], dst[160];
+	bool s, d;
+
+	s = rec->src_fs && sc_copier_origins_text(rep->copier, rec->src_fs,
+						  src, sizeof(src)) > 0;
+	d = rec->dst_fs && sc_copier_origins_text(rep->copier, rec->dst_fs,
+						  dst, sizeof(dst)) > 0;
+	if (!s && !d)
+		return;
+	printf("  %-8s ", "facts:");
+	if (s)
+		printf("source %s", src);
+	if (d)
+		printf("%sdest %s", s ? "; " : "", dst);
+	putchar('\n');
+}
+
 static void explain_record(const struct sc_report *rep,
 			   const struct sc_record *rec)
 {
@@ -464,6 +493,7 @@ static void explain_record(const struct sc_report *rep,
 	/* The labels are an interface, like "plan:": not translated. */
 	explain_fs("source:", rec->src_fs, rec, true, rep->fs_assumed);
 	explain_fs("dest:", rec->dst_fs, rec, false, rep->fs_assumed);
+	explain_origins(rep, rec);
 	if (rep->kernel_assumed)
 		printf("  %-8s assumed Linux %d.%d\n", "kernel:",
 		       rep->kernel.major, rep->kernel.minor);

@@ -64,6 +64,9 @@ struct sc_report;
 
 /* Installed as "cp": -v lines as cp prints them, without the road. */
 void sc_report_plain(struct sc_report *rep, bool plain);
+/* The copier whose facts' origins --explain prints
+ * (sc_copier_origins_text); NULL for none. */
+void sc_report_copier(struct sc_report *rep, struct sc_copier *copier);
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret);
 /* --explain about another machine: KERNEL (NULL: the running one was

@@ -1663,8 +1663,8 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 /* DST (the entry of struct walk) becomes a hard link to PREV, a copy
  * made earlier of ST (the source), which may be anywhere in the tree,
  * deeper than PATH_MAX.  Found by its path, it must still be that copy:
- * a directory on the way may lead elsewhere by now (-ESTALE).  0 or
- * -errno. */
+ * a directory on the way may lead elsewhere by now (-ESTALE).  0, 1 when
+ * it replaced an existing DST, or -errno. */
 static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
 					const char *dst, const struct stat *st)
 {
@@ -1713,6 +1713,9 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 		return -1;
 	}
 	sc_walk_report(w, &rec);
+	/* cp -v says it after the "->" line, as GNU cp does */
+	if (e > 0 && w->o->verbose)
+		sc_report_removed(&w->msgs, dst);
 	return 0;
 }
 
@@ -2670,6 +2673,10 @@ static unsigned start_workers(void *arg, unsigned n)
 	struct walk *w = arg;
 	unsigned i;
 
+	/* A worker may meet a filesystem whose facts need libmount (a FUSE
+	 * subtype, an unknown magic): it is loaded now, on the walk thread,
+	 * so that no library's first-use set-up runs in a worker. */
+	sc_copier_preload(w->run->copier);
 	w->workers = calloc(n, sizeof(*w->workers));
 	if (!w->workers)
 		return 0;
@@ -2977,6 +2984,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	}
 	sc_copy_ctx_set_fd_short(w.cx, walk_fd_short, &w);
 	sc_dest_register(0, w.cx);
+	sc_report_copier(rep, run.copier);
 	w.max_open = sc_jobs_levels(w.jobs);
 	/* Progress: never in scripts -- only when stderr is a terminal. */
 	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
@@ -3000,6 +3008,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_report_finish(rep, run.failures ? run.failures : rc);
 
 	sc_jobs_free(w.jobs);
+	sc_report_copier(rep, NULL);
 	sc_dest_register(0, NULL);
 	sc_copy_ctx_free(w.cx);
 	sc_copy_report_free(w.crep);

@@ -1,186 +1,181 @@
 #!/bin/bash
-# Runs two smartcp binaries, OLD and NEW, over the same trees with the
-# same options and compares what each said and did: stdout, stderr, the
-# exit status and the tree it left.  For a change that must not change
-# smartcp's behaviour (issue 28 moved every file's copy into libsmartcp):
-# run by hand, as root (it mounts a tmpfs and an ext4 image for the
-# cross-filesystem destinations), with the two binaries built:
+# tests/compare-outputs.sh OLD NEW: runs two smartcp binaries over the same
+# trees with the same options and compares what each printed (stdout,
+# stderr), its exit status and the tree it made.  For a change that must
+# not change behaviour (a reshaping of the code): build the old binary
+# from the commit before, the new one from the change, and run this as
+# root (it mounts a tmpfs and an ext4 loop image, and removes them).
 #
-#   tests/compare-outputs.sh OLD/src/smartcp NEW/src/smartcp
-#
-# The trees hold regular, sparse and empty files, symlinks (to files, to
-# nowhere), hard links, a FIFO, an unreadable file and directory, /proc
-# and /sys files, and are copied into an empty destination on the same
-# filesystem, on a tmpfs and on an ext4 image, and over existing
-# destinations.  Options: none, -v, -v as cp (the binary called "cp"),
-# --json (the "seconds" dropped), --explain, --debug, -a, --verify,
-# --atomic, --if-changed, and some together.  Outputs name the scratch
-# directory, which differs between the runs: it is replaced by "@T".
-# Exit 0 when every run agrees, 1 with the differences otherwise.
+# The source tree mixes what a copy meets: regular, sparse and empty
+# files, symlinks (to a file, dangling, to a directory), hard links, a
+# FIFO, an unreadable file and directory, /proc and /sys files; it is
+# copied within ext4, from ext4 to tmpfs, onto existing destinations, with
+# -v (also under the name cp), --json ("seconds" dropped), --explain,
+# --debug, -a, --verify, --atomic, --if-changed and -j.
+# Exit 0 when every case is the same, 1 with the differences otherwise.
 set -u
 export LC_ALL=C
-unset LANGUAGE
 
-[ $# -eq 2 ] || { echo "usage: $0 OLD-smartcp NEW-smartcp" >&2; exit 2; }
-old=$(readlink -f "$1") new=$(readlink -f "$2")
-[ -x "$old" ] && [ -x "$new" ] || { echo "$0: binaries not found" >&2; exit 2; }
-[ "$(id -u)" -eq 0 ] || { echo "$0: run as root (mounts)" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 OLD-SMARTCP NEW-SMARTCP" >&2; exit 2; }
+OLD=$(readlink -f "$1") NEW=$(readlink -f "$2")
+for b in "$OLD" "$NEW"; do
+	[ -x "$b" ] || { echo "$0: $b: not executable" >&2; exit 2; }
+done
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (mounts tmpfs and ext4)"; exit 77; }
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/compare-outputs.XXXXXX") || exit 2
+T=$(mktemp -d "${TMPDIR:-/tmp}/smartcp-compare.XXXXXX") || exit 2
+loop=
 cleanup() {
-	for m in "$T/ext4" "$T/tmpfs"; do
-		mountpoint -q "$m" && umount "$m"
-	done
+	umount "$T/ext4" "$T/tmpfs" 2>/dev/null
+	[ -z "$loop" ] || losetup -d "$loop" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
+[ -z "${KEEP:-}" ] || trap 'umount "$T/ext4" "$T/tmpfs"; losetup -d "$loop"; echo "kept $T"' EXIT
+trap 'exit 2' INT TERM HUP
 
-mkdir -p "$T/bin/old" "$T/bin/new" "$T/tmpfs" "$T/ext4"
-# each binary also as "cp", for the runs under cp's name
-for v in old new; do
-	b=${!v}
-	ln -s "$b" "$T/bin/$v/smartcp"
-	ln -s "$b" "$T/bin/$v/cp"
-done
-mount -t tmpfs -o size=64m tmpfs "$T/tmpfs" || exit 2
-truncate -s 128M "$T/ext4.img" && mkfs.ext4 -q -F "$T/ext4.img" &&
-	mount -o loop "$T/ext4.img" "$T/ext4" || exit 2
+E=$T/ext4 M=$T/tmpfs
+mkdir -p "$E" "$M" "$T/bin" "$T/out"
+truncate -s 256M "$T/ext4.img"
+mkfs.ext4 -q -F "$T/ext4.img" || exit 2
+loop=$(losetup -f --show "$T/ext4.img") || exit 2
+mount "$loop" "$E" || exit 2
+mount -t tmpfs -o size=256M tmpfs "$M" || exit 2
+# the name cp, for each binary (a symlink: smartcp takes its program
+# name from argv[0])
+# both binaries run from the same path, which their messages print: the
+# side's binary is linked there before each run
 
-# The source tree.
-src=$T/src
-mkdir -p "$src/d/sub" "$src/locked" "$src/e"
-head -c 300000 /dev/urandom >"$src/regular"
-head -c 5000 /dev/urandom >"$src/d/small"
-: >"$src/empty"
-truncate -s 20M "$src/sparse"
-printf 'data' | dd of="$src/sparse" bs=1 seek=10000000 conv=notrunc status=none
-ln -s regular "$src/link"
-ln -s nowhere "$src/dangling"
-ln "$src/regular" "$src/d/hard"
-mkfifo "$src/fifo"
-echo secret >"$src/unreadable"
-chmod 000 "$src/unreadable"
-echo inside >"$src/locked/f"
-chmod 000 "$src/locked"
-echo deep >"$src/d/sub/deep"
-chmod 4755 "$src/d/small"
-setfattr -n user.note -v hello "$src/regular" 2>/dev/null || true
-touch -d '2001-02-03 04:05:06' "$src/d/small" "$src/d"
+# The source tree, in ext4.
+S=$E/src
+mkdir -p "$S/sub/deeper" "$S/closed"
+head -c 300000 /dev/urandom >"$S/big"
+head -c 5000 /dev/urandom >"$S/sub/small"
+: >"$S/empty"
+printf 'abc\n' >"$S/sub/deeper/text"
+truncate -s 20M "$S/sparse"
+printf 'data' | dd of="$S/sparse" bs=1 seek=10485760 conv=notrunc status=none
+ln -s big "$S/link"
+ln -s nowhere "$S/dangling"
+ln -s sub "$S/dirlink"
+ln "$S/big" "$S/hard"
+mkfifo "$S/fifo"
+head -c 100 /dev/urandom >"$S/unreadable"
+chmod 000 "$S/unreadable"
+printf 'x\n' >"$S/closed/inside"
+chmod 000 "$S/closed"
+chmod 4755 "$S/sub/small"
+setfattr -n user.note -v hello "$S/big" 2>/dev/null || true
+touch -d '2001-02-03 04:05:06' "$S/sub/deeper/text"
 
-fail=0 n=0
-# normalize FILE: the scratch directory and the seconds go
-norm() {
-	sed -e "s|$T|@T|g" -e 's/"seconds":[0-9.]*/"seconds":S/g' \
-	    -e 's/ in [0-9.]* s ([^)]*)/ in S/' "$1"
-}
-
-# A listing of tree DIR: type, mode, size, owner, link count (within
-# the tree), the target of a symlink, the bytes of a file, xattrs.
-listing() {
-	(cd "$1" 2>/dev/null && find . -mindepth 1 -printf '%p %y %m %s %U:%G %l\n' |
-		sort) || true
-	(cd "$1" 2>/dev/null && find . -type f -readable -exec md5sum {} + |
-		sort -k2) || true
-	# attributes file by file in name order (getfattr -R follows the
-	# directory's order, which -j workers' creation order decides)
-	(cd "$1" 2>/dev/null && find . -mindepth 1 | sort |
-		while IFS= read -r f; do
-			getfattr -h -d -m - "$f" 2>/dev/null
-		done | grep -v '^security\.') || true
-}
-
-# run NAME DESTKIND SETUP OPTIONS...: one comparison.  DESTKIND: where
-# the destination is (same, tmpfs, ext4); SETUP: "new" (no destination)
-# "empty" (an empty directory) or "existing" (a copy made first, then
-# touched up).
-run() {
-	local name=$1 where=$2 setup=$3
-	shift 3
-	local base v f a
-	case $where in
-	same) base=$T/dst ;;
-	tmpfs) base=$T/tmpfs/dst ;;
-	ext4) base=$T/ext4/dst ;;
-	esac
-	n=$((n + 1))
-	for v in old new; do
-		local prog=$T/bin/$v/smartcp
-		rm -rf "$base"
-		[ "$setup" = empty ] && mkdir -p "$base"
-		if [ "$setup" = existing ]; then
-			mkdir -p "$base"
-			cp -a "$src/d" "$src/regular" "$src/empty" "$base/" 2>/dev/null
-			echo changed >"$base/d/small"
-			chmod 600 "$base/regular"
-		fi
-		case "$*" in
-		*CP*) prog=$T/bin/$v/cp ;;
+# tree DIR SINCE: one line per entry: name, type, mode, size, links,
+# target or data hash, the mtime of files when it is older than SINCE
+# (kept from the source; a new one says "new"), user xattrs.
+tree() {
+	local since=$2
+	(cd "$1" 2>/dev/null && find . -mindepth 1 -print0 | sort -z |
+	while IFS= read -r -d '' f; do
+		st=$(stat -c '%F %a %s %h' "$f")
+		case $(stat -c %F "$f") in
+		"symbolic link") x=$(readlink "$f") ;;
+		"regular file"|"regular empty file")
+			x=$(md5sum <"$f" 2>/dev/null | cut -c1-32)
+			m=$(stat -c %Y "$f")
+			[ "$m" -lt "$since" ] || m=new
+			x="$x $m" ;;
+		*) x= ;;
 		esac
-		local args=()
-		for a in "$@"; do
-			[ "$a" = CP ] || args+=("$a")
-		done
-		(cd "$T" && "$prog" "${args[@]}" >"$T/$v.out" 2>"$T/$v.err" \
-			</dev/null)
-		echo $? >"$T/$v.rc"
-		listing "$base" >"$T/$v.tree"
-		for f in out err rc tree; do
-			norm "$T/$v.$f" | sed "s|@T/bin/$v/|BIN/|g" >"$T/$v.$f.n"
-		done
-	done
-	for f in rc out err tree; do
-		if ! cmp -s "$T/old.$f.n" "$T/new.$f.n"; then
-			echo "DIFF [$name] $f:"
-			diff "$T/old.$f.n" "$T/new.$f.n" | head -20
-			fail=1
-		fi
-	done
+		xa=$(getfattr -h -d -m '^user\.' "$f" 2>/dev/null | grep -v '^#' | tr '\n' ' ')
+		printf '%s|%s|%s|%s\n' "$f" "$st" "$x" "$xa"
+	done)
 }
 
-for where in same tmpfs ext4; do
-	d=$T/dst
-	case $where in
-	tmpfs) d=$T/tmpfs/dst ;;
-	ext4) d=$T/ext4/dst ;;
-	esac
-	for setup in new existing; do
-		tag=$where/$setup
-		run "plain $tag" $where $setup -r src "$d"
-		run "-v $tag" $where $setup -rv src "$d"
-		run "cp -v $tag" $where $setup CP -rv src "$d"
-		run "--json $tag" $where $setup -r --json src "$d"
-		run "--explain $tag" $where $setup -r --explain src "$d"
-		run "--debug $tag" $where $setup -r --debug src "$d"
-		run "-a -v $tag" $where $setup -av src "$d"
-		run "cp -a -v $tag" $where $setup CP -av src "$d"
-		run "--verify --json $tag" $where $setup -r --verify --json src "$d"
-		run "--atomic -v $tag" $where $setup -rv --atomic src "$d"
-		run "--if-changed -v $tag" $where $setup -rv --if-changed src "$d"
-		run "-a --verify --atomic --json $tag" $where $setup \
-			-a --verify --atomic --json src "$d"
-		run "-f -v $tag" $where $setup -rfv src "$d"
-		run "--sparse=always --json $tag" $where $setup \
-			-r --sparse=always --json src "$d"
-		# one worker: which file meets the refusal first (EXDEV) and
-		# which then find it learned (EOPNOTSUPP) is theirs to race
-		run "--reflink=always $tag" $where $setup -r -j1 --reflink=always \
-			src "$d"
-		run "--road=read_write --json $tag" $where $setup \
-			-r --road=read_write --json src "$d"
+# Every output has the run's own directory in it: the same for both.
+n=0 bad=0
+# one NAME PRE DST-DIR ARGS...: runs ARGS (the first is "smartcp" or
+# "cp") with each binary, after PRE (a shell snippet preparing the
+# destination, run in DST-DIR), and compares.
+one() {
+	local name=$1 pre=$2 dd=$3 side
+	shift 3
+	n=$((n + 1))
+	for side in old new; do
+		rm -rf "$dd"
+		mkdir -p "$dd"
+		(cd "$dd" && eval "$pre") >/dev/null 2>&1
+		local prog=$T/bin/$1 since
+		ln -sfn "$([ $side = old ] && echo "$OLD" || echo "$NEW")" "$prog"
+		since=$(date +%s)
+		(cd "$dd" && ${RUNAS:-} "$prog" "${@:2}") >"$T/out/$name.$side.out" \
+			2>"$T/out/$name.$side.err" </dev/null
+		echo "exit $?" >>"$T/out/$name.$side.err"
+		sed -i 's/"seconds":[0-9.e+-]*/"seconds":_/g' \
+			"$T/out/$name.$side.out"
+		tree "$dd" "$since" >"$T/out/$name.$side.tree"
+		chmod -R u+rwx "$dd" 2>/dev/null
 	done
-	# files one by one, generated ones among them
-	for file in /proc/version /proc/sys/kernel/ostype \
-		 /sys/kernel/mm/transparent_hugepage/enabled \
-		 "$src/regular" "$src/sparse" "$src/unreadable" \
-		 "$src/link" "$src/dangling"; do
-		[ -e "$file" ] || [ -L "$file" ] || continue
-		run "file $file -v $where" $where empty -v --json "$file" "$d/x"
-		run "file $file cp $where" $where empty CP -v "$file" "$d/y"
-		run "file $file --verify $where" $where empty --verify --debug \
-			"$file" "$d/z"
+	local diff=0 f
+	for f in out err tree; do
+		if ! cmp -s "$T/out/$name.old.$f" "$T/out/$name.new.$f"; then
+			[ $diff = 1 ] || echo "DIFFERS: $name ($*)"
+			diff=1
+			diff -u "$T/out/$name.old.$f" "$T/out/$name.new.$f" |
+				head -n 30 | sed 's/^/    /'
+		fi
 	done
-done
+	if [ $diff = 1 ]; then bad=$((bad + 1)); else echo "same: $name"; fi
+}
 
-chmod 755 "$src/locked"
-echo "compare-outputs: $n runs, $([ $fail = 0 ] && echo "all the same" || echo "differences above")"
-exit $fail
+D=$E/dst X=$M/dst
+for prog in smartcp cp; do
+	one "$prog-r-v" "" "$D" $prog -r -v "$S" "$D/t"
+	one "$prog-a-v" "" "$D" $prog -a -v "$S" "$D/t"
+	one "$prog-a-v-tmpfs" "" "$X" $prog -a -v "$S" "$X/t"
+	one "$prog-existing" "mkdir t; cp -a $S/. t/; echo old >t/big; chmod 600 t/sub/small" \
+		"$D" $prog -a -v "$S/." "$D/t"
+	one "$prog-files-v" "echo old >big; ln -s big l" "$D" \
+		$prog -v "$S/big" "$S/empty" "$S/sparse" "$S/link" "$D"
+	one "$prog-proc" "" "$D" $prog -v /proc/filesystems /proc/version \
+		/sys/kernel/mm/transparent_hugepage/enabled "$D"
+done
+one json "" "$D" smartcp -a --json "$S" "$D/t"
+one json-tmpfs "" "$X" smartcp -r --json "$S" "$X/t"
+one json-j1 "" "$D" smartcp -a -j1 --json "$S" "$D/t"
+one explain "" "$D" smartcp -r --explain "$S" "$D/t"
+one explain-tmpfs "" "$X" smartcp -a --explain "$S" "$X/t"
+one explain-existing "mkdir t; echo old >t/big" "$D" smartcp -r --explain "$S/." "$D/t"
+one debug "" "$X" smartcp -a --debug "$S/big" "$S/sparse" "$S/empty" /proc/sys/kernel/ostype "$X"
+one verify "" "$X" smartcp -a -v --verify "$S" "$X/t"
+one verify-json "" "$D" smartcp -r --json --verify "$S/big" "$S/sparse" "$D"
+one atomic "echo old >big; ln -s big l; mkdir d" "$D" \
+	smartcp -v --atomic -p "$S/big" "$S/sub/small" "$S/sparse" "$D"
+one atomic-tree "" "$X" smartcp -a -v --atomic "$S" "$X/t"
+one atomic-symlink "echo old >target; ln -s target l" "$D" \
+	smartcp -v --atomic "$S/big" "$D/l"
+one if-changed "cp -a $S/big $S/empty .; echo x >sparse" "$D" \
+	smartcp -v --if-changed "$S/big" "$S/empty" "$S/sparse" "$D"
+one if-changed-json "cp -a $S/big ." "$D" \
+	smartcp --json --if-changed "$S/big" "$S/sparse" "$D"
+one backup "echo old >big" "$D" smartcp -v -b "$S/big" "$D"
+one no-clobber "echo old >big" "$D" smartcp -v -n "$S/big" "$S/empty" "$D"
+one update "echo old >big; touch -d 2030-01-01 big" "$D" smartcp -v -u "$S/big" "$D"
+one j4 "" "$X" smartcp -a -j4 --json "$S" "$X/t"
+one sparse-never "" "$X" smartcp -v --sparse=never "$S/sparse" "$X"
+one roads "" "$D" smartcp -v --road=splice,read_write "$S/big" "$S/sparse" "$D"
+one attributes-only "cp $S/big .; echo x >empty" "$D" \
+	smartcp -v --attributes-only -p "$S/big" "$S/empty" "$D"
+one sync-json "" "$D" smartcp --json --sync "$S/big" "$D"
+one fifo-copy-contents "" "$X" smartcp -v --copy-contents "$S/empty" "$X"
+one missing "" "$D" smartcp -v "$S/nothere" "$S/big" "$D"
+one into-itself "" "$D" smartcp -r "$S" "$S/sub/x"
+# unreadable files and directories: as a user (root reads them all)
+chmod 755 "$T" "$E" "$M"
+RUNAS="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+U=$M/user
+one user-r "chmod 777 ." "$U" smartcp -r -v "$S" "$U/t"
+one user-a-json "chmod 777 ." "$U" smartcp -a --json "$S" "$U/t"
+one user-cp-a "chmod 777 ." "$U" cp -a -v "$S" "$U/t"
+RUNAS=
+
+echo "compare-outputs: $n cases, $((n - bad)) the same, $bad different"
+[ $bad -eq 0 ]

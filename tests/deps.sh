@@ -5,7 +5,7 @@
 SMARTCP_BUILD_DEPS="autoconf automake libtool autopoint gettext pkg-config make gcc
  libmount-dev libblkid-dev libxxhash-dev libattr1-dev libacl1-dev check"
 SMARTCP_TEST_DEPS="btrfs-progs xfsprogs e2fsprogs util-linux strace attr acl
- python3 jq valgrind man-db groff-base kmod
+ python3 jq valgrind man-db groff-base kmod abigail-tools
  libfuse3-dev fuse3 clang libclang-rt-14-dev libtsan2"
 
 smartcp_install_deps() {

@@ -132,6 +132,23 @@ int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret);
 void sc_fsinfo_free(struct sc_fsinfo *fsi);
 /* Also read UUIDs with libblkid for facts built from now on. */
 void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want);
+/* Loads libmount (and, when sc_fsinfo_want_uuid asked for UUIDs,
+ * libblkid) now, on the calling thread.  Lookups load them by themselves
+ * where a fact needs them, thread-safely; a program that starts threads
+ * calls this first when they may be needed, so that no library's
+ * first-use set-up runs in a thread.  0, or -EOPNOTSUPP when libmount
+ * cannot be loaded (facts then come from statmount and the magic number
+ * alone).  sc_copier_preload() does it for a copier's cache. */
+int sc_fsinfo_preload(struct sc_fsinfo *fsi);
+/* Where each of F's facts came from, as "type statmount, class magic,
+ * identity statmount, mount libmount, uuid libblkid" (the facts FSI
+ * made; the origins are "magic", "statmount", "libmount", "mountinfo"
+ * and "libblkid"), into BUF.  Its length (0 for facts FSI did not make,
+ * assumed ones), -EINVAL, or -ENOSPC when it does not fit.
+ * sc_copier_origins_text() does it for a copier's facts. */
+int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
+			   const struct sc_fs_facts *f, char *buf, size_t size);
+
 /* Facts for the filesystem holding open descriptor FD (any access mode,
  * O_PATH too) whose fstat is ST.  Never fails: what cannot be learned
  * stays unknown (type "", class as the magic number says); NULL only
@@ -315,6 +332,10 @@ int sc_copier_preload(struct sc_copier *c);
  * Thread safe.  NULL as sc_fsinfo_lookup. */
 const struct sc_fs_facts *sc_copier_facts(struct sc_copier *c, int fd,
 					   const struct stat *st);
+/* sc_fsinfo_origins_text() for facts of the copier's cache.  Thread
+ * safe. */
+int sc_copier_origins_text(struct sc_copier *c, const struct sc_fs_facts *f,
+			   char *buf, size_t size);
 /* ... of NAME (relative to DIRFD, AT_FDCWD: a path, symlinks followed),
  * or, for a name that does not exist (yet), of its nearest existing
  * ancestor.  NULL when none. */

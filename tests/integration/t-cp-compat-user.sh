@@ -47,6 +47,16 @@ c symlink-no-search-f	'mkdir D; chmod 0 D; ln -s D/D symlink; touch F; "$CP" -f 
 c unreadable-source	'echo s >s; chmod 0 s; "$CP" s t'
 c unsearchable-source	'mkdir D; echo x >D/x; chmod 0 D; "$CP" D/x t'
 
+# --- directories their owner may not search or read, copied with their
+# mode: the copy's mode is set last, and through /proc, not through "."
+# in a directory the owner can no longer search (the ACL xattr had set it
+# to 000 first: "preserving permissions for 't/d000': Permission denied")
+ud='mkdir s; for m in 000 100 200 300 400 500 600 700; do mkdir s/d$m; echo x >s/d$m/f; chmod $m s/d$m; done;'
+c a-unsearchable-dirs	"$ud \"\$CP\" -a s t"
+c rp-unsearchable-dirs	"$ud \"\$CP\" -rp s t"
+c r-mode-unsearchable	"$ud \"\$CP\" -r --preserve=mode s t"
+c r-unsearchable-dirs	"$ud \"\$CP\" -r s t"
+
 # --- --preserve=xattr of a file nobody may write: the xattrs go on
 # before the mode takes away the owner's write permission
 if ! command -v setfattr >/dev/null 2>&1 || ! command -v getfattr >/dev/null 2>&1; then

@@ -144,6 +144,9 @@ c v-fail-dir-slash	'"$CP" -v a nothere/ 2>&1'
 c v-fail-tree		'mkdir -p t/s; echo 1 >t/s/f; chmod 000 t/s; "$CP" -rv t u 2>&1; chmod 755 t/s'
 c v-symlink-P		'"$CP" -Pv la y'
 c v-links-a		'ln a h1; mkdir s; ln a s/h2; "$CP" -av a s w 2>&1'
+# an existing name replaced by a link to an earlier copy: "removed" after
+# its "->" line
+c v-links-a-existing	'mkdir s; echo x >s/big; ln s/big s/hard; "$CP" -a s/. t; echo old >t/big; "$CP" -av s/. t 2>&1'
 
 # --- -H is -P below the command line
 hl='mkdir -p s t/s; echo f >s/f; ln -s f s/l; ln -s f t/s/l'

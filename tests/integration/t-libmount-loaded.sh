@@ -105,3 +105,27 @@ if [ -c /dev/fuse ] && [ -n "${FAULTFS:-}" ] && [ -x "$FAULTFS" ]; then
 else
 	say "FUSE part not run: no /dev/fuse or faultfs not built"
 fi
+
+# A tree copied by -j workers: libmount is loaded on the walk thread
+# before the first worker starts (a worker may meet a FUSE subtype or an
+# unknown magic), so no library's first-use set-up runs in a worker.
+if command -v strace >/dev/null; then
+	say "-j2: loaded before the workers start"
+	mkdir -p "$E/tree"
+	for i in $(seq 200); do random_file "$E/tree/f$i" 3000; done
+	strace -f -qq -o "$T/jobs.st" -e trace=openat,clone,clone3 \
+		"$SMARTCP" -r -j2 "$E/tree" "$M/tree" ||
+		fail "smartcp -r -j2 failed"
+	diff -r "$E/tree" "$M/tree" >/dev/null || fail "the tree differs"
+	main=$(head -n 1 "$T/jobs.st" | awk '{ print $1 }')
+	first_clone=$(grep -n -E '^[0-9]+ +clone3?\(' "$T/jobs.st" | head -n 1 | cut -d: -f1)
+	[ -n "$first_clone" ] || skip "-j2 started no worker for 200 files here"
+	load=$(grep -n -E '^[0-9]+ +openat\(.*/libmount\.so\.1"' "$T/jobs.st" |
+		head -n 1)
+	[ -n "$load" ] || { _show "$T/jobs.st"; fail "-j2 never loads libmount"; }
+	[ "${load%%:*}" -lt "$first_clone" ] ||
+		{ _show "$T/jobs.st"; fail "libmount loaded after a worker started"; }
+	echo "${load#*:}" | grep -Eq "^$main " ||
+		fail "libmount loaded by another thread than the walk's"
+	pass "-j2 loads libmount on the walk thread before its workers"
+fi

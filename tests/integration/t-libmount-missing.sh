@@ -69,8 +69,13 @@ assert_grep "^  dest: +tmpfs on $M \\(memory" "$T/without/explain"
 assert_no_grep " uuid " "$T/without/explain"
 assert_grep "^  plan: +splice, read_write$" "$T/without/explain"
 # the plan and its reasons as with the libraries
-grep -v '^  source:\|^  dest:' "$T/with/explain" >"$T/with.plan"
-grep -v '^  source:\|^  dest:' "$T/without/explain" >"$T/without.plan"
+# where the facts came from: libmount with it, statmount and fstatfs's
+# magic without it
+assert_grep "^  facts: +source type libmount, class libmount," "$T/with/explain"
+assert_grep "^  facts: +source type statmount, class statmount, identity statmount, mount statmount; dest type statmount, class statmount," \
+	"$T/without/explain"
+grep -v '^  source:\|^  dest:\|^  facts:' "$T/with/explain" >"$T/with.plan"
+grep -v '^  source:\|^  dest:\|^  facts:' "$T/without/explain" >"$T/without.plan"
 cmp -s "$T/with.plan" "$T/without.plan" || {
 	diff "$T/with.plan" "$T/without.plan" >&2 || true
 	fail "--explain's plan differs without libmount"

@@ -100,6 +100,7 @@ say "the reference: the same copies outside any new namespace"
 fill
 copies "$T/out.outside"
 assert_grep "^  source: +tmpfs on $S " "$T/out.outside/explain"
+assert_grep "^  facts: +source type libmount, class libmount," "$T/out.outside/explain"
 assert_grep "^  dest: +ext4 $LOOP on $D " "$T/out.outside/explain"
 assert_grep "^  source: +ext4 $LOOP on $B " "$T/out.outside/explain"
 assert_grep "\"source_fs\":\\{\"type\":\"tmpfs\",[^}]*\"mount\":\"$S\"\\}" \
@@ -127,7 +128,14 @@ pass "-v, --explain and --json equal among $n mounts"
 say "... and when statmount fails (a kernel before 6.8): the whole table"
 grep -q "statmount(mnt_id=[0-9]*) -> ENOSYS (injected" "$T/shim.log" ||
 	fail "the shim never failed a statmount call"
-for f in v explain json; do
+# the facts are the same; --explain says where they came from: the whole
+# table now, libmount's reading of statmount's line before
+assert_grep "^  facts: +source type mountinfo, class mountinfo," "$T/out.enosys/explain"
+assert_no_grep "^  facts: .*libmount" "$T/out.enosys/explain"
+for o in outside enosys; do
+	grep -v '^  facts:' "$T/out.$o/explain" >"$T/out.$o/explain.nofacts"
+done
+for f in v explain.nofacts json; do
 	cmp -s "$T/out.outside/$f" "$T/out.enosys/$f" || {
 		diff "$T/out.outside/$f" "$T/out.enosys/$f" | head -n 20 >&2
 		fail "$f differs with the libmount fallback"
