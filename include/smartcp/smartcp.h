@@ -180,9 +180,10 @@ struct sc_kernel {
 struct sc_kernel sc_kernel_running(void);
 bool sc_kernel_at_least(struct sc_kernel k, int major, int minor);
 /* Parses MAJOR.MINOR, MAJOR.MINOR.PATCH, or what uname -r prints
- * ("6.1.0-13-amd64").  0; -EINVAL when TEXT or RET is NULL or TEXT is
- * not of that form; -ERANGE when no such Linux exists (2.6, 3.0 to 3.19,
- * 4.0 to 4.20, 5.0 to 5.19, 6.0 to 6.19 and 7.x do). */
+ * ("6.1.0-13-amd64"), each number of at most three digits.  0; -EINVAL
+ * when TEXT or RET is NULL or TEXT is not of that form ("10000.1" too);
+ * -ERANGE when no such Linux exists (2.6, 3.0 to 3.19, 4.0 to 4.20, 5.0
+ * to 5.19, 6.0 to 6.19 and 7.x do). */
 int sc_kernel_parse(const char *text, struct sc_kernel *ret);
 
 /* ---- The plan -------------------------------------------------------- */
