@@ -6,10 +6,10 @@
  *   ./example notes.txt /mnt/usb
  *
  * /proc/cpuinfo says its size is 0: the library reads it to its end and,
- * with verify, checks the copy against the bytes it read (the file may
- * read differently a second time).  FILE is copied through descriptors
- * and compared with sc_copier_verify_fd.  Exit status 0 when both copies
- * hold the right bytes. */
+ * with SC_COPY_VERIFY, checks the copy against the bytes it read (the
+ * file may read differently a second time).  FILE is copied through
+ * descriptors and compared with sc_copier_verify_fd.  Exit status 0 when
+ * both copies hold the right bytes. */
 #include <smartcp/smartcp.h>
 
 #include <fcntl.h>
@@ -21,46 +21,55 @@
 static void show(const char *src, const char *dst,
 		 const struct sc_copy_report *rep)
 {
-	const struct sc_copy_result *res = &rep->result;
+	const struct sc_fs_facts *from = sc_copy_report_src_fs(rep);
+	const struct sc_fs_facts *to = sc_copy_report_dst_fs(rep);
+	const struct sc_plan *plan = sc_copy_report_plan(rep);
 	const char *sep = "";
 
 	printf("%s -> %s\n", src, dst);
-	if (rep->src_fs && rep->dst_fs)
-		printf("  from: %s (%s)  to: %s (%s)\n", rep->src_fs->type,
-		       sc_fs_class_name(rep->src_fs->class), rep->dst_fs->type,
-		       sc_fs_class_name(rep->dst_fs->class));
+	if (from && to)
+		printf("  from: %s (%s)  to: %s (%s)\n", sc_fs_facts_type(from),
+		       sc_fs_class_name(sc_fs_facts_class(from)),
+		       sc_fs_facts_type(to),
+		       sc_fs_class_name(sc_fs_facts_class(to)));
+	/* The roads: size nothing by today's four (more may come). */
 	printf("  plan:");
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (rep->plan.step[r].use)
-			printf(" %s", sc_road_name(r));
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (sc_plan_use(plan, (enum sc_road)r))
+			printf(" %s (%s)", sc_road_name((enum sc_road)r),
+			       sc_plan_why(plan, (enum sc_road)r));
 	printf("\n  skipped:");
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (!rep->plan.step[r].use) {
-			printf("%s %s (%s)", sep, sc_road_name(r),
-			       rep->plan.step[r].why ? rep->plan.step[r].why : "?");
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (plan && !sc_plan_use(plan, (enum sc_road)r)) {
+			printf("%s %s (%s)", sep, sc_road_name((enum sc_road)r),
+			       sc_plan_why(plan, (enum sc_road)r));
 			sep = ",";
 		}
 	/* The road chain: every road tried, with the error that made it
 	 * hand over to the next. */
 	printf("\n  roads: ");
-	for (int i = 0; i < res->n_attempts; i++) {
-		const struct sc_attempt *a = &res->attempt[i];
+	for (unsigned i = 0; i < sc_copy_report_attempts(rep); i++) {
+		enum sc_road road;
+		uint64_t bytes;
+		int err;
 
-		printf("%s%s", i ? " -> " : "", sc_road_name(a->road));
-		if (a->err == SC_ERR_ZERO)
+		sc_copy_report_attempt(rep, i, &road, &err, &bytes);
+		printf("%s%s", i ? " -> " : "", sc_road_name(road));
+		if (err == SC_ERR_ZERO)
 			printf(": returned 0 early");
-		else if (a->err < 0)
-			printf(": %s", strerror(-a->err));
+		else if (err < 0)
+			printf(": %s", strerror(-err));
 	}
 	printf("\n  bytes: %llu, size: %lld, verified: %s\n",
-	       (unsigned long long)res->bytes, (long long)res->size,
-	       rep->verified ? "yes" : "no");
+	       (unsigned long long)sc_copy_report_bytes(rep),
+	       (long long)sc_copy_report_size(rep),
+	       sc_copy_report_verify(rep, NULL) == SC_VERIFIED_OK ? "yes" :
+	       "no");
 }
 
 int main(int argc, char **argv)
 {
-	struct sc_copy_options opts = { .verify = true };
-	struct sc_copy_report rep;
+	struct sc_copy_report *rep;
 	struct sc_copier *c, *plain;
 	char cpuinfo[4096], copy[4096];
 	const char *base;
@@ -70,19 +79,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s FILE DIR\n", argv[0]);
 		return 2;
 	}
-	printf("libsmartcp %s\n", sc_version());
+	printf("libsmartcp %s (API %d)\n", sc_version(), sc_api_version());
 	sc_init();
-	if ((e = sc_copier_new(&opts, &c)) < 0 ||
-	    (e = sc_copier_new(NULL, &plain)) < 0) {
-		fprintf(stderr, "sc_copier_new: %s\n", strerror(-e));
+	if ((e = sc_copier_new(SC_COPY_VERIFY, &c)) < 0 ||
+	    (e = sc_copier_new(0, &plain)) < 0 ||
+	    (e = sc_copy_report_new(&rep)) < 0) {
+		fprintf(stderr, "libsmartcp: %s\n", strerror(-e));
 		return 1;
 	}
 
 	/* 1. A generated file, by path: atomic, verified. */
 	snprintf(cpuinfo, sizeof(cpuinfo), "%s/cpuinfo", argv[2]);
-	e = sc_copier_copy_path(c, "/proc/cpuinfo", cpuinfo, &rep);
-	show("/proc/cpuinfo", cpuinfo, &rep);
-	if (e < 0 || rep.verified != 1 || rep.result.bytes == 0) {
+	e = sc_copier_copy_path(c, "/proc/cpuinfo", cpuinfo, rep);
+	show("/proc/cpuinfo", cpuinfo, rep);
+	if (e < 0 || sc_copy_report_verify(rep, NULL) != SC_VERIFIED_OK ||
+	    sc_copy_report_bytes(rep) == 0) {
 		fprintf(stderr, "copying /proc/cpuinfo: %s\n",
 			e < 0 ? strerror(-e) : "not verified");
 		status = 1;
@@ -99,8 +110,8 @@ int main(int argc, char **argv)
 		perror(in < 0 ? argv[1] : copy);
 		return 1;
 	}
-	e = sc_copier_copy_fd(plain, in, out, &rep);
-	show(argv[1], copy, &rep);
+	e = sc_copier_copy_fd(plain, in, out, rep);
+	show(argv[1], copy, rep);
 	if (e < 0) {
 		fprintf(stderr, "copying %s: %s\n", argv[1], strerror(-e));
 		status = 1;
@@ -113,6 +124,7 @@ int main(int argc, char **argv)
 	}
 	close(in);
 	close(out);
+	sc_copy_report_free(rep);
 	sc_copier_free(plain);
 	sc_copier_free(c);
 	return status;

@@ -1,5 +1,5 @@
 /* Change detection: pure comparisons of two stats, so the unit tests can
- * drive them with any pair.  The caller (walk.c) takes the stats.
+ * drive them with any pair.  The caller (copier.c) takes the stats.
  *
  * Times are compared to the nanosecond.  Since Linux 6.13 ext4, xfs,
  * btrfs and tmpfs give a fine-grained ctime to a file whose ctime was
@@ -20,7 +20,7 @@ enum sc_change_how sc_change_compare(const struct stat *before,
 	/* On procfs and sysfs the times are those of the inode's creation
 	 * in the kernel's cache and the size is 0 or 4096, whatever the
 	 * content: a difference there says nothing about what was read. */
-	if (generated)
+	if (generated || !before || !after)
 		return SC_CHANGE_NONE;
 	if (after->st_size > before->st_size)
 		return SC_CHANGE_GREW;
@@ -39,7 +39,7 @@ enum sc_change_how sc_change_identity(const struct stat *before,
 {
 	if (name_err == -ENOENT || name_err == -ENOTDIR)
 		return generated ? SC_CHANGE_NONE : SC_CHANGE_REMOVED;
-	if (name_err)
+	if (name_err || !before || !now)
 		return SC_CHANGE_NONE;
 	if (now->st_ino != before->st_ino || now->st_dev != before->st_dev)
 		return SC_CHANGE_REPLACED;
@@ -55,5 +55,5 @@ const char *sc_change_name(enum sc_change_how how)
 		[SC_CHANGE_REMOVED] = "removed",
 		[SC_CHANGE_REPLACED] = "replaced",
 	};
-	return how < ARRAY_SIZE(names) ? names[how] : "none";
+	return (unsigned)how < ARRAY_SIZE(names) ? names[how] : "?";
 }

@@ -9,40 +9,49 @@
 #include <string.h>
 #include <unistd.h>
 
-/* 256 KiB: measured best with 1 MiB on these machines; 4 MiB was 3-5x
- * slower in some runs (cache misses), 128 KiB (cp) a little slower. */
-#define BUFSIZE (256 * 1024)
-/* Short of memory (a malloc that fails: RLIMIT_AS, or a cgroup's limit
- * with overcommit off), a smaller buffer only costs more system calls;
- * 16 KiB still holds four blocks, the least a hole is looked for in. */
+/* SC_BUFSIZE, 256 KiB: measured best with 1 MiB on these machines; 4 MiB
+ * was 3-5x slower in some runs (cache misses), 128 KiB (cp) a little
+ * slower.  Short of memory (a malloc that fails: RLIMIT_AS, or a
+ * cgroup's limit with overcommit off), a smaller buffer only costs more
+ * system calls; 16 KiB still holds four blocks, the least a hole is
+ * looked for in. */
 #define MIN_BUFSIZE (16 * 1024)
+/* What the read that proves an end of file reads into: no road is
+ * behind it yet, and a copy that a kernel road did alone (a clone, a
+ * copy_file_range) then never allocates the big buffer (issue 30: 256
+ * KiB mapped, touched and unmapped by a one-file copy). */
+#define EOF_PROBE 4096
 
-int sc_copy_ctx_init(struct sc_copy_ctx *ctx, enum sc_sparse sparse)
+void sc_engine_init(struct sc_engine *e)
 {
-	if (!ctx)
-		return -EINVAL;
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->pipe[0] = ctx->pipe[1] = -1;
-	ctx->sparse = sparse;
-	for (ctx->bufsize = BUFSIZE; ctx->bufsize >= MIN_BUFSIZE;
-	     ctx->bufsize /= 2)
-		if ((ctx->buf = malloc(ctx->bufsize)))
+	memset(e, 0, sizeof(*e));
+	e->pipe[0] = e->pipe[1] = -1;
+}
+
+int sc_engine_buf(struct sc_engine *e)
+{
+	if (e->buf)
+		return 0;
+	for (e->bufsize = SC_BUFSIZE; e->bufsize >= MIN_BUFSIZE;
+	     e->bufsize /= 2)
+		if ((e->buf = malloc(e->bufsize)))
 			return 0;
-	ctx->bufsize = 0;
+	e->bufsize = 0;
 	return -ENOMEM;
 }
 
-void sc_copy_ctx_done(struct sc_copy_ctx *ctx)
+void sc_engine_done(struct sc_engine *e)
 {
-	if (!ctx)
-		return;
-	free(ctx->buf);
-	ctx->buf = NULL;
-	sc_digests_free(&ctx->dg);
-	if (ctx->pipe[0] >= 0) {
-		close(ctx->pipe[0]);
-		close(ctx->pipe[1]);
-	}
+	free(e->buf);
+	e->buf = NULL;
+	e->bufsize = 0;
+	sc_digests_free(&e->dg);
+	/* each descriptor closed once, and forgotten */
+	if (e->pipe[0] >= 0)
+		close(e->pipe[0]);
+	if (e->pipe[1] >= 0)
+		close(e->pipe[1]);
+	e->pipe[0] = e->pipe[1] = -1;
 }
 
 bool sc_copy_not_here(enum sc_road road, int err, bool road_moved_bytes)
@@ -68,7 +77,7 @@ bool sc_copy_not_here(enum sc_road road, int err, bool road_moved_bytes)
 }
 
 struct run {
-	struct sc_copy_ctx *ctx;
+	struct sc_engine *eng;
 	struct sc_xfer x;
 	const struct sc_plan *plan;
 	struct sc_copy_result *res;
@@ -79,7 +88,39 @@ struct run {
 	off_t grown_from;	/* a size to trust: past it, watch for a file
 				 * that grows as fast as it is read; -1 not */
 	off_t cap;		/* where such a file's copy ends, or -1 */
+	bool asked_still;	/* eng->held_still was asked */
 };
+
+static bool canceled(const struct run *r)
+{
+	return r->eng->cancel &&
+	       atomic_load_explicit(r->eng->cancel, memory_order_relaxed);
+}
+
+/* Bytes moved: the progress function is told, and may cancel. */
+static void moved(struct run *r, uint64_t n, int road)
+{
+	struct sc_engine *e = r->eng;
+
+	e->done += n;
+	if (e->progress && e->progress(e->progress_arg, e->done,
+				       (enum sc_road)road) && e->cancel)
+		atomic_store_explicit(e->cancel, 1, memory_order_relaxed);
+}
+
+/* The buffer for read_write, allocated when that road is first taken. */
+static int need_buf(struct run *r)
+{
+	int e = sc_engine_buf(r->eng);
+
+	if (e < 0) {
+		r->x.side = SC_SIDE_NONE;
+		return e;
+	}
+	r->x.buf = r->eng->buf;
+	r->x.bufsize = r->eng->bufsize;
+	return 0;
+}
 
 /* The road chain: one attempt per road in the order they ran, each with
  * the bytes it delivered and the error that ended it (0: none).  A road
@@ -140,11 +181,12 @@ static bool grew(const struct run *r)
 static int check_eof(struct run *r, size_t want, bool said_zero)
 {
 	struct sc_xfer *x = &r->x;
+	char probe[EOF_PROBE];
 	off_t start;
 	ssize_t n;
 	int e;
 
-	n = sc_read_in(x, x->buf, MIN(want, x->bufsize));
+	n = sc_read_in(x, probe, MIN(want, sizeof(probe)));
 	if (n < 0) {
 		note(r, SC_ROAD_RW, (int)n, 0);
 		return (int)n;
@@ -157,7 +199,7 @@ static int check_eof(struct run *r, size_t want, bool said_zero)
 		note(r, r->road, SC_ERR_ZERO, 0);
 	x->in_off += n;
 	start = x->out_off;
-	e = sc_write_all(x, x->buf, (size_t)n);
+	e = sc_write_all(x, probe, (size_t)n);
 	if (e < 0) {
 		uint64_t part = (uint64_t)(x->out_off - start);
 
@@ -166,9 +208,10 @@ static int check_eof(struct run *r, size_t want, bool said_zero)
 		return e;
 	}
 	if (x->dg)
-		sc_digests_add(x->dg, x->out_off - n, x->buf, (size_t)n);
+		sc_digests_add(x->dg, x->out_off - n, probe, (size_t)n);
 	r->res->road_bytes[SC_ROAD_RW] += (uint64_t)n;
 	note(r, SC_ROAD_RW, 0, (uint64_t)n);
+	moved(r, (uint64_t)n, SC_ROAD_RW);
 	r->road = SC_ROAD_RW;
 	r->moved = true;
 	return 0;
@@ -218,11 +261,31 @@ static int copy_range(struct run *r, off_t end)
 			return 0;
 		if (r->road < 0)
 			return -EOPNOTSUPP;
+		if (canceled(r))
+			return -ECANCELED;
 		if (to_eof && kernel && x->in_seekable) {
 			/* The kernel roads stop at the size the file claims;
-			 * there one read tells whether it is the end. */
+			 * there one read tells whether it is the end -- or,
+			 * for a file whose stat can be trusted (a local
+			 * filesystem), the stat the copier takes anyway to
+			 * see whether the source changed: the same size,
+			 * times and inode as before its first byte mean the
+			 * end is where it was (issue 30: the read cost ~4% of
+			 * a small file's copy).  Only after copy_file_range,
+			 * which read the file in the kernel: splice's pipe
+			 * may have stopped short for its own reasons.  An
+			 * empty file is still proved by its read. */
+			if (x->in_off == r->size_hint && r->moved &&
+			    r->road == SC_ROAD_RANGE &&
+			    r->eng->held_still && !r->asked_still) {
+				r->asked_still = true;
+				if (r->eng->held_still(r->eng->held_arg)) {
+					r->end_road = r->road;
+					return 0;
+				}
+			}
 			if (x->in_off >= r->size_hint) {
-				e = check_eof(r, x->bufsize, false);
+				e = check_eof(r, SC_BUFSIZE, false);
 				if (e)
 					return e < 0 ? e : 0;
 				continue;
@@ -230,6 +293,11 @@ static int copy_range(struct run *r, off_t end)
 			left = (uint64_t)(r->size_hint - x->in_off);
 		}
 		want = (size_t)MIN(left, (uint64_t)SC_RANGE_MAX);
+		if (r->road == SC_ROAD_RW && !x->buf) {
+			e = need_buf(r);
+			if (e < 0)
+				return e;
+		}
 
 		x->partial = 0;
 		switch (r->road) {
@@ -247,10 +315,7 @@ static int copy_range(struct run *r, off_t end)
 			r->res->road_bytes[r->road] += (uint64_t)n;
 			note(r, r->road, 0, (uint64_t)n);
 			r->moved = true;
-			if (r->ctx->progress)
-				r->ctx->progress(r->ctx->progress_arg,
-						 (uint64_t)x->out_off,
-						 (enum sc_road)r->road);
+			moved(r, (uint64_t)n, r->road);
 			continue;
 		}
 		if (n == 0) {
@@ -259,7 +324,7 @@ static int copy_range(struct run *r, off_t end)
 				return 0;	/* read() said EOF */
 			}
 			e = check_eof(r, (size_t)MIN(left,
-						     (uint64_t)x->bufsize), true);
+						     (uint64_t)SC_BUFSIZE), true);
 			if (e)
 				return e < 0 ? e : 0;
 			continue;
@@ -268,6 +333,8 @@ static int copy_range(struct run *r, off_t end)
 		 * and so is the error, fatal or "not here". */
 		r->res->road_bytes[r->road] += x->partial;
 		note(r, r->road, (int)n, x->partial);
+		if (x->partial)
+			moved(r, x->partial, r->road);
 		if (!sc_copy_not_here((enum sc_road)r->road, (int)-n, r->moved))
 			return (int)n;
 		r->res->learned |= 1u << r->road;
@@ -286,6 +353,8 @@ static int copy_extents(struct run *r)
 	int e;
 
 	for (;;) {
+		if (canceled(r))
+			return -ECANCELED;
 		data = lseek(x->in, off, SEEK_DATA);
 		if (data < 0) {
 			if (errno == ENXIO) {
@@ -321,7 +390,7 @@ static int copy_extents(struct run *r)
 		x->in_off = x->out_off = end;
 	r->res->holes = true;
 	/* A source that grew past its end goes on to the real EOF. */
-	e = check_eof(r, x->bufsize, false);
+	e = check_eof(r, SC_BUFSIZE, false);
 	if (e < 0)
 		return e;
 	if (e == 0) {
@@ -348,13 +417,13 @@ static size_t out_hole_size(int out, size_t bufsize)
 	return MIN((size_t)st.st_blksize, bufsize);
 }
 
-static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
-		     const struct stat *st, bool out_seekable,
-		     const struct sc_plan *plan, bool size_trusted,
-		     struct sc_copy_result *res)
+int sc_copy_data(struct sc_engine *eng, int in, int out,
+		 const struct stat *st, bool out_seekable,
+		 const struct sc_plan *plan, bool size_trusted,
+		 struct sc_copy_result *res)
 {
 	struct run r = {
-		.ctx = ctx, .plan = plan, .res = res,
+		.eng = eng, .plan = plan, .res = res,
 		.road = -1, .end_road = -1,
 		.size_hint = size_trusted ? st->st_size : 0,
 		.grown_from = size_trusted && S_ISREG(st->st_mode) ?
@@ -372,16 +441,16 @@ static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	x->out = out;
 	x->in_seekable = S_ISREG(st->st_mode) || S_ISBLK(st->st_mode);
 	x->out_seekable = out_seekable;
-	x->buf = ctx->buf;
-	x->bufsize = ctx->bufsize;
-	x->pipe = ctx->pipe;
-	x->pipesize = ctx->pipesize;
-	sc_digests_reset(&ctx->dg);
-	x->dg = ctx->verify ? &ctx->dg : NULL;
+	x->buf = eng->buf;
+	x->bufsize = eng->bufsize;
+	x->pipe = eng->pipe;
+	x->pipesize = eng->pipesize;
+	sc_digests_reset(&eng->dg);
+	x->dg = eng->verify ? &eng->dg : NULL;
 
 	next_road(&r);
 	if (r.road == SC_ROAD_CLONE) {
-		e = sc_road_clone(x);
+		e = canceled(&r) ? -ECANCELED : sc_road_clone(x);
 		if (e == 0) {
 			res->bytes = res->road_bytes[SC_ROAD_CLONE] =
 				(uint64_t)st->st_size;
@@ -389,7 +458,13 @@ static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
 			note(&r, SC_ROAD_CLONE, 0, (uint64_t)st->st_size);
 			res->holes = (uint64_t)st->st_blocks * 512 <
 				     (uint64_t)st->st_size;
+			/* one step that moved the whole file */
+			moved(&r, (uint64_t)st->st_size, SC_ROAD_CLONE);
 			return 0;
+		}
+		if (e == -ECANCELED) {
+			res->err = e;
+			return e;
 		}
 		note(&r, SC_ROAD_CLONE, e, 0);
 		if (!sc_copy_not_here(SC_ROAD_CLONE, -e, false)) {
@@ -410,25 +485,34 @@ static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
 		return res->err;
 	}
 
+	/* --sparse=always makes holes of zero blocks it reads, with the
+	 * read_write road (the plan leaves it no other): its buffer, whose
+	 * size bounds the block, is needed anyway. */
+	if (out_seekable && eng->sparse == SC_SPARSE_ALWAYS &&
+	    (e = need_buf(&r)) < 0) {
+		res->err = e;
+		return e;
+	}
 	/* Asked only when holes may be made, and after a clone, which
 	 * needs none: one fstat for such files. */
-	if (out_seekable && (ctx->sparse == SC_SPARSE_ALWAYS ||
-			     (ctx->sparse == SC_SPARSE_AUTO && src_sparse)))
-		hole_size = out_hole_size(out, ctx->bufsize);
-	if (ctx->sparse == SC_SPARSE_ALWAYS)
+	if (out_seekable && (eng->sparse == SC_SPARSE_ALWAYS ||
+			     (eng->sparse == SC_SPARSE_AUTO && src_sparse)))
+		hole_size = out_hole_size(out, x->buf ? x->bufsize :
+					  SC_BUFSIZE);
+	if (eng->sparse == SC_SPARSE_ALWAYS)
 		x->hole_size = hole_size;
 
 	e = 1;
 	/* Sparse source: fewer blocks than its size (cp's test).  Never on
 	 * generated files, whose sizes and blocks mean nothing, and only
 	 * into a file that can hold holes (hole_size). */
-	if (ctx->sparse != SC_SPARSE_NEVER && src_sparse && hole_size)
+	if (eng->sparse != SC_SPARSE_NEVER && src_sparse && hole_size)
 		e = copy_extents(&r);
 	if (e == 1) {
 		x->in_off = x->out_off = 0;
 		e = copy_range(&r, -1);
 	}
-	ctx->pipesize = x->pipesize;
+	eng->pipesize = x->pipesize;
 	if (e == 0 && (res->n_attempts == 0 ||
 		       res->attempt[res->n_attempts - 1].err))
 		/* Nothing moved since the last road failed "not here" (or at
@@ -453,17 +537,6 @@ static int copy_data(struct sc_copy_ctx *ctx, int in, int out,
 	res->err = e;
 	res->side = e ? x->side : SC_SIDE_NONE;
 	return e;
-}
-
-int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
-		 const struct stat *st, bool out_seekable,
-		 const struct sc_plan *plan, bool size_trusted,
-		 struct sc_copy_result *res)
-{
-	if (!ctx || !ctx->buf || !st || !plan || !res)
-		return -EINVAL;
-	return copy_data(ctx, in, out, st, out_seekable, plan, size_trusted,
-			 res);
 }
 
 void sc_copy_result_merge(struct sc_copy_result *into,

@@ -215,7 +215,7 @@ const char *sc_fs_class_name(enum sc_fs_class cls)
 		[SC_FS_NETWORK] = "network",	[SC_FS_FUSE] = "fuse",
 		[SC_FS_OVERLAY] = "overlay",
 	};
-	return (unsigned)cls < ARRAY_SIZE(names) ? names[cls] : "unknown";
+	return (unsigned)cls < ARRAY_SIZE(names) ? names[cls] : "?";
 }
 
 
@@ -348,13 +348,18 @@ const char *sc_fs_type_name(size_t i)
 	return NULL;
 }
 
-int sc_fs_facts_assume(const char *type, struct sc_fs_facts *ret)
+int sc_fs_facts_assume(const char *type, int fs, int mount,
+		       struct sc_fs_facts **ret)
 {
 	bool blockdev = false, found = false;
 	unsigned long magic = 0;
+	struct sc_fs_facts *f;
 	size_t i;
 
-	if (!type || !ret)
+	if (!ret)
+		return -EINVAL;
+	*ret = NULL;
+	if (!type)
 		return -EINVAL;
 	for (i = 0; !found && i < ARRAY_SIZE(known); i++)
 		if (!strcmp(type, known[i].name)) {
@@ -378,13 +383,88 @@ int sc_fs_facts_assume(const char *type, struct sc_fs_facts *ret)
 		found = true;
 	if (!found)
 		return -ENOENT;
-	if (strlen(type) >= sizeof(ret->type))
+	if (strlen(type) >= sizeof(f->type))
 		return -ENAMETOOLONG;
-	*ret = (struct sc_fs_facts){ .mnt_id = -1, .magic = magic };
-	strcpy(ret->type, type);
-	ret->class = sc_fs_classify(type, magic, blockdev);
-	ret->can_clone = sc_fs_can_clone(type, ret->class);
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	*f = (struct sc_fs_facts){ .mnt_id = mount, .magic = magic,
+				   .assumed = true };
+	strcpy(f->type, type);
+	snprintf(f->identity, sizeof(f->identity), "assumed:%d", fs);
+	f->cls = sc_fs_classify(type, magic, blockdev);
+	f->can_clone = sc_fs_can_clone(type, f->cls);
+	*ret = f;
 	return 0;
+}
+
+void sc_fs_facts_free(struct sc_fs_facts *f)
+{
+	/* a cache's facts are the cache's: only assumed ones are ours */
+	if (f && f->assumed)
+		free(f);
+}
+
+/* ---- accessors: NULL is "unknown" ---------------------------------------- */
+
+dev_t sc_fs_facts_dev(const struct sc_fs_facts *f)
+{
+	return f ? f->dev : 0;
+}
+
+int sc_fs_facts_mnt_id(const struct sc_fs_facts *f)
+{
+	return f ? f->mnt_id : -1;
+}
+
+unsigned long sc_fs_facts_magic(const struct sc_fs_facts *f)
+{
+	return f ? f->magic : 0;
+}
+
+uint64_t sc_fs_facts_fsid(const struct sc_fs_facts *f)
+{
+	return f ? f->fsid : 0;
+}
+
+const char *sc_fs_facts_type(const struct sc_fs_facts *f)
+{
+	return f ? f->type : "unknown";
+}
+
+const char *sc_fs_facts_target(const struct sc_fs_facts *f)
+{
+	return f ? f->target : NULL;
+}
+
+const char *sc_fs_facts_source(const struct sc_fs_facts *f)
+{
+	return f ? f->source : NULL;
+}
+
+const char *sc_fs_facts_options(const struct sc_fs_facts *f)
+{
+	return f ? f->options : NULL;
+}
+
+const char *sc_fs_facts_identity(const struct sc_fs_facts *f)
+{
+	return f ? f->identity : "";
+}
+
+const char *sc_fs_facts_uuid(const struct sc_fs_facts *f)
+{
+	return f ? f->uuid : "";
+}
+
+enum sc_fs_class sc_fs_facts_class(const struct sc_fs_facts *f)
+{
+	return f ? f->cls : SC_FS_UNKNOWN;
+}
+
+enum sc_tristate sc_fs_facts_can_clone(const struct sc_fs_facts *f)
+{
+	return f ? f->can_clone : SC_MAYBE;
 }
 
 static const char *type_from_magic(unsigned long magic)
@@ -864,7 +944,7 @@ static void set_class(struct entry *e, bool blockdev)
 {
 	enum sc_origin from;
 
-	e->f.class = classify(e->f.type, e->f.magic, blockdev, &from);
+	e->f.cls = classify(e->f.type, e->f.magic, blockdev, &from);
 	e->from[SC_FACT_CLASS] = from != SC_ORIGIN_NONE ? from :
 				 e->from[SC_FACT_TYPE];
 }
@@ -983,7 +1063,7 @@ static const struct sc_fs_facts *cache_find(struct sc_fsinfo *fsi, dev_t dev)
 /* What could not be learned stays unknown, but a facts entry is always
  * returned: the plan treats unknown as "try, and learn". */
 static struct sc_fs_facts unknown_facts = {
-	.mnt_id = -1, .class = SC_FS_UNKNOWN, .can_clone = SC_MAYBE,
+	.mnt_id = -1, .cls = SC_FS_UNKNOWN, .can_clone = SC_MAYBE,
 };
 
 static struct entry *facts_new(struct sc_fsinfo *fsi, dev_t dev,
@@ -1011,7 +1091,7 @@ static const struct sc_fs_facts *facts_done(struct entry *e)
 			 (unsigned long long)f->fsid);
 		e->from[SC_FACT_IDENTITY] = SC_ORIGIN_MAGIC;
 	}
-	f->can_clone = sc_fs_can_clone(f->type, f->class);
+	f->can_clone = sc_fs_can_clone(f->type, f->cls);
 	return f;
 }
 

@@ -2,8 +2,9 @@
  * their sizes can be trusted.  Gathered once per device for the whole run,
  * from fstatfs, statmount(2) (only the mounts of the files copied) or the
  * whole mountinfo (parsed once, on kernels without statmount), libmount
- * and libblkid -- those two loaded only where a fact needs them (dl.h).  The public part (struct sc_fs_facts, sc_fsinfo_*,
- * sc_kernel_*) is in <smartcp/smartcp.h>; this header adds what the
+ * and libblkid -- those two loaded only where a fact needs them (dl.h).
+ * The public part (sc_fs_facts_* accessors, sc_fsinfo_*, sc_kernel_*) is
+ * in <smartcp/smartcp.h>; this header adds the facts' layout and what the
  * engine and its unit tests use inside the library. */
 #ifndef SMARTCP_FSINFO_H
 #define SMARTCP_FSINFO_H
@@ -14,6 +15,29 @@
 #include <sys/types.h>
 
 #include <smartcp/smartcp.h>
+
+/* What is known of one filesystem (the public side reads it through the
+ * sc_fs_facts_* accessors). */
+struct sc_fs_facts {
+	dev_t dev;		/* st_dev this entry was found for */
+	int mnt_id;		/* mount id (mountinfo field 1), -1 unknown */
+	unsigned long magic;	/* statfs f_type */
+	uint64_t fsid;		/* statfs f_fsid */
+	char type[64];		/* "ext4", "fuse.sshfs" (type.subtype) */
+	char *target;		/* mount point, NULL when unknown */
+	char *source;		/* "/dev/vda", "tmpfs", "server:/x"; or NULL */
+	char *options;		/* VFS + fs options, comma separated; or NULL */
+	/* Equal identities mean one filesystem (one superblock):
+	 * "blk:MAJ:MIN" of the source block device, else "dev:MAJ:MIN" of
+	 * the superblock from mountinfo, else "fsid:HEX". */
+	char identity[80];
+	/* The filesystem UUID from libblkid (block devices only, and only
+	 * when sc_fsinfo_want_uuid() asked for it), else "". */
+	char uuid[40];
+	enum sc_fs_class cls;
+	enum sc_tristate can_clone;
+	bool assumed;		/* made by sc_fs_facts_assume: the caller's */
+};
 
 /* The same as sc_fsinfo_lookup, from explicit values (no I/O but the
  * mountinfo parse), for tests with fixture files: MNT_ID or DEV pick the

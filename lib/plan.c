@@ -1,6 +1,7 @@
 /* Road selection.  Each rule cites the kernel behaviour it works around;
  * see design.md "The four roads" and the seeds for the history. */
 #include "common.h"
+#include "fsinfo.h"
 #include "plan.h"
 
 #include <string.h>
@@ -18,17 +19,24 @@ const char *sc_road_name(enum sc_road road)
 	return (unsigned)road < SC_ROAD__MAX ? road_names[road] : "?";
 }
 
+unsigned sc_road_count(void)
+{
+	return SC_ROAD__MAX;
+}
+
 int sc_road_from_name(const char *name)
 {
+	if (!name)
+		return -EINVAL;
 	for (int i = 0; i < SC_ROAD__MAX; i++)
 		if (!strcmp(name, road_names[i]))
 			return i;
-	return -1;
+	return -EINVAL;
 }
 
 bool sc_plan_size_untrusted(const struct sc_fs_facts *fs)
 {
-	return !fs || fs->class == SC_FS_GENERATED;
+	return !fs || fs->cls == SC_FS_GENERATED;
 }
 
 static bool same_fs(const struct sc_plan_input *in)
@@ -48,7 +56,7 @@ static bool same_type(const struct sc_plan_input *in)
  * generic cross-filesystem splice fallback was removed (seed 011). */
 static bool server_side_type(const struct sc_fs_facts *fs)
 {
-	return fs->class == SC_FS_NETWORK || fs->class == SC_FS_FUSE;
+	return fs->cls == SC_FS_NETWORK || fs->cls == SC_FS_FUSE;
 }
 
 
@@ -67,7 +75,7 @@ static bool must_see_zeros(const struct sc_plan_input *in)
 }
 
 static const char *const zeros_always_why =
-	N_("--sparse=always: zero runs must be seen to become holes");
+	N_("sparse always: zero runs must be seen to become holes");
 
 
 /* --sparse=never: the copy must have every block written.  A clone, or
@@ -80,9 +88,9 @@ static bool must_fill_holes(const struct sc_plan_input *in)
 }
 
 static const char *const fill_why =
-	N_("--sparse=never: every block must be written");
+	N_("sparse never: every block must be written");
 
-static const char *const clone_never_why = N_("--reflink=never");
+static const char *const clone_never_why = N_("reflink never");
 
 static const char *why_not_clone(const struct sc_plan_input *in)
 {
@@ -114,9 +122,9 @@ static const char *why_not_clone(const struct sc_plan_input *in)
 }
 
 static const char *const range_never_why =
-	N_("--reflink=never: copy_file_range may share extents");
-static const char *const reflink_always_why = N_("--reflink=always");
-static const char *const road_why = N_("excluded by --road");
+	N_("reflink never: copy_file_range may share extents");
+static const char *const reflink_always_why = N_("reflink always");
+static const char *const road_why = N_("not among the allowed roads");
 
 /* Was the road left out because of an option the user gave (cp's
  * "avoided"), rather than a fact of the files? */
@@ -164,6 +172,19 @@ static const char *why_not_range(const struct sc_plan_input *in)
 	return N_("different filesystems (EXDEV since Linux 5.19)");
 }
 
+/* Will copy_file_range take the file: the rules let it, the input allows
+ * it, and it was not learned to fail for this pair?  Only then may it
+ * keep splice out (issue 29: splice was left out "because copy_file_range
+ * serves one filesystem" where copy_file_range was not allowed, or had
+ * failed, and the copy fell to read_write or to nothing). */
+static bool range_serves(const struct sc_plan_input *in)
+{
+	unsigned range = 1u << SC_ROAD_RANGE;
+
+	return !why_not_range(in) && (in->roads & range) &&
+	       !(in->learned & range);
+}
+
 static const char *why_not_splice(const struct sc_plan_input *in)
 {
 	bool src_pipe = S_ISFIFO(in->src_mode), dst_pipe = S_ISFIFO(in->dst_mode);
@@ -181,9 +202,37 @@ static const char *why_not_splice(const struct sc_plan_input *in)
 		return NULL;
 	if (!S_ISREG(in->src_mode))
 		return N_("source is not a regular file or a pipe");
-	if (same_fs(in) && !why_not_range(in))
+	if (same_fs(in) && range_serves(in))
 		return N_("copy_file_range serves one filesystem");
 	return NULL;	/* measured: beats read/write across filesystems */
+}
+
+/* Why a road that is used is used: the plan says it for every road
+ * (smartcp's outputs show only the reasons of the roads left out). */
+static const char *why_used(const struct sc_plan_input *in, int r)
+{
+	if (in->roads_forced)
+		return N_("chosen by the caller");
+	switch (r) {
+	case SC_ROAD_CLONE:
+		if (in->reflink == SC_REFLINK_ALWAYS)
+			return N_("reflink always: clone or nothing");
+		return in->src_fs->can_clone == SC_YES ?
+		       N_("one filesystem that shares extents") :
+		       N_("one filesystem that may share extents");
+	case SC_ROAD_RANGE:
+		if (same_fs(in))
+			return N_("one filesystem: the kernel copies");
+		if (!sc_kernel_at_least(in->kernel, 5, 19))
+			return N_("the kernel copies across filesystems (Linux 5.3 to 5.18)");
+		return N_("server-side copy between filesystems of one type");
+	case SC_ROAD_SPLICE:
+		if (S_ISFIFO(in->src_mode) || S_ISFIFO(in->dst_mode))
+			return N_("a pipe at one end");
+		return N_("across filesystems: faster than read/write");
+	default:
+		return N_("works everywhere: reads until read() returns 0");
+	}
 }
 
 void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
@@ -207,7 +256,7 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 
 	/* If copy_file_range can serve and splice was only a fallback for it,
 	 * keep splice out: same work, more syscalls. */
-	if (!why[SC_ROAD_RANGE] && !why[SC_ROAD_SPLICE] &&
+	if (range_serves(in) && !why[SC_ROAD_SPLICE] &&
 	    !in->roads_forced && S_ISREG(in->src_mode) &&
 	    S_ISREG(in->dst_mode) && !same_fs(in) &&
 	    !sc_kernel_at_least(in->kernel, 5, 19))
@@ -224,15 +273,16 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 			w = learned;
 		plan->step[r].use = !w;
 		plan->step[r].by_option = w && option_reason(w);
-		plan->step[r].why = w ? w : (in->roads_forced ?
-					     N_("chosen by --road") : NULL);
+		plan->step[r].why = w ? w : why_used(in, r);
 		plan->n_use += !w;
 	}
 	/* Learning must never leave a file without a road. */
 	if (!plan->n_use && (in->roads & (1u << SC_ROAD_RW)) &&
 	    in->reflink != SC_REFLINK_ALWAYS) {
 		plan->step[SC_ROAD_RW].use = true;
-		plan->step[SC_ROAD_RW].why = NULL;
+		plan->step[SC_ROAD_RW].by_option = false;
+		plan->step[SC_ROAD_RW].why =
+			N_("the road left when the others were learned to fail");
 		plan->n_use = 1;
 	}
 }
@@ -244,6 +294,84 @@ void sc_plan_repair(struct sc_plan *ret)
 	*ret = (struct sc_plan){ .n_use = 1 };
 	ret->step[SC_ROAD_RW].use = true;
 	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (r != SC_ROAD_RW)
-			ret->step[r].why = N_("repair after a failed verification");
+		ret->step[r].why = N_("repair after a failed verification");
+}
+
+void sc_plan_none(struct sc_plan *ret, const char *why)
+{
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		ret->step[r] = (struct sc_plan_step){
+			.use = false, .by_option = true, .why = why,
+		};
+	ret->n_use = 0;
+}
+
+const char sc_why_stream_verify[] = N_("verification of a stream");
+const char sc_why_no_data[] = N_("no data is copied");
+
+/* ---- the public side ---------------------------------------------------- */
+
+int sc_plan_new(const struct sc_plan_input *in, struct sc_plan **ret)
+{
+	struct sc_plan_input full;
+	struct sc_plan *p;
+
+	if (!ret)
+		return -EINVAL;
+	*ret = NULL;
+	if (!in || in->size < offsetof(struct sc_plan_input, learned) +
+			      sizeof(in->learned))
+		return -EINVAL;
+	full = *in;
+	if ((full.roads & ~SC_ROADMASK_ALL) ||
+	    (unsigned)full.reflink > SC_REFLINK_NEVER ||
+	    (unsigned)full.sparse > SC_SPARSE_NEVER ||
+	    (full.learned & ~SC_ROADMASK_ALL) ||
+	    (full.roads_forced && !full.roads))
+		return -EINVAL;
+	if (!full.roads)
+		full.roads = SC_ROADMASK_ALL;
+	p = malloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	sc_plan_make(&full, p);
+	*ret = p;
+	return 0;
+}
+
+void sc_plan_free(struct sc_plan *plan)
+{
+	free(plan);
+}
+
+unsigned sc_plan_roads(const struct sc_plan *plan)
+{
+	unsigned roads = 0;
+
+	for (int r = 0; plan && r < SC_ROAD__MAX; r++)
+		if (plan->step[r].use)
+			roads |= 1u << r;
+	return roads;
+}
+
+unsigned sc_plan_n_use(const struct sc_plan *plan)
+{
+	return plan ? (unsigned)plan->n_use : 0;
+}
+
+bool sc_plan_use(const struct sc_plan *plan, enum sc_road road)
+{
+	return plan && (unsigned)road < SC_ROAD__MAX && plan->step[road].use;
+}
+
+const char *sc_plan_why(const struct sc_plan *plan, enum sc_road road)
+{
+	return plan && (unsigned)road < SC_ROAD__MAX ? plan->step[road].why :
+	       NULL;
+}
+
+bool sc_plan_by_option(const struct sc_plan *plan, enum sc_road road)
+{
+	return plan && (unsigned)road < SC_ROAD__MAX &&
+	       plan->step[road].by_option;
 }

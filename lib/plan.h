@@ -1,11 +1,46 @@
 /* The plan: a pure function from facts and options to an ordered list of
  * roads, each tried or skipped for a stated reason.  No I/O here, so the
- * unit tests can drive it with any kernel and any filesystem.  Everything
- * about it is public: struct sc_plan_input, struct sc_plan, sc_plan_make,
- * sc_road_name in <smartcp/smartcp.h>. */
+ * unit tests can drive it with any kernel and any filesystem.  The public
+ * side is struct sc_plan_input, sc_plan_new and the accessors in
+ * <smartcp/smartcp.h>; the plan's layout is the engine's alone, so a
+ * fifth road changes nothing a program was built with. */
 #ifndef SMARTCP_PLAN_H
 #define SMARTCP_PLAN_H
 
+#include <stdbool.h>
+
 #include <smartcp/smartcp.h>
+
+/* The roads this library knows (enum sc_road), and all of them as bits. */
+#define SC_ROAD__MAX 4
+#define SC_ROADMASK_ALL ((1u << SC_ROAD__MAX) - 1)
+
+struct sc_plan_step {
+	bool use;		/* the road will be tried */
+	const char *why;	/* why it is tried or left out: never NULL */
+	bool by_option;		/* left out because an input said so */
+};
+
+struct sc_plan {
+	struct sc_plan_step step[SC_ROAD__MAX];	/* indexed by enum sc_road */
+	int n_use;		/* roads that will be tried */
+};
+
+/* Fills PLAN from IN (whose size is not looked at: the engine's own
+ * callers fill all of it). */
+void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan);
+
+/* The plan of a repair after a failed verification: read_write alone,
+ * every other road skipped with that reason. */
+void sc_plan_repair(struct sc_plan *ret);
+
+/* Every road left out for WHY, as an input says (the copier's flags:
+ * SC_COPY_NO_DATA). */
+void sc_plan_none(struct sc_plan *ret, const char *why);
+
+/* The reasons the engine itself gives a plan, for the program that words
+ * them its own way (see src/report.c). */
+extern const char sc_why_stream_verify[];	/* "verification of a stream" */
+extern const char sc_why_no_data[];		/* "no data is copied" */
 
 #endif

@@ -46,6 +46,11 @@ void sc_road_splice_reset(struct sc_xfer *x)
  * get written (*not* counting what was spliced before). */
 static int give_back(struct sc_xfer *x, size_t stuck, int err)
 {
+	/* the engine's buffer is made only for read_write: a splice may
+	 * run without one */
+	char local[4096];
+	char *buf = x->buf ? x->buf : local;
+	size_t bufsize = x->buf ? x->bufsize : sizeof(local);
 	size_t moved = 0;
 
 	x->partial = 0;
@@ -59,8 +64,7 @@ static int give_back(struct sc_xfer *x, size_t stuck, int err)
 		return -err;
 	}
 	while (moved < stuck) {
-		ssize_t n = read(x->pipe[0], x->buf,
-				 MIN(x->bufsize, stuck - moved));
+		ssize_t n = read(x->pipe[0], buf, MIN(bufsize, stuck - moved));
 		off_t start = x->out_off;
 		int r;
 
@@ -71,7 +75,7 @@ static int give_back(struct sc_xfer *x, size_t stuck, int err)
 			x->partial = moved;
 			return n < 0 ? -errno : -EIO;
 		}
-		r = sc_write_all(x, x->buf, (size_t)n);
+		r = sc_write_all(x, buf, (size_t)n);
 		if (r < 0) {
 			sc_road_splice_reset(x);
 			x->partial = moved + (size_t)(x->out_off - start);

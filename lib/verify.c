@@ -183,10 +183,71 @@ static int drop_cache(int out, off_t size, bool durable, unsigned char *vec,
 	return 0;
 }
 
+/* Where FD has data at or after AT (SEEK_DATA), or END when it has none
+ * there; -1 with errno when it cannot tell. */
+static off_t data_at(int fd, off_t at, off_t end)
+{
+	off_t d = lseek(fd, at, SEEK_DATA);
+
+	if (d < 0 && errno == ENXIO)
+		return end;
+	return d < 0 ? -1 : MIN(d, end);
+}
+
+/* Where the data of FD at AT ends (SEEK_HOLE): AT when it is in a hole. */
+static off_t hole_at(int fd, off_t at, off_t end)
+{
+	off_t h = lseek(fd, at, SEEK_HOLE);
+
+	if (h < 0 && errno == ENXIO)
+		return at;
+	return h < 0 ? -1 : MIN(h, end);
+}
+
+/* first_diff() over [0, END) of two files that may have holes: where
+ * both have a hole nothing is read (a 20 GiB sparse file with 12 KiB of
+ * data reads 12 KiB twice); where either has data, both are read (a
+ * hole reads as zeros, as it must compare).  A file whose holes cannot
+ * be asked for is read whole. */
+static int sparse_diff(int in, int out, off_t end, char *buf,
+		       size_t bufsize, off_t *ret_bad)
+{
+	off_t at = 0;
+
+	while (at < end) {
+		off_t d1 = data_at(in, at, end), d2 = data_at(out, at, end);
+		off_t h1, h2, stop;
+		int e;
+
+		if (d1 < 0 || d2 < 0)
+			return first_diff(in, out, at, (size_t)(end - at), buf,
+					  bufsize, ret_bad);
+		if (MIN(d1, d2) > at) {
+			at = MIN(d1, d2);	/* a hole in both */
+			continue;
+		}
+		h1 = hole_at(in, at, end);
+		h2 = hole_at(out, at, end);
+		if (h1 < 0 || h2 < 0)
+			return first_diff(in, out, at, (size_t)(end - at), buf,
+					  bufsize, ret_bad);
+		/* one of them has data at AT: up to where neither has */
+		stop = h1 > h2 ? h1 : h2;
+		if (stop <= at)
+			stop = end;
+		e = first_diff(in, out, at, (size_t)(stop - at), buf, bufsize,
+			       ret_bad);
+		if (e != 1)
+			return e;
+		at = stop;
+	}
+	return 1;
+}
+
 int sc_verify(int in, int out, off_t size, bool use_digests,
-	      bool rereadable, bool durable, const struct sc_digests *d,
-	      char *buf, size_t bufsize, off_t *ret_bad,
-	      enum sc_verify_side *ret_side)
+	      bool rereadable, bool durable, bool sparse,
+	      const struct sc_digests *d, char *buf, size_t bufsize,
+	      off_t *ret_bad, enum sc_verify_side *ret_side)
 {
 	struct stat st;
 	int e;
@@ -228,7 +289,9 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 		return 1;
 	}
 	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
-	e = first_diff(in, out, 0, (size_t)size, buf, bufsize, ret_bad);
+	e = sparse && S_ISREG(st.st_mode) ?
+	    sparse_diff(in, out, size, buf, bufsize, ret_bad) :
+	    first_diff(in, out, 0, (size_t)size, buf, bufsize, ret_bad);
 	if (e == -1) {
 		*ret_side = SC_VSIDE_SOURCE;
 		return -errno;

@@ -1,6 +1,6 @@
-/* --verify: prove the destination holds the source's bytes.  sc_verify
- * and struct sc_digests are public (<smartcp/smartcp.h>); the digests are
- * kept by the engine with the functions below. */
+/* --verify: prove the destination holds the source's bytes.  Private to
+ * the library (the copier verifies; sc_copier_verify_fd is the public
+ * call). */
 #ifndef SMARTCP_VERIFY_H
 #define SMARTCP_VERIFY_H
 
@@ -12,11 +12,40 @@
 
 /* Digests of the bytes read_write moved, one per chunk, at destination
  * offsets: a generated file that reads differently each time is checked
- * against what was read, not against a second read.  d->failed: out of
+ * against what was read, not against a second read.  failed: out of
  * memory, fall back to re-reading. */
+struct sc_chunk {
+	off_t off;
+	size_t len;
+	uint64_t hash;
+};
+struct sc_digests {
+	struct sc_chunk *v;
+	size_t n, cap;
+	bool failed;
+};
+
 void sc_digests_add(struct sc_digests *d, off_t off, const void *buf,
 		    size_t len);
 void sc_digests_reset(struct sc_digests *d);
 void sc_digests_free(struct sc_digests *d);
+/* True when the digests D cover [0, SIZE) without gaps. */
+bool sc_digests_cover(const struct sc_digests *d, off_t size);
+
+/* Reads OUT back from storage (its dirty pages written out with
+ * sync_file_range, or fdatasync when DURABLE, then dropped from the
+ * cache with POSIX_FADV_DONTNEED, so the device is read, not the cache)
+ * and compares it: with the digests D when USE_DIGESTS, else with IN
+ * read again.  SIZE is the length the copy produced; a regular OUT of
+ * another length differs at the shorter one.  SPARSE: either file may
+ * have holes, which are not read where both have them (SEEK_DATA).  BUF
+ * (BUFSIZE bytes, at least 2) is scratch space.  Returns 1 when equal, 0
+ * when not (*RET_BAD = the first differing offset; with digests of a
+ * source that is not REREADABLE, the start of the first differing
+ * chunk), -errno on failure (*RET_SIDE tells what failed). */
+int sc_verify(int in, int out, off_t size, bool use_digests,
+	      bool rereadable, bool durable, bool sparse,
+	      const struct sc_digests *d, char *buf, size_t bufsize,
+	      off_t *ret_bad, enum sc_verify_side *ret_side);
 
 #endif

@@ -1,6 +1,6 @@
 /* The destination: may it be written, what becomes of what is there
- * (backups, removal, links made in its place), atomic replacement, and
- * the signal handler that removes what an interrupted copy leaves. */
+ * (backups, removal, links made in its place), and the signal handler
+ * that has the library remove what an interrupted copy leaves. */
 #include "system.h"
 #include "dest.h"
 #include "paths.h"
@@ -268,80 +268,21 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 	return 1;
 }
 
-/* --atomic: the temporary that a signal must not leave behind.  An
- * O_TMPFILE temporary has no name until it is committed, so SIGKILL
- * leaves nothing either; the named fallback is removed here. */
-static char atomic_tmp[PATH_MAX + 64];
-static int atomic_dirfd = AT_FDCWD;	/* ATOMIC_TMP is relative to it */
-static volatile sig_atomic_t atomic_tmp_set;	/* --atomic: -j1 only */
+/* The copy context of each thread that copies files, the walk's (0)
+ * and each -j worker's: a signal that ends the run has the library
+ * remove what the copy in progress on each made (sc_copy_ctx_abandon: a
+ * file written in place while its name still leads to it, else emptied;
+ * a named --atomic temporary).  Set by its thread before its first
+ * copy, read by the handler on whichever thread the signal lands: an
+ * atomic pointer (lock-free, so safe in a handler).  SIGKILL cannot be
+ * caught: only --atomic protects against it. */
+static struct sc_copy_ctx *_Atomic copying[SC_DEST_THREADS];
 
-/* A destination being written in place (no --atomic): a signal removes
- * it, so an interrupted copy leaves no file that looks complete.  One
- * slot per thread, the walk's (0) and each -j worker's.  SIGKILL cannot
- * be caught: only --atomic protects against it. */
-static struct {
-	int dirfd;		/* NAME is relative to it */
-	int fd;			/* the file being written */
-	dev_t dev;		/* ... its identity, or INO 0: not known */
-	ino_t ino;
-	char name[PATH_MAX];
-} partial[SC_DEST_THREADS];
-/* Set by the worker that owns the slot, read by the signal handler on
- * whichever thread the signal lands: an atomic (lock-free, so safe in a
- * handler) whose release store publishes the slot written before it.
- * volatile sig_atomic_t only orders a handler against its own thread.
- * PARTIAL_REMOVE: the name goes; PARTIAL_EMPTY: the file is emptied
- * through its descriptor and its names stay. */
-enum { PARTIAL_NONE, PARTIAL_REMOVE, PARTIAL_EMPTY };
-static atomic_int partial_set[SC_DEST_THREADS];
-
-void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst, int fd,
-			   const struct stat *st, bool keep_name)
+void sc_dest_register(unsigned thread, struct sc_copy_ctx *x)
 {
-	if (strlen(dst->name) < PATH_MAX) {
-		partial[thread].dirfd = dst->dirfd;
-		partial[thread].fd = fd;
-		partial[thread].dev = st ? st->st_dev : 0;
-		partial[thread].ino = st ? st->st_ino : 0;
-		strcpy(partial[thread].name, dst->name);
-		atomic_store_explicit(&partial_set[thread],
-				      keep_name ? PARTIAL_EMPTY : PARTIAL_REMOVE,
+	if (thread < SC_DEST_THREADS)
+		atomic_store_explicit(&copying[thread], x,
 				      memory_order_release);
-	}
-}
-
-void sc_dest_partial_end(unsigned thread)
-{
-	atomic_store_explicit(&partial_set[thread], PARTIAL_NONE,
-			      memory_order_release);
-}
-
-/* The signal handler's part: what slot I holds goes, as SET says.  Only
- * the file written is touched: its name is removed only while it still
- * leads to that file (never a symlink that led there, nor what took its
- * place), else the file is emptied through its descriptor.  Returns
- * whether anything was done. */
-static bool partial_clean(unsigned i, int set)
-{
-	struct stat a, b;
-	bool known = partial[i].ino != 0;
-
-	/* the descriptor, checked: the owner ends the slot before it closes
-	 * it, but this thread may have read the slot just before that */
-	if (fstat(partial[i].fd, &a) < 0 ||
-	    (known && (a.st_dev != partial[i].dev ||
-		       a.st_ino != partial[i].ino)))
-		return false;
-	if (set == PARTIAL_REMOVE &&
-	    fstatat(partial[i].dirfd, partial[i].name, &b,
-		    AT_SYMLINK_NOFOLLOW) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		return unlinkat(partial[i].dirfd, partial[i].name, 0) == 0;
-	/* a file of unknown identity (made here with O_EXCL) whose name
-	 * leads elsewhere is not known to be ours */
-	if (!known)
-		return false;
-	return ftruncate(partial[i].fd, 0) == 0;
 }
 
 /* How far the run got, for the line a signal leaves (sc_dest_done()). */
@@ -423,15 +364,12 @@ static void on_fatal_signal(int sig)
 	bool removed = false;
 
 	for (unsigned i = 0; i < SC_DEST_THREADS; i++) {
-		int set = atomic_load_explicit(&partial_set[i],
-					       memory_order_acquire);
+		struct sc_copy_ctx *x =
+			atomic_load_explicit(&copying[i],
+					     memory_order_acquire);
 
-		if (set != PARTIAL_NONE)
-			removed |= partial_clean(i, set);
-	}
-	if (atomic_tmp_set) {
-		unlinkat(atomic_dirfd, atomic_tmp, 0);
-		removed = true;
+		if (x)
+			removed |= sc_copy_ctx_abandon(x);
 	}
 	if (interrupted_fmt)
 		say_interrupted(sig, removed);
@@ -465,223 +403,6 @@ void sc_dest_catch_signals(bool say)
 		signal(sigs[i], on_fatal_signal);
 	}
 }
-
-/* The directory DST is in, open (O_PATH serves the *at calls, not
- * O_TMPFILE or fsync): "." in its DIRFD, or the directory of its path. */
-static int open_dir_of(const struct sc_at *dst, int flags, mode_t mode)
-{
-	_cleanup_free_ char *dir = NULL;
-
-	if (dst->dirfd >= 0)
-		return openat(dst->dirfd, ".", flags, mode);
-	dir = sc_path_dir(dst->path);
-	if (!dir) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return open(dir, flags, mode);
-}
-
-/* *RET_NAMED: atomic_tmp holds its name, relative to atomic_dirfd. */
-int sc_dest_atomic_open(const struct sc_at *dst, mode_t mode, bool *ret_named)
-{
-	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	_cleanup_free_ char *dir = NULL;
-	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
-	size_t n;
-	int fd;
-
-	*ret_named = false;
-	/* O_TMPFILE takes a mode as O_CREAT does (the umask and a default
-	 * ACL apply): without one, the temporary got whatever the register
-	 * held, set-id and sticky bits included, and an ACL copied onto it
-	 * later never clears those. */
-	fd = open_dir_of(dst, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
-	if (fd >= 0)
-		return fd;
-	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-		return -errno;
-	if (dst->dirfd < 0 && !(dir = sc_path_dir(dst->path)))
-		return -ENOMEM;
-	atomic_dirfd = dst->dirfd;
-	if (snprintf(atomic_tmp, sizeof(atomic_tmp), "%s%s.smartcp.XXXXXX",
-		     dir ? dir : "", dir ? "/" : "") >= (int)sizeof(atomic_tmp))
-		return -ENAMETOOLONG;
-	/* mkostemp() has no *at form and no mode: its random names, here */
-	n = strlen(atomic_tmp) - 6;
-	for (unsigned i = 0;; i++) {
-		for (size_t k = 0; k < 6; k++)
-			atomic_tmp[n + k] = abc[rand_r(&seed) % 36];
-		fd = openat(dst->dirfd, atomic_tmp, O_RDWR | O_CREAT | O_EXCL |
-			    O_CLOEXEC, mode);
-		if (fd >= 0 || errno != EEXIST || i > 100)
-			break;
-	}
-	if (fd < 0)
-		return -errno;
-	atomic_tmp_set = 1;
-	*ret_named = true;
-	return fd;
-}
-
-int sc_dest_atomic_commit(int fd, const struct sc_at *dst, bool named)
-{
-	char fdpath[64];
-	struct sc_at proc = { AT_FDCWD, fdpath, fdpath };
-	int e;
-
-	if (!named) {
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-		atomic_dirfd = dst->dirfd;
-		e = make_temp_name(true, &proc, AT_SYMLINK_FOLLOW, dst,
-				   atomic_tmp, sizeof(atomic_tmp));
-		if (e < 0)
-			return e;
-		atomic_tmp_set = 1;
-	}
-	if (renameat(atomic_dirfd, atomic_tmp, dst->dirfd, dst->name) < 0) {
-		e = -errno;
-		unlinkat(atomic_dirfd, atomic_tmp, 0);
-		atomic_tmp_set = 0;
-		return e;
-	}
-	atomic_tmp_set = 0;
-	return 0;
-}
-
-void sc_dest_atomic_abandon(bool named)
-{
-	if (named && atomic_tmp_set)
-		unlinkat(atomic_dirfd, atomic_tmp, 0);
-	atomic_tmp_set = 0;
-}
-
-int sc_dest_fsync_dir(const struct sc_at *dst)
-{
-	_cleanup_close_ int fd = open_dir_of(dst, O_RDONLY | O_DIRECTORY |
-					     O_CLOEXEC, 0);
-
-	if (fd < 0 || fsync(fd) < 0)
-		return errno == EINVAL ? 0 : -errno;
-	return 0;
-}
-
-bool sc_dest_refuse_dangling(struct sc_msgs *m, const struct sc_at *dst)
-{
-	if (getenv("POSIXLY_CORRECT"))
-		return false;
-	sc_report_error(m, 0, _("not writing through dangling symlink %s"),
-			sc_quote(dst->path));
-	return true;
-}
-
-int sc_dest_open_dangling(struct sc_msgs *m, const struct sc_at *dst,
-			  int flags, mode_t mode)
-{
-	struct stat lst;
-
-	if (fstatat(dst->dirfd, dst->name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !S_ISLNK(lst.st_mode)) {
-		errno = EEXIST;
-		return -1;
-	}
-	if (sc_dest_refuse_dangling(m, dst))
-		return -2;
-	return openat(dst->dirfd, dst->name, flags | O_CREAT, mode);
-}
-
-/* The last name of PATH (no trailing slash) and its directory, opened
- * O_PATH relative to DIRFD: "." for a bare name.  *RET_NAME points into
- * PATH.  The descriptor, or -1 with errno. */
-static int open_parent(int dirfd, const char *path, const char **ret_name)
-{
-	const char *slash = strrchr(path, '/');
-	_cleanup_free_ char *dir = NULL;
-
-	*ret_name = slash ? slash + 1 : path;
-	if (!slash)
-		return openat(dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	dir = slash == path ? strdup("/") :
-	      strndup(path, (size_t)(slash - path));
-	if (!dir) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return openat(dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-int sc_dest_resolve(const struct sc_at *dst, int *ret_dirfd, char **ret_name,
-		    struct stat *ret_st)
-{
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *name = NULL;
-	const char *last;
-	struct stat st;
-
-	*ret_dirfd = -1;
-	*ret_name = NULL;
-	if (fstatat(dst->dirfd, dst->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISLNK(st.st_mode))
-		return 0;
-	/* a link's target is resolved from the link's directory */
-	fd = open_parent(dst->dirfd, dst->name, &last);
-	if (fd < 0 || !(name = strdup(last)))
-		return fd < 0 ? -errno : -ENOMEM;
-	/* MAXSYMLINKS, as the kernel counts them on the last component */
-	for (int n = 0; n <= 40; n++) {
-		_cleanup_free_ char *target = NULL;
-		ssize_t len = 0;
-		size_t cap = 256;
-		int next;
-
-		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno != ENOENT)
-				return -errno;
-			/* dangling: the name a copy through the link makes */
-			ret_st->st_mode = 0;
-			goto out;
-		}
-		if (!S_ISLNK(st.st_mode)) {
-			*ret_st = st;
-			goto out;
-		}
-		for (;;) {
-			free(target);
-			if (!(target = malloc(cap)))
-				return -ENOMEM;
-			len = readlinkat(fd, name, target, cap);
-			if (len < 0)
-				return -errno;
-			if ((size_t)len < cap)
-				break;
-			cap *= 2;
-		}
-		target[len] = '\0';
-		/* "d/", "d/.", "..": the link leads to a directory, which
-		 * a file's copy does not replace */
-		if (!len || target[len - 1] == '/')
-			return -EISDIR;
-		next = open_parent(fd, target, &last);
-		if (next < 0)
-			return -errno;
-		close(fd);
-		fd = next;
-		if (!strcmp(last, ".") || !strcmp(last, ".."))
-			return -EISDIR;
-		free(name);
-		if (!(name = strdup(last)))
-			return -ENOMEM;
-	}
-	return -ELOOP;
-out:
-	*ret_dirfd = fd;
-	*ret_name = name;
-	fd = -1;
-	name = NULL;
-	return 1;
-}
-
 
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline)

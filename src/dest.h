@@ -1,7 +1,9 @@
 /* What to do with the destination: whether it may be written at all
- * (same file, -n, -u, -i), backups, links made in its place, atomic
- * replacement with a temporary, and the clean-up of a partly written
- * file when a signal ends the run.  Decisions are cp's. */
+ * (same file, -n, -u, -i), backups, links made in its place, and the
+ * signal handler that has the library clean up a partly written file
+ * when a signal ends the run.  Decisions are cp's; what is done to one
+ * file's destination (the --atomic temporary, a symlink written
+ * through, a partial file) is libsmartcp's. */
 #ifndef SMARTCP_DEST_H
 #define SMARTCP_DEST_H
 
@@ -73,69 +75,17 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 int sc_dest_make_link(bool hard, const struct sc_at *target,
 		      const struct sc_at *dst, bool follow, bool replace);
 
-/* DST was not there when stat'ed, but O_EXCL found a name: a symlink to
- * nowhere.  cp does not write through it (POSIXLY_CORRECT: it does,
- * making the file it names, opened with FLAGS and MODE).  Returns the
- * fd, -1 with errno, or -2 when the message is said. */
-int sc_dest_open_dangling(struct sc_msgs *m, const struct sc_at *dst,
-			  int flags, mode_t mode);
-
-/* A symlink to nowhere at DST: cp does not write through it, and says so
- * (true); POSIXLY_CORRECT lets the copy make the file it names (false). */
-bool sc_dest_refuse_dangling(struct sc_msgs *m, const struct sc_at *dst);
-
-/* --atomic: where a copy through DST writes, when DST is a symlink (or a
- * chain of them): the directory of the last link's target, opened
- * O_PATH by descriptor from the first link's directory on
- * (*RET_DIRFD, the caller's to close), and the target's name there
- * (*RET_NAME, to free), whose lstat goes to *RET_ST (st_mode 0: it does
- * not exist, the link dangles).  Returns 1 when DST is a symlink so
- * resolved, 0 when it is not a symlink (or not there), or -errno: ELOOP,
- * EISDIR for a link to a directory. */
-int sc_dest_resolve(const struct sc_at *dst, int *ret_dirfd, char **ret_name,
-		    struct stat *ret_st);
-
-/* fsync of DST's directory (EINVAL, a directory that cannot be synced,
- * counts as done).  0 or -errno. */
-int sc_dest_fsync_dir(const struct sc_at *dst);
-
-/* --- --atomic ---------------------------------------------------------- */
-
-/* Opens an unnamed temporary in DST's directory (or a named one where
- * O_TMPFILE is not supported, which a signal then removes), made with
- * MODE as open(2) makes a file (less the umask, or by the directory's
- * default ACL).  Returns the fd or -errno; *RET_NAMED tells whether it
- * has a name.  One at a time: --atomic runs without -j workers. */
-int sc_dest_atomic_open(const struct sc_at *dst, mode_t mode, bool *ret_named);
-
-/* Puts the finished temporary FD (NAMED as sc_dest_atomic_open() said)
- * in DST's place with one rename.  0 or -errno (the temporary is gone). */
-int sc_dest_atomic_commit(int fd, const struct sc_at *dst, bool named);
-
-/* A copy into the temporary failed: its name, if it has one, goes. */
-void sc_dest_atomic_abandon(bool named);
-
-/* --- a destination being written in place ------------------------------ */
+/* --- the signal handler ------------------------------------------------- */
 
 /* Threads that may write destinations: the walk's (0) and -j workers
  * (1 ... SC_DEST_THREADS - 1). */
 #define SC_DEST_THREADS 65
 
-/* DST is being written by thread THREAD, through FD (ST its fstat, or
- * NULL for a file made here with O_EXCL, not fstat'ed): a signal removes
- * DST, so an interrupted copy leaves no file that looks complete, but
- * only while the name still leads to that file.  DST's directory
- * descriptor and FD must stay open until sc_dest_partial_end().
- * KEEP_NAME: the file is reached by other names (hard links, a symlink
- * it was written through), which a removal would leave holding the
- * prefix: it is emptied through FD instead.  SIGKILL cannot be caught:
- * only --atomic protects against it. */
-void sc_dest_partial_begin(unsigned thread, const struct sc_at *dst, int fd,
-			   const struct stat *st, bool keep_name);
-
-/* THREAD's destination is complete, or dealt with: a signal leaves it.
- * Called before its descriptor is closed. */
-void sc_dest_partial_end(unsigned thread);
+/* Thread THREAD copies files through X: a signal that ends the run
+ * has the library remove what the copy in progress there made
+ * (sc_copy_ctx_abandon()).  NULL: none any more.  Called by that thread
+ * before its first copy, and before X is freed. */
+void sc_dest_register(unsigned thread, struct sc_copy_ctx *x);
 
 /* Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE that
  * removes partial files and named temporaries, then dies of the signal.

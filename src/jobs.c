@@ -334,7 +334,8 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 	/* A clone shares the source's blocks without reading them: reading
 	 * them ahead would only cost a cold tree on btrfs or xfs reads it
 	 * never needed. */
-	a.data = !job->parent_facts || job->parent_facts->can_clone == SC_NO ||
+	a.data = !job->parent_facts ||
+		 sc_fs_facts_can_clone(job->parent_facts) == SC_NO ||
 		 j->o->reflink == SC_REFLINK_NEVER;
 	for (job->n_done = 0; job->n_done < job->n; job->n_done++) {
 		unsigned i = job->n_done;
@@ -418,10 +419,10 @@ static bool ext4_without_journal(const struct sc_fs_facts *dst)
 	ssize_t n;
 	int fd;
 
-	if (!dst || dst->magic != 0xEF53)	/* EXT4_SUPER_MAGIC */
+	if (!dst || sc_fs_facts_magic(dst) != 0xEF53)	/* EXT4_SUPER_MAGIC */
 		return false;
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u",
-		 major(dst->dev), minor(dst->dev));
+		 major(sc_fs_facts_dev(dst)), minor(sc_fs_facts_dev(dst)));
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n <= 0)
 		return false;
@@ -648,7 +649,7 @@ int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
 	job->src[job->n] = src;
 	job->dst[job->n++] = dst;
 	job->parent_facts = facts;
-	job->batch_reads = src_facts && src_facts->class == SC_FS_LOCAL;
+	job->batch_reads = src_facts && sc_fs_facts_class(src_facts) == SC_FS_LOCAL;
 	/* the pool owns it from here */
 	if (job->n == JOB_MAX)
 		sc_jobs_submit(j, batch);

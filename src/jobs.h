@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
-#include "fsinfo.h"
 #include "options.h"
 #include "pool.h"
 #include "report.h"

@@ -4,7 +4,6 @@
 #include "options.h"
 #include "help.h"
 #include "longopts.h"
-#include "plan.h"
 #include "quote.h"
 
 #include <ctype.h>
@@ -220,7 +219,7 @@ struct backup_request {
 static void set_defaults(struct sc_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->roads = SC_ROADMASK_ALL;
+	o->roads = (1u << sc_road_count()) - 1;	/* all of them */
 	o->jobs = 0;	/* automatic: the CPUs for a tree, 1 otherwise */
 	o->suffix = backup_suffix(getenv("SIMPLE_BACKUP_SUFFIX"));
 }
@@ -419,11 +418,12 @@ static int apply_kernel(struct sc_options *o, const char *arg)
 /* One type of --assume-fs into DST.  0, or -1 said. */
 static int assume_type(const char *type, char *dst, size_t size)
 {
-	struct sc_fs_facts f;
+	struct sc_fs_facts *f;
 	const char *name;
 	size_t col;
 
-	if (sc_fs_facts_assume(type, &f) == 0 && strlen(type) < size) {
+	if (sc_fs_facts_assume(type, 1, 1, &f) == 0 && strlen(type) < size) {
+		sc_fs_facts_free(f);
 		strcpy(dst, type);
 		return 0;
 	}

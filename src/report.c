@@ -15,12 +15,12 @@ struct sc_report {
 	/* --explain about another machine: these facts were assumed */
 	bool kernel_assumed, fs_assumed;
 	struct sc_kernel kernel;
-	const struct sc_fsinfo *fsi;	/* where --explain's facts came from */
+	struct sc_copier *copier;	/* where --explain's facts came from */
 	uint64_t files, bytes;
 	unsigned changed, vanished;	/* sources that changed, entries
 					 * gone before their turn */
-	uint64_t road_bytes[SC_ROAD__MAX];
-	unsigned road_files[SC_ROAD__MAX];
+	uint64_t road_bytes[SC_ROADS_SHOWN];
+	unsigned road_files[SC_ROADS_SHOWN];
 	struct timespec start;
 	pthread_mutex_t lock;	/* counters: -j workers report too */
 	/* progress */
@@ -43,9 +43,9 @@ void sc_report_plain(struct sc_report *rep, bool plain)
 	rep->plain = plain;
 }
 
-void sc_report_fsinfo(struct sc_report *rep, const struct sc_fsinfo *fsi)
+void sc_report_copier(struct sc_report *rep, struct sc_copier *copier)
 {
-	rep->fsi = fsi;
+	rep->copier = copier;
 }
 
 void sc_report_assumed(struct sc_report *rep, const struct sc_kernel *kernel,
@@ -91,16 +91,32 @@ static const char *err_name(int err)
 	return n ? n : "E?";
 }
 
-void sc_report_chain(FILE *f, const struct sc_copy_result *res)
+/* One attempt of a report's road chain. */
+struct attempt {
+	enum sc_road road;
+	int err;		/* 0, -errno, or SC_ERR_ZERO */
+	uint64_t bytes;
+};
+
+static struct attempt attempt_of(const struct sc_copy_report *res,
+				 unsigned i)
 {
-	for (int i = 0; i < res->n_attempts; i++) {
-		const struct sc_attempt *a = &res->attempt[i];
+	struct attempt a = { SC_ROAD_RW, 0, 0 };
+
+	sc_copy_report_attempt(res, i, &a.road, &a.err, &a.bytes);
+	return a;
+}
+
+void sc_report_chain(FILE *f, const struct sc_copy_report *res)
+{
+	for (unsigned i = 0; i < sc_copy_report_attempts(res); i++) {
+		struct attempt a = attempt_of(res, i);
 
 		if (i)
 			fputs(" \u2192 ", f);
-		fputs(sc_road_name(a->road), f);
-		if (a->err)
-			fprintf(f, ": %s", err_name(a->err));
+		fputs(sc_road_name(a.road), f);
+		if (a.err)
+			fprintf(f, ": %s", err_name(a.err));
 	}
 }
 
@@ -188,7 +204,7 @@ static const char *verify_name(int v)
 }
 
 const char *sc_report_change_text(char *buf, size_t size,
-				  const struct sc_change *ch, bool translate)
+				  const struct sc_rec_change *ch, bool translate)
 {
 #define TR(s) (translate ? _(s) : (s))
 	long long a = (long long)ch->size_before;
@@ -223,7 +239,7 @@ const char *sc_report_change_text(char *buf, size_t size,
 	return buf;
 }
 
-static void json_change(FILE *f, const struct sc_change *ch)
+static void json_change(FILE *f, const struct sc_rec_change *ch)
 {
 	fprintf(f, ",\"source_changed\":{\"how\":\"%s\",\"size_before\":%lld,"
 		"\"size_after\":%lld,\"again\":%s}", sc_change_name(ch->how),
@@ -240,15 +256,16 @@ static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs,
 		return;
 	}
 	fputs("{\"type\":", f);
-	sc_json_string(f, fs->type);
-	fprintf(f, ",\"class\":\"%s\",\"uuid\":", sc_fs_class_name(fs->class));
-	if (fs->uuid[0])
-		sc_json_string(f, fs->uuid);
+	sc_json_string(f, sc_fs_facts_type(fs));
+	fprintf(f, ",\"class\":\"%s\",\"uuid\":",
+		sc_fs_class_name(sc_fs_facts_class(fs)));
+	if (sc_fs_facts_uuid(fs)[0])
+		sc_json_string(f, sc_fs_facts_uuid(fs));
 	else
 		fputs("null", f);
 	fputs(",\"mount\":", f);
-	if (fs->target)
-		sc_json_string(f, fs->target);
+	if (sc_fs_facts_target(fs))
+		sc_json_string(f, sc_fs_facts_target(fs));
 	else
 		fputs("null", f);
 	if (assumed)
@@ -256,23 +273,53 @@ static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs,
 	fputs("}", f);
 }
 
+/* The library says its reasons in its own words; where those name what
+ * is an option here, smartcp has always said the option (--explain,
+ * --json, --rules are interfaces): the same words as before. */
+static const struct {
+	const char *lib, *prog;
+} why_words[] = {
+	{ "not among the allowed roads", N_("excluded by --road") },
+	{ "reflink never", N_("--reflink=never") },
+	{ "reflink always", N_("--reflink=always") },
+	{ "reflink never: copy_file_range may share extents",
+	  N_("--reflink=never: copy_file_range may share extents") },
+	{ "sparse always: zero runs must be seen to become holes",
+	  N_("--sparse=always: zero runs must be seen to become holes") },
+	{ "sparse never: every block must be written",
+	  N_("--sparse=never: every block must be written") },
+	{ "verification of a stream", N_("--verify of a stream") },
+	{ "no data is copied", N_("--attributes-only: no data is copied") },
+};
+
+const char *sc_report_why(const char *why)
+{
+	if (!why)
+		return "";
+	for (size_t i = 0; i < ARRAY_SIZE(why_words); i++)
+		if (!strcmp(why, why_words[i].lib))
+			return why_words[i].prog;
+	return why;
+}
+
 void sc_report_json_plan(FILE *f, const struct sc_plan *plan)
 {
 	const char *sep = "";
 
 	fputs("\"plan\":[", f);
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (plan->step[r].use) {
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (sc_plan_use(plan, (enum sc_road)r)) {
 			fprintf(f, "%s\"%s\"", sep, sc_road_name((enum sc_road)r));
 			sep = ",";
 		}
 	fputs("],\"skipped\":[", f);
 	sep = "";
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (!plan->step[r].use) {
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (!sc_plan_use(plan, (enum sc_road)r)) {
 			fprintf(f, "%s{\"road\":\"%s\",\"reason\":", sep,
 				sc_road_name((enum sc_road)r));
-			sc_json_string(f, plan->step[r].why);
+			sc_json_string(f, sc_report_why(sc_plan_why(plan,
+							(enum sc_road)r)));
 			fputs("}", f);
 			sep = ",";
 		}
@@ -282,7 +329,9 @@ void sc_report_json_plan(FILE *f, const struct sc_plan *plan)
 static void json_record(const struct sc_report *rep,
 			const struct sc_record *rec, FILE *f)
 {
-	const struct sc_copy_result *res = &rec->res;
+	const struct sc_copy_report *res = rec->copied ? rec->res : NULL;
+	unsigned n_att = sc_copy_report_attempts(res);
+	int res_err = sc_copy_report_data_error(res, NULL);
 	int last_road = -1;
 
 	fputs("{\"source\":", f);
@@ -300,27 +349,27 @@ static void json_record(const struct sc_report *rep,
 	}
 	if (rec->planned) {
 		fputc(',', f);
-		sc_report_json_plan(f, &rec->plan);
+		sc_report_json_plan(f, rec->plan);
 	}
 	if (rec->copied) {
 		const char *sep = "";
 
 		fputs(",\"tried\":[", f);
-		for (int i = 0; i < res->n_attempts; i++) {
-			const struct sc_attempt *a = &res->attempt[i];
+		for (unsigned i = 0; i < n_att; i++) {
+			struct attempt a = attempt_of(res, i);
 
 			fprintf(f, "%s{\"road\":\"%s\",\"result\":\"%s\",\"bytes\":%llu}",
-				sep, sc_road_name(a->road),
-				a->err ? err_name(a->err) : "ok",
-				(unsigned long long)a->bytes);
+				sep, sc_road_name(a.road),
+				a.err ? err_name(a.err) : "ok",
+				(unsigned long long)a.bytes);
 			sep = ",";
-			if (!a->err && a->bytes && !res->err)
-				last_road = a->road;
+			if (!a.err && a.bytes && !res_err)
+				last_road = (int)a.road;
 		}
 		fputs("],\"roads\":[", f);
 		sep = "";
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (res->road_bytes[r]) {
+		for (unsigned r = 0; r < sc_road_count(); r++)
+			if (sc_copy_report_road_bytes(res, (enum sc_road)r)) {
 				fprintf(f, "%s\"%s\"", sep,
 					sc_road_name((enum sc_road)r));
 				sep = ",";
@@ -328,17 +377,18 @@ static void json_record(const struct sc_report *rep,
 		fputs("]", f);
 		/* A copy that failed was finished by no road: its last
 		 * attempt in "tried" carries the error that ended it. */
-		if (last_road < 0 && res->n_attempts && !res->err &&
-		    !res->attempt[res->n_attempts - 1].err)
-			last_road = res->attempt[res->n_attempts - 1].road;
+		if (last_road < 0 && n_att && !res_err &&
+		    !attempt_of(res, n_att - 1).err)
+			last_road = (int)attempt_of(res, n_att - 1).road;
 		if (last_road >= 0)
 			fprintf(f, ",\"road\":\"%s\"",
 				sc_road_name((enum sc_road)last_road));
 		else
 			fputs(",\"road\":null", f);
 		fprintf(f, ",\"bytes\":%llu,\"holes\":%s",
-			(unsigned long long)res->bytes,
-			res->holes ? "true" : "false");
+			(unsigned long long)sc_copy_report_bytes(res),
+			sc_copy_report_flags(res) & SC_REPORT_HOLES ?
+			"true" : "false");
 	}
 	if (rec->unchanged)
 		fputs(",\"unchanged\":true", f);
@@ -384,24 +434,26 @@ static void explain_fs(const char *label, const struct sc_fs_facts *fs,
 		return;
 	}
 	/* "assumed", like the labels, is for scripts: not translated */
-	printf("%s%s", assumed ? "assumed " : "", fs->type[0] ? fs->type : "?");
-	if (fs->source && strcmp(fs->source, fs->type))
-		printf(" %s", fs->source);
-	if (fs->target)
-		printf(_(" on %s"), fs->target);
-	if (fs->uuid[0])
-		printf(" uuid %s", fs->uuid);
-	if (is_src && fs->class == SC_FS_GENERATED)
+	printf("%s%s", assumed ? "assumed " : "",
+	       sc_fs_facts_type(fs)[0] ? sc_fs_facts_type(fs) : "?");
+	if (sc_fs_facts_source(fs) &&
+	    strcmp(sc_fs_facts_source(fs), sc_fs_facts_type(fs)))
+		printf(" %s", sc_fs_facts_source(fs));
+	if (sc_fs_facts_target(fs))
+		printf(_(" on %s"), sc_fs_facts_target(fs));
+	if (sc_fs_facts_uuid(fs)[0])
+		printf(" uuid %s", sc_fs_facts_uuid(fs));
+	if (is_src && sc_fs_facts_class(fs) == SC_FS_GENERATED)
 		printf(_(" (generated content: st_size %lld is not its length)"),
 		       (long long)rec->src_size);
 	else if (is_src)
-		printf(_(" (%s, %lld bytes%s)"), sc_fs_class_name(fs->class),
+		printf(_(" (%s, %lld bytes%s)"), sc_fs_class_name(sc_fs_facts_class(fs)),
 		       (long long)rec->src_size,
 		       rec->src_sparse ? _(", sparse") : "");
 	else
-		printf(" (%s%s)", sc_fs_class_name(fs->class),
-		       fs->can_clone == SC_YES ? _(", can clone") :
-		       fs->can_clone == SC_MAYBE ? _(", may clone") : "");
+		printf(" (%s%s)", sc_fs_class_name(sc_fs_facts_class(fs)),
+		       sc_fs_facts_can_clone(fs) == SC_YES ? _(", can clone") :
+		       sc_fs_facts_can_clone(fs) == SC_MAYBE ? _(", may clone") : "");
 	putchar('\n');
 }
 
@@ -414,9 +466,9 @@ static void explain_origins(const struct sc_report *rep,
 	char src[160], dst[160];
 	bool s, d;
 
-	s = rec->src_fs && sc_fsinfo_origins_text(rep->fsi, rec->src_fs,
+	s = rec->src_fs && sc_copier_origins_text(rep->copier, rec->src_fs,
 						  src, sizeof(src)) > 0;
-	d = rec->dst_fs && sc_fsinfo_origins_text(rep->fsi, rec->dst_fs,
+	d = rec->dst_fs && sc_copier_origins_text(rep->copier, rec->dst_fs,
 						  dst, sizeof(dst)) > 0;
 	if (!s && !d)
 		return;
@@ -446,8 +498,8 @@ static void explain_record(const struct sc_report *rep,
 		printf("  %-8s assumed Linux %d.%d\n", "kernel:",
 		       rep->kernel.major, rep->kernel.minor);
 	printf("  %-8s ", "plan:");
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (rec->plan.step[r].use) {
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (sc_plan_use(rec->plan, (enum sc_road)r)) {
 			printf("%s%s", sep, sc_road_name((enum sc_road)r));
 			sep = ", ";
 		}
@@ -455,12 +507,13 @@ static void explain_record(const struct sc_report *rep,
 		fputs(_("(no road)"), stdout);
 	putchar('\n');
 	sep = "";
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (!rec->plan.step[r].use) {
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (!sc_plan_use(rec->plan, (enum sc_road)r)) {
 			if (!*sep)
 				printf("  %-8s ", "skipped:");
 			printf("%s%s (%s)", sep, sc_road_name((enum sc_road)r),
-			       _(rec->plan.step[r].why));
+			       _(sc_report_why(sc_plan_why(rec->plan,
+							   (enum sc_road)r))));
 			sep = ", ";
 		}
 	if (*sep)
@@ -473,22 +526,27 @@ void sc_report_progress_enable(struct sc_report *rep, bool now)
 	rep->progress_now = now;
 }
 
-void sc_report_debug(FILE *out, const struct sc_copy_result *res,
+void sc_report_debug(FILE *out, const struct sc_copy_report *res,
 		     const struct sc_plan *plan, bool reflink)
 {
 	const char *offload = "unknown", *clone = reflink ? "unknown" : "no";
 	const char *sparse = "unknown";
-	bool tried[SC_ROAD__MAX] = { false }, ok[SC_ROAD__MAX] = { false };
+	bool tried[SC_ROADS_SHOWN] = { false }, ok[SC_ROADS_SHOWN] = { false };
 
 	if (!out)
 		out = stdout;
 	if (res) {
-		for (int i = 0; i < res->n_attempts; i++) {
-			tried[res->attempt[i].road] = true;
+		unsigned flags = sc_copy_report_flags(res);
+
+		for (unsigned i = 0; i < sc_copy_report_attempts(res); i++) {
+			struct attempt a = attempt_of(res, i);
+
+			if ((unsigned)a.road >= SC_ROADS_SHOWN)
+				continue;
+			tried[a.road] = true;
 			/* a road that moved bytes was used, even if it then
 			 * failed */
-			ok[res->attempt[i].road] |= !res->attempt[i].err ||
-						    res->attempt[i].bytes;
+			ok[a.road] |= !a.err || a.bytes;
 		}
 		/* cp tries a clone first and copy_file_range next; a road
 		 * smartcp knew would fail, and skipped, counts as refused */
@@ -497,18 +555,20 @@ void sc_report_debug(FILE *out, const struct sc_copy_result *res,
 		if (!ok[SC_ROAD_CLONE]) {
 			offload = ok[SC_ROAD_RANGE] ? "yes" :
 				  !tried[SC_ROAD_RANGE] && plan &&
-				  plan->step[SC_ROAD_RANGE].by_option ?
+				  sc_plan_by_option(plan, SC_ROAD_RANGE) ?
 				  "avoided" :
 				  /* planned, but no data asked for it (an
 				   * empty file: one read found the end) */
 				  !tried[SC_ROAD_RANGE] && plan &&
-				  plan->step[SC_ROAD_RANGE].use &&
-				  !res->bytes && !res->err ?
+				  sc_plan_use(plan, SC_ROAD_RANGE) &&
+				  !sc_copy_report_bytes(res) &&
+				  !sc_copy_report_data_error(res, NULL) ?
 				  "unknown" : "unsupported";
-			sparse = res->seek_data && res->zero_scan ?
+			sparse = (flags & SC_REPORT_SEEK_DATA) &&
+				 (flags & SC_REPORT_ZERO_SCAN) ?
 				 "SEEK_HOLE + zeros" :
-				 res->seek_data ? "SEEK_HOLE" :
-				 res->zero_scan ? "zeros" : "no";
+				 flags & SC_REPORT_SEEK_DATA ? "SEEK_HOLE" :
+				 flags & SC_REPORT_ZERO_SCAN ? "zeros" : "no";
 		}
 	}
 	fprintf(out, "copy offload: %s, reflink: %s, sparse detection: %s\n",
@@ -563,15 +623,19 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		out = stdout;
 	pthread_mutex_lock(&rep->lock);
 	if (rec->copied)
-		rep->done_before += rec->res.bytes;
+		rep->done_before += sc_copy_report_bytes(rec->res);
 	if (rec->change.how != SC_CHANGE_NONE)
 		rep->changed++;
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err) {
 		rep->files++;
-		rep->bytes += rec->res.bytes;
-		for (int r = 0; r < SC_ROAD__MAX; r++) {
-			rep->road_bytes[r] += rec->res.road_bytes[r];
-			rep->road_files[r] += rec->res.road_bytes[r] != 0;
+		rep->bytes += sc_copy_report_bytes(rec->res);
+		for (unsigned r = 0; r < sc_road_count() &&
+				     r < SC_ROADS_SHOWN; r++) {
+			uint64_t b = sc_copy_report_road_bytes(rec->res,
+							       (enum sc_road)r);
+
+			rep->road_bytes[r] += b;
+			rep->road_files[r] += b != 0;
 		}
 	}
 	pthread_mutex_unlock(&rep->lock);
@@ -597,7 +661,7 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		fputs(" [unchanged]", out);
 	} else if (rec->kind == SC_KIND_FILE && rec->copied) {
 		fputs(" [", out);
-		sc_report_chain(out, &rec->res);
+		sc_report_chain(out, rec->res);
 		if (rec->change.how != SC_CHANGE_NONE) {
 			char what[128];
 
@@ -662,7 +726,8 @@ void sc_report_finish(struct sc_report *rep, int failures)
 		printf("{\"summary\":{\"files\":%llu,\"bytes\":%llu,\"failures\":%d,\"roads\":{",
 		       (unsigned long long)rep->files,
 		       (unsigned long long)rep->bytes, failures);
-		for (int r = 0; r < SC_ROAD__MAX; r++) {
+		for (unsigned r = 0; r < sc_road_count() &&
+				     r < SC_ROADS_SHOWN; r++) {
 			printf("%s\"%s\":{\"files\":%u,\"bytes\":%llu}", sep,
 			       sc_road_name((enum sc_road)r), rep->road_files[r],
 			       (unsigned long long)rep->road_bytes[r]);
@@ -687,7 +752,8 @@ void sc_report_finish(struct sc_report *rep, int failures)
 				 (unsigned long)rep->files),
 		(unsigned long long)rep->files);
 	fprintf(stderr, _(", %s in %.2f s (%s/s)"), bytes, secs, rate);
-	for (int r = 0, first = 1; r < SC_ROAD__MAX; r++)
+	for (unsigned r = 0, first = 1; r < sc_road_count() &&
+					r < SC_ROADS_SHOWN; r++)
 		if (rep->road_files[r]) {
 			fprintf(stderr, "%s%s %u", first ? "; " : ", ",
 				sc_road_name((enum sc_road)r), rep->road_files[r]);
@@ -862,6 +928,16 @@ void sc_report_verror(struct sc_msgs *m, bool fail, int err,
 		fprintf(f, ": %s", strerror_r(err, buf, sizeof(buf)));
 	}
 	fputc('\n', f);
+}
+
+void sc_report_verror_args(struct sc_msgs *m, bool fail, int err,
+			   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sc_report_verror(m, fail, err, fmt, ap);
+	va_end(ap);
 }
 
 void sc_report_error(struct sc_msgs *m, int err, const char *fmt, ...)

@@ -8,15 +8,23 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "change.h"
-#include "copy.h"
-#include "fsinfo.h"
-#include "plan.h"
+#include <smartcp/smartcp.h>
 
 /* SC_KIND_UNKNOWN: an entry that failed before its type was learned
  * (its source could not be stat'ed). */
 enum sc_kind { SC_KIND_FILE, SC_KIND_DIR, SC_KIND_SYMLINK, SC_KIND_SPECIAL,
 	       SC_KIND_HARDLINK, SC_KIND_UNKNOWN };
+
+/* How a source changed while it was copied (sc_copy_report_change()). */
+struct sc_rec_change {
+	enum sc_change_how how;
+	off_t size_before, size_after;
+	bool again;		/* it changed again while copied again */
+};
+
+/* Roads the program sizes its tables for; the library's are counted
+ * with sc_road_count(), and any past this are left out of the summary. */
+#define SC_ROADS_SHOWN 8
 
 struct sc_record {
 	const char *src, *dst;
@@ -24,10 +32,12 @@ struct sc_record {
 	const struct sc_fs_facts *src_fs, *dst_fs;
 	off_t src_size;
 	bool src_sparse;
-	bool planned;			/* plan is filled */
-	struct sc_plan plan;
-	bool copied;			/* res is filled */
-	struct sc_copy_result res;
+	bool planned;			/* plan is set */
+	const struct sc_plan *plan;	/* the report's (or an explanation's) */
+	bool copied;			/* res is set: the copy's report, whose
+					 * data step is told (the record is
+					 * used before the next copy) */
+	const struct sc_copy_report *res;
 	double seconds;
 	bool unchanged;			/* --if-changed found it equal */
 	const char *backup;		/* backup made of the old destination */
@@ -38,7 +48,7 @@ struct sc_record {
 	       SC_VERIFY_FAILED, SC_VERIFY_CURRENT,
 	       SC_VERIFY_RECOPIED } verify;
 	off_t verify_bad;		/* first differing offset seen */
-	struct sc_change change;	/* the source changed while copied */
+	struct sc_rec_change change;	/* the source changed while copied */
 	bool change_failed;		/* ... and that fails the file */
 	int err;			/* 0, or -errno of the failure */
 	const char *failure;		/* what failed, untranslated */
@@ -54,9 +64,9 @@ struct sc_report;
 
 /* Installed as "cp": -v lines as cp prints them, without the road. */
 void sc_report_plain(struct sc_report *rep, bool plain);
-/* The facts cache whose origins --explain prints (sc_fsinfo_origins_text);
- * NULL for none. */
-void sc_report_fsinfo(struct sc_report *rep, const struct sc_fsinfo *fsi);
+/* The copier whose facts' origins --explain prints
+ * (sc_copier_origins_text); NULL for none. */
+void sc_report_copier(struct sc_report *rep, struct sc_copier *copier);
 int sc_report_new(bool verbose, bool json, bool explain, bool summary,
 		  struct sc_report **ret);
 /* --explain about another machine: KERNEL (NULL: the running one was
@@ -86,7 +96,7 @@ void sc_report_progress_end(struct sc_report *rep);
  * clone was allowed.  As cp 9.4 and later say it: "avoided" when an
  * option kept copy_file_range out, "unsupported" when it was refused or
  * smartcp knew it would be. */
-void sc_report_debug(FILE *out, const struct sc_copy_result *res,
+void sc_report_debug(FILE *out, const struct sc_copy_report *res,
 		     const struct sc_plan *plan, bool reflink);
 
 /* An entry of a directory that was gone when its turn came (listed,
@@ -97,7 +107,8 @@ void sc_report_vanished(struct sc_report *rep);
  * to 2 bytes"), translated when TRANSLATE (messages), else in English
  * (the -v line, like its other words).  Returns BUF. */
 const char *sc_report_change_text(char *buf, size_t size,
-				  const struct sc_change *ch, bool translate);
+				  const struct sc_rec_change *ch,
+				  bool translate);
 
 /* Is stderr a terminal?  Asked once (TCGETS), on the first call: call
  * it before threads start. */
@@ -115,8 +126,12 @@ void sc_json_string(FILE *f, const char *s);
  * comma before them. */
 void sc_report_json_plan(FILE *f, const struct sc_plan *plan);
 
+/* A plan's reason (sc_plan_why) in the words smartcp's outputs use,
+ * untranslated ("" for NULL). */
+const char *sc_report_why(const char *why);
+
 /* "a → b: EXDEV → c" chain for -v, from a result. */
-void sc_report_chain(FILE *f, const struct sc_copy_result *res);
+void sc_report_chain(FILE *f, const struct sc_copy_report *res);
 
 /* --- messages ---------------------------------------------------------- */
 
@@ -166,6 +181,10 @@ void sc_report_error(struct sc_msgs *m, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void sc_report_warning(struct sc_msgs *m, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* sc_report_verror() with the arguments here: for a format that is not
+ * smartcp's own (libattr's messages, translated in its domain). */
+void sc_report_verror_args(struct sc_msgs *m, bool fail, int err,
+			   const char *fmt, ...);
 void sc_report_verror(struct sc_msgs *m, bool fail, int err,
 		      const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));

@@ -1,6 +1,6 @@
 /* The rules that choose the roads, as a table (smartcp --rules).
  *
- * Nothing here decides anything: each row is what sc_plan_make() answers
+ * Nothing here decides anything: each row is what sc_plan_new() answers
  * for the facts of one kind of filesystem pair on one kernel version,
  * and the kernel versions are grouped where the answer stays the same.
  * So the table, and the man page's copy of it (generated from this
@@ -76,7 +76,7 @@ static size_t kernel_versions(struct sc_kernel *v, size_t max)
 }
 
 struct row_facts {
-	struct sc_fs_facts fs[2];
+	struct sc_fs_facts *fs[2];	/* NULL: the type is not known */
 	struct sc_plan_input in;
 };
 
@@ -85,31 +85,39 @@ static void row_facts(const struct scenario *sc, struct row_facts *rf)
 	const char *type[2] = { sc->src, sc->dst };
 
 	for (int i = 0; i < 2; i++) {
-		struct sc_fs_facts *f = &rf->fs[i];
-		int id = sc->rel == ONE_FS ? 1 : i + 1;
+		int mnt = sc->rel == ONE_FS ? 1 : i + 1;
+		int fs = sc->rel == TWO_FS ? i + 1 : 1;
 
-		if (sc_fs_facts_assume(type[i], f) < 0)
-			*f = (struct sc_fs_facts){ .class = SC_FS_UNKNOWN };
-		f->mnt_id = id;
-		snprintf(f->identity, sizeof(f->identity), "example:%d",
-			 sc->rel == TWO_FS ? i + 1 : 1);
+		if (sc_fs_facts_assume(type[i], fs, mnt, &rf->fs[i]) < 0)
+			rf->fs[i] = NULL;
 	}
 	rf->in = (struct sc_plan_input){
-		.src_fs = &rf->fs[0], .dst_fs = &rf->fs[1],
+		.size = sizeof(struct sc_plan_input),
+		.src_fs = rf->fs[0], .dst_fs = rf->fs[1],
 		.src_mode = strcmp(sc->src, "pipefs") ? S_IFREG : S_IFIFO,
 		.dst_mode = strcmp(sc->dst, "pipefs") ? S_IFREG : S_IFIFO,
 		.src_size = 4096, .reflink = SC_REFLINK_AUTO,
-		.sparse = SC_SPARSE_AUTO, .roads = SC_ROADMASK_ALL,
+		.sparse = SC_SPARSE_AUTO, .roads = 0,
 	};
 }
 
+static void row_facts_free(struct row_facts *rf)
+{
+	sc_fs_facts_free(rf->fs[0]);
+	sc_fs_facts_free(rf->fs[1]);
+}
+
+/* The same roads, and the same reasons for the roads left out (the
+ * table shows no other). */
 static bool same_plan(const struct sc_plan *a, const struct sc_plan *b)
 {
-	for (int r = 0; r < SC_ROAD__MAX; r++) {
-		const char *x = a->step[r].why, *y = b->step[r].why;
+	for (unsigned r = 0; r < sc_road_count(); r++) {
+		const char *x = sc_plan_why(a, (enum sc_road)r);
+		const char *y = sc_plan_why(b, (enum sc_road)r);
+		bool use = sc_plan_use(a, (enum sc_road)r);
 
-		if (a->step[r].use != b->step[r].use ||
-		    (x != y && (!x || !y || strcmp(x, y))))
+		if (use != sc_plan_use(b, (enum sc_road)r) ||
+		    (!use && x != y && (!x || !y || strcmp(x, y))))
 			return false;
 	}
 	return true;
@@ -172,16 +180,17 @@ static void print_row(FILE *out, const struct plan_row *row)
 
 	print_kernels(out, row->from, row->open_end ? NULL : &row->to,
 		      row->first);
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (row->plan->step[r].use) {
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (sc_plan_use(row->plan, (enum sc_road)r)) {
 			fprintf(out, "%s%s", sep, sc_road_name((enum sc_road)r));
 			sep = ", ";
 		}
 	fputc('\n', out);
-	for (int r = 0; r < SC_ROAD__MAX; r++)
-		if (!row->plan->step[r].use)
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (!sc_plan_use(row->plan, (enum sc_road)r))
 			print_wrapped(out, sc_road_name((enum sc_road)r),
-				      _(row->plan->step[r].why));
+				      _(sc_report_why(sc_plan_why(row->plan,
+							(enum sc_road)r))));
 }
 
 static void json_fs(FILE *out, const char *key, const struct sc_fs_facts *f,
@@ -189,7 +198,8 @@ static void json_fs(FILE *out, const char *key, const struct sc_fs_facts *f,
 {
 	fprintf(out, "\"%s\":{\"type\":", key);
 	sc_json_string(out, type);
-	fprintf(out, ",\"class\":\"%s\"}", sc_fs_class_name(f->class));
+	fprintf(out, ",\"class\":\"%s\"}",
+		sc_fs_class_name(sc_fs_facts_class(f)));
 }
 
 static void json_row(FILE *out, const struct plan_row *row)
@@ -199,9 +209,9 @@ static void json_row(FILE *out, const struct plan_row *row)
 	fputs("{\"case\":", out);
 	sc_json_string(out, sc->what);
 	fputc(',', out);
-	json_fs(out, "source_fs", &row->rf->fs[0], sc->src);
+	json_fs(out, "source_fs", row->rf->fs[0], sc->src);
 	fputc(',', out);
-	json_fs(out, "destination_fs", &row->rf->fs[1], sc->dst);
+	json_fs(out, "destination_fs", row->rf->fs[1], sc->dst);
 	fprintf(out, ",\"relation\":\"%s\",\"source\":\"%s\","
 		"\"destination\":\"%s\",\"kernel\":{\"from\":\"%d.%d\",\"to\":",
 		relation_names[sc->rel],
@@ -242,9 +252,10 @@ int sc_rules_print(FILE *out, bool json, const struct sc_kernel *only)
 	for (size_t s = 0; s < ARRAY_SIZE(scenarios); s++) {
 		const struct scenario *sc = &scenarios[s];
 		struct row_facts rf;
-		struct sc_plan plan, next;
+		struct sc_plan *plan = NULL, *next = NULL;
 		size_t start = 0;
 		bool first = true;
+		int e;
 
 		row_facts(sc, &rf);
 		if (!json)
@@ -253,19 +264,24 @@ int sc_rules_print(FILE *out, bool json, const struct sc_kernel *only)
 				strcmp(sc->dst, "pipefs") ? sc->dst : "pipe",
 				_(sc->what));
 		rf.in.kernel = v[0];
-		sc_plan_make(&rf.in, &plan);
-		for (size_t i = 1; i <= nv; i++) {
+		e = sc_plan_new(&rf.in, &plan);
+		for (size_t i = 1; e == 0 && i <= nv; i++) {
 			struct plan_row row = {
 				.sc = sc, .rf = &rf, .from = v[start],
 				.to = v[i - 1], .open_end = i == nv,
-				.first = first, .plan = &plan,
+				.first = first, .plan = plan,
 			};
 
 			if (i < nv) {
 				rf.in.kernel = v[i];
-				sc_plan_make(&rf.in, &next);
-				if (same_plan(&plan, &next))
+				e = sc_plan_new(&rf.in, &next);
+				if (e < 0)
+					break;
+				if (same_plan(plan, next)) {
+					sc_plan_free(next);
+					next = NULL;
 					continue;
+				}
 			}
 			if (!only || kernel_in(only, row.from, row.to,
 					       row.open_end)) {
@@ -276,9 +292,16 @@ int sc_rules_print(FILE *out, bool json, const struct sc_kernel *only)
 			}
 			first = false;
 			start = i;
-			if (i < nv)
+			if (i < nv) {
+				sc_plan_free(plan);
 				plan = next;
+				next = NULL;
+			}
 		}
+		sc_plan_free(plan);
+		row_facts_free(&rf);
+		if (e < 0)
+			return e;
 	}
 	return ferror(out) ? -EIO : 0;
 }

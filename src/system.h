@@ -1,11 +1,12 @@
 /* What every file of the program (src/) includes: the engine's common
  * header (config.h, the public header, N_(), ARRAY_SIZE, MIN, the
- * cleanup attributes), plus what only a program has: gettext and the
- * name it was invoked as. */
+ * cleanup attributes) -- the only header of lib/ the program sees: lib/
+ * is not on its include path -- plus what only a program has: gettext
+ * and the name it was invoked as. */
 #ifndef SMARTCP_SYSTEM_H
 #define SMARTCP_SYSTEM_H
 
-#include "common.h"
+#include "../lib/common.h"
 
 #ifdef ENABLE_NLS
 # include <libintl.h>

@@ -7,15 +7,11 @@
 #include "attrs.h"
 #include "dest.h"
 #include "file.h"
-#include "copy.h"
-#include "fsinfo.h"
 #include "jobs.h"
 #include "links.h"
 #include "paths.h"
-#include "plan.h"
 #include "pool.h"
 #include "quote.h"
-#include "xattr_rules.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -130,7 +126,7 @@ void sc_walk_report(struct walk *w, struct sc_record *rec)
 	rec->announced = w->announced;
 	/* counted as the summary counts files */
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
-		sc_dest_done(rec->res.bytes);
+		sc_dest_done(sc_copy_report_bytes(rec->res));
 	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
@@ -666,22 +662,18 @@ static void announce(struct walk *w, const char *src, const char *dst)
 	w->announced = true;
 }
 
-static void on_progress(void *arg, uint64_t done, enum sc_road road)
+static int on_progress(void *arg, uint64_t done, enum sc_road road)
 {
 	struct walk *w = arg;
 
 	sc_report_progress(w->rep, w->current, done, w->current_size, road);
+	return 0;
 }
 
 const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
 					const struct stat *st)
 {
-	const struct sc_fs_facts *f;
-
-	pthread_mutex_lock(&w->run->lock);
-	f = sc_fsinfo_lookup(w->run->fsi, fd, st);
-	pthread_mutex_unlock(&w->run->lock);
-	return f;
+	return sc_copier_facts(w->run->copier, fd, st);
 }
 
 /* Command-line operands and what they became, when several go into a
@@ -712,16 +704,50 @@ static void seen_add(struct seen **v, size_t *n, const struct stat *st,
 
 /* --- attributes ------------------------------------------------------- */
 
+/* The metadata of S's copy D (their paths name them in messages)
+ * through the copier, which keeps what --preserve asks for; its events
+ * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -1 when
+ * a failure counts. */
+static int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
+		    const struct sc_at *d, const struct stat *st,
+		    const struct sc_made *m, unsigned made)
+{
+	const struct sc_attrs_env env = {
+		.o = w->o, .privileged = w->privileged, .msgs = &w->msgs,
+	};
+	/* a name relative to no directory descriptor: its path */
+	struct sc_meta_args a = {
+		.size = sizeof(a),
+		.src_fd = in, .src_dirfd = s->dirfd >= 0 ? s->dirfd : AT_FDCWD,
+		.src_name = s->dirfd >= 0 ? s->name : s->path,
+		.dst_fd = out, .dst_dirfd = d->dirfd >= 0 ? d->dirfd : AT_FDCWD,
+		.dst_name = d->dirfd >= 0 ? d->name : d->path,
+		.src_st = st,
+		.made = made,
+	};
+	int e;
+
+	if (m) {
+		a.made |= (m->created ? SC_MADE_CREATED : 0) |
+			  (m->mode_known ? SC_MADE_MODE_KNOWN : 0) |
+			  (m->restore ? SC_MADE_RESTORE : 0) |
+			  (m->have_old ? SC_MADE_OLD : 0);
+		a.made_mode = m->mode;
+		a.omitted = m->omitted;
+		a.extra = m->extra;
+		a.old_mode = m->old_mode;
+	}
+	e = sc_copy_ctx_meta(w->cx, &a, w->crep);
+	sc_attrs_say_all(&env, w->crep, s->path, d->path);
+	return e < 0 ? -1 : 0;
+}
+
 int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
 		      const char *dst, const struct stat *st, struct sc_made *m)
 {
-	const struct sc_attrs_env env = {
-		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
-		.privileged = w->privileged, .msgs = &w->msgs,
-	};
 	struct sc_at s = sc_walk_src(w, src), d = sc_walk_dst(w, dst);
 
-	return sc_attrs_set(&env, in, out, &s, &d, st, m);
+	return set_meta(w, in, out, &s, &d, st, m, 0);
 }
 
 /* --- filesystem facts -------------------------------------------------- */
@@ -729,32 +755,7 @@ int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
 const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
 						 const char *path)
 {
-	char *p = strdup(path);
-	const struct sc_fs_facts *f = NULL;
-
-	while (p && *p) {
-		int fd = open(p, O_PATH | O_CLOEXEC);
-		struct stat st;
-		char *slash;
-
-		if (fd >= 0) {
-			if (fstat(fd, &st) == 0)
-				f = sc_walk_facts(w, fd, &st);
-			close(fd);
-			break;
-		}
-		slash = strrchr(p, '/');
-		if (!slash) {
-			strcpy(p, ".");
-			continue;
-		}
-		if (slash == p)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-	free(p);
-	return f;
+	return sc_copier_facts_at(w->run->copier, AT_FDCWD, path);
 }
 
 /* --- the walk ---------------------------------------------------------- */
@@ -1022,7 +1023,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 
 	*ret_fd = -1;
 	/* mkdir decides about set-gid (inherited from the parent) */
-	m->omitted = sc_attrs_omitted(w->o, sst->st_mode);
+	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
 	if (mkdirat(w->dst_fd, w->dst_name,
 		    sst->st_mode & 07777 & ~m->omitted) < 0) {
 		sc_report_error(&w->msgs, errno,
@@ -1265,10 +1266,6 @@ static _noinline_ bool defer_attrs(struct walk *w, size_t node,
 static _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 				    int dfd, const char *src, const char *dst)
 {
-	const struct sc_attrs_env env = {
-		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
-		.privileged = w->privileged, .msgs = &w->msgs,
-	};
 	struct sc_made m = l->m;
 	int own = -1, r;
 
@@ -1287,7 +1284,7 @@ static _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		struct sc_at s = { w->at_fd, w->at_name, src };
 		struct sc_at d = { dfd, ".", dst };
 
-		r = sc_attrs_set(&env, -1, -1, &s, &d, &l->sst, &m);
+		r = set_meta(w, -1, -1, &s, &d, &l->sst, &m, 0);
 	}
 	if (own >= 0)
 		close(own);
@@ -1644,7 +1641,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		sc_walk_report(w, &rec);
 		return 0;
 	}
-	m.omitted = sc_attrs_omitted(w->o, sst->st_mode);
+	m.omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
 	mode = sst->st_mode & ~m.omitted;
 	if (S_ISFIFO(sst->st_mode) ?
 	    mkfifoat(w->dst_fd, w->dst_name, mode & 07777) :
@@ -2443,15 +2440,15 @@ fail:
 /* After the copy: the parents' times, owners and modes, deepest first. */
 static int parents_protect(struct walk *w, struct parent *v, size_t n)
 {
-	const struct sc_attrs_env env = {
-		.o = w->o, .umask = w->umask, .privileged = w->privileged,
-		.msgs = &w->msgs,
-	};
+	for (size_t i = n; i-- > 0;) {
+		struct sc_at s = { AT_FDCWD, v[i].src, v[i].src };
+		struct sc_at d = { AT_FDCWD, v[i].dst, v[i].dst };
 
-	for (size_t i = n; i-- > 0;)
-		if (sc_attrs_set_parent(&env, v[i].src, v[i].dst, &v[i].st,
-					v[i].restore) < 0)
+		if (set_meta(w, -1, -1, &s, &d, &v[i].st, NULL,
+			     SC_MADE_PARENT |
+			     (v[i].restore ? SC_MADE_RESTORE : 0)) < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -2663,6 +2660,12 @@ static void copy_handed_back(void *arg, const struct sc_job_file *f)
 	w->parent_facts = NULL;
 }
 
+/* Out of descriptors in the library's open: the walk gives some back. */
+static bool walk_fd_short(void *arg, int err, unsigned *tries)
+{
+	return sc_walk_fd_short(arg, err, tries);
+}
+
 /* One walk per worker, copies of the walk thread's as it is now: as many
  * as there is memory for, up to N. */
 static unsigned start_workers(void *arg, unsigned n)
@@ -2673,7 +2676,7 @@ static unsigned start_workers(void *arg, unsigned n)
 	/* A worker may meet a filesystem whose facts need libmount (a FUSE
 	 * subtype, an unknown magic): it is loaded now, on the walk thread,
 	 * so that no library's first-use set-up runs in a worker. */
-	sc_fsinfo_preload(w->run->fsi);
+	sc_copier_preload(w->run->copier);
 	w->workers = calloc(n, sizeof(*w->workers));
 	if (!w->workers)
 		return 0;
@@ -2686,9 +2689,17 @@ static unsigned start_workers(void *arg, unsigned n)
 		k->workers = NULL;
 		k->backup = NULL;
 		k->msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
-		if (sc_copy_ctx_init(&k->ctx, w->o->sparse) < 0)
+		/* one copier for the run (its facts and what it learned
+		 * shared, under its lock), a context and a report each */
+		k->cx = NULL;
+		k->crep = NULL;
+		if (sc_copy_ctx_new(w->run->copier, &k->cx) < 0 ||
+		    sc_copy_report_new(&k->crep) < 0) {
+			sc_copy_ctx_free(k->cx);
 			break;
-		k->ctx.verify = w->o->verify;
+		}
+		sc_copy_ctx_set_fd_short(k->cx, walk_fd_short, k);
+		sc_dest_register(1 + i, k->cx);
 	}
 	return i;
 }
@@ -2697,8 +2708,11 @@ static void stop_workers(void *arg, unsigned n)
 {
 	struct walk *w = arg;
 
-	for (unsigned i = 0; w->workers && i < n; i++)
-		sc_copy_ctx_done(&w->workers[i].ctx);
+	for (unsigned i = 0; w->workers && i < n; i++) {
+		sc_dest_register(1 + i, NULL);
+		sc_copy_ctx_free(w->workers[i].cx);
+		sc_copy_report_free(w->workers[i].crep);
+	}
 	free(w->workers);
 	w->workers = NULL;
 }
@@ -2839,10 +2853,6 @@ static int replay_to(struct walk *w, size_t x, size_t **chain, size_t *cap)
  * which any directory could lead elsewhere by now. */
 static void set_deferred_attrs(struct walk *w)
 {
-	const struct sc_attrs_env env = {
-		.o = w->o, .xattr_rules = w->xattr_rules, .umask = w->umask,
-		.privileged = w->privileged, .msgs = &w->msgs,
-	};
 	size_t *chain = NULL, cap = 0;
 
 	for (size_t i = 0; i < w->n_deferred; i++) {
@@ -2872,8 +2882,8 @@ static void set_deferred_attrs(struct walk *w)
 				l->dfd, ".", level_name(w, k, true),
 			};
 
-			if (sc_attrs_set(&env, -1, -1, &s, &t, &d->st,
-					 &d->m) < 0) {
+			if (set_meta(w, -1, -1, &s, &t, &d->st, &d->m,
+				     0) < 0) {
 				w->run->failures++;
 				w->msgs.failed = true;
 			}
@@ -2916,62 +2926,71 @@ static void free_dnodes(struct walk *w)
 static void assume_facts(struct run *run, const struct sc_options *o)
 {
 	for (int i = 0; i < 2; i++) {
-		struct sc_fs_facts *f = &run->assumed[i];
 		int id = o->assume_one_fs ? 1 : i + 1;
 
-		if (sc_fs_facts_assume(o->assume_type[i], f) < 0)
-			continue;	/* not reached: options checked it */
-		f->mnt_id = id;
-		snprintf(f->identity, sizeof(f->identity), "assumed:%d", id);
+		/* not failing: the options checked the types (but memory) */
+		sc_fs_facts_assume(o->assume_type[i], id, id,
+				   &run->assumed[i]);
 	}
 	run->fs_assumed = true;
+}
+
+/* The run's copier: the options as its flags and setters.  0 or -1. */
+static int make_copier(struct run *run, const struct sc_options *o,
+		       mode_t um)
+{
+	struct sc_copier *c;
+
+	if (sc_copier_new(sc_attrs_copier_flags(o), &c) < 0)
+		return -1;
+	run->copier = c;
+	if (sc_copier_set_roads(c, o->roads, o->roads_forced) < 0 ||
+	    sc_copier_set_reflink(c, o->reflink) < 0 ||
+	    sc_copier_set_sparse(c, o->sparse) < 0 ||
+	    sc_copier_set_umask(c, um) < 0 ||
+	    sc_copier_want_uuid(c, o->explain || o->json) < 0 ||
+	    (o->kernel_assumed && sc_copier_assume_kernel(c, o->kernel) < 0) ||
+	    (run->fs_assumed && run->assumed[0] && run->assumed[1] &&
+	     sc_copier_assume_fs(c, run->assumed[0], run->assumed[1]) < 0))
+		return -1;
+	return 0;
 }
 
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
-	struct run run = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct run run = { 0 };
 	struct walk w = { .o = opts, .rep = rep, .run = &run,
 			  .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 };
-	struct sc_xattr_rules *rules = NULL;
 	int rc;
 
 	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
-	if (sc_fsinfo_new(NULL, &run.fsi) < 0 ||
-	    sc_jobs_new(opts, &worker_ops, &w, &w.jobs) < 0 ||
-	    sc_copy_ctx_init(&w.ctx, opts->sparse) < 0) {
-		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
-		sc_jobs_free(w.jobs);
-		sc_fsinfo_free(run.fsi);
-		return 1;
-	}
-	sc_fsinfo_want_uuid(run.fsi, opts->explain || opts->json);
-	w.max_open = sc_jobs_levels(w.jobs);
-	/* Read here, on this thread, before any -j worker exists: workers
-	 * only read the rules (see xattr_rules.h). */
-	if (opts->preserve_xattr && !opts->explain &&
-	    sc_xattr_rules_load(NULL, &rules) < 0) {
-		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
-		sc_copy_ctx_done(&w.ctx);
-		sc_jobs_free(w.jobs);
-		sc_fsinfo_free(run.fsi);
-		return 1;
-	}
-	w.xattr_rules = rules;
-	sc_report_fsinfo(rep, run.fsi);
-	w.kernel = opts->kernel_assumed ? opts->kernel : sc_kernel_running();
 	if (opts->fs_assumed)
 		assume_facts(&run, opts);
 	w.umask = umask(0);
 	umask(w.umask);
 	w.privileged = geteuid() == 0;
-	w.ctx.verify = opts->verify;
+	if (make_copier(&run, opts, w.umask) < 0 ||
+	    sc_jobs_new(opts, &worker_ops, &w, &w.jobs) < 0 ||
+	    sc_copy_ctx_new(run.copier, &w.cx) < 0 ||
+	    sc_copy_report_new(&w.crep) < 0) {
+		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
+		sc_copy_ctx_free(w.cx);
+		sc_jobs_free(w.jobs);
+		sc_copier_free(run.copier);
+		sc_fs_facts_free(run.assumed[0]);
+		sc_fs_facts_free(run.assumed[1]);
+		return 1;
+	}
+	sc_copy_ctx_set_fd_short(w.cx, walk_fd_short, &w);
+	sc_dest_register(0, w.cx);
+	sc_report_copier(rep, run.copier);
+	w.max_open = sc_jobs_levels(w.jobs);
 	/* Progress: never in scripts -- only when stderr is a terminal. */
 	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
 	    (!opts->as_cp || opts->progress)) {
 		sc_report_progress_enable(rep, opts->progress);
-		w.ctx.progress = on_progress;
-		w.ctx.progress_arg = &w;
+		sc_copy_ctx_set_progress(w.cx, on_progress, &w);
 	}
 	if (!opts->explain)
 		/* the summary's condition (smartcp.c): a terminal */
@@ -2988,11 +3007,14 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		rc = 1;
 	sc_report_finish(rep, run.failures ? run.failures : rc);
 
-	sc_copy_ctx_done(&w.ctx);
 	sc_jobs_free(w.jobs);
-	sc_report_fsinfo(rep, NULL);
-	sc_fsinfo_free(run.fsi);
-	sc_xattr_rules_free(rules);
+	sc_report_copier(rep, NULL);
+	sc_dest_register(0, NULL);
+	sc_copy_ctx_free(w.cx);
+	sc_copy_report_free(w.crep);
+	sc_copier_free(run.copier);
+	sc_fs_facts_free(run.assumed[0]);
+	sc_fs_facts_free(run.assumed[1]);
 	free(w.backup);
 	sc_links_free(&w.links);
 	for (size_t i = 0; i < w.n_src_seen; i++)
@@ -3006,7 +3028,5 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	free(w.src_names.p);
 	free(w.dst_names.p);
 	free(w.anc);
-	free(run.learned);
-	pthread_mutex_destroy(&run.lock);
 	return rc;
 }

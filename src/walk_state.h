@@ -18,9 +18,7 @@
 #include "paths.h"
 #include "pool.h"
 #include "report.h"
-#include "xattr_rules.h"
 
-struct learned;		/* file.c: roads that failed for a filesystem pair */
 struct deferred;	/* walk.c: directory attributes set at the end */
 struct seen;		/* walk.c: operands and what they became */
 struct level;		/* walk.c: a directory being copied, and its copy */
@@ -44,12 +42,10 @@ struct sc_devino {
 
 /* What the walk and its -j workers share for the whole run. */
 struct run {
-	/* under LOCK: the filesystem facts cache and what the run has
-	 * learned */
-	pthread_mutex_t lock;
-	struct sc_fsinfo *fsi;
-	struct learned *learned;
-	size_t n_learned;
+	/* The one copier: its facts cache and the roads it learned to fail
+	 * for each pair of filesystems are shared by the walk and its
+	 * workers, under the copier's own lock. */
+	struct sc_copier *copier;
 	/* Failures: a message marks the entry being copied as failed
 	 * (struct sc_msgs); each failed entry counts once, whatever number
 	 * of messages it printed.  Walk thread only: workers count into
@@ -57,7 +53,7 @@ struct run {
 	int failures;
 	/* --explain --assume-fs: the source's and destination's facts */
 	bool fs_assumed;
-	struct sc_fs_facts assumed[2];
+	struct sc_fs_facts *assumed[2];	/* NULL: unknown */
 };
 
 struct walk {
@@ -83,10 +79,10 @@ struct walk {
 	off_t current_size;
 	struct sc_report *rep;
 	struct run *run;	/* shared by the walk and its workers */
-	/* --preserve=xattr: xattr.conf, read before any worker starts */
-	const struct sc_xattr_rules *xattr_rules;
-	struct sc_copy_ctx ctx;
-	struct sc_kernel kernel;
+	/* this thread's means of copying through the run's copier, and
+	 * what its copies report */
+	struct sc_copy_ctx *cx;
+	struct sc_copy_report *crep;
 	mode_t umask;
 	bool privileged;	/* root: may chown, and must say when it fails */
 	bool in_worker;		/* a -j worker's copy of the walk */
@@ -168,8 +164,9 @@ const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
 const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
 						 const char *path);
 
-/* sc_attrs_set() with what W knows of the run, for SRC and DST, the
- * entry being copied (see struct walk): 0, or -1 with the message said. */
+/* The metadata --preserve asks for, through the run's copier, for SRC
+ * and DST, the entry being copied (see struct walk): 0, or -1 with the
+ * message said. */
 int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
 		      const char *dst, const struct stat *st, struct sc_made *m);
 

@@ -1,25 +1,34 @@
-/* libsmartcp: copy a file by the right road -- clone (FICLONE),
+/* libsmartcp 1: copy a file by the right road -- clone (FICLONE),
  * copy_file_range, splice or read/write -- chosen from facts about the
  * two filesystems and the running kernel, with fallback from the exact
- * offset reached, holes kept, the end of file proved by a read, and a
- * verification that reads the destination back.
+ * offset reached, holes kept, the end of file proved by a read, a
+ * verification that reads the destination back, the metadata cp -p keeps,
+ * and a destination never left looking complete when it is not.
  *
  * Conventions (libsmartcp(3) says the same at more length):
  * - Functions return >= 0 on success or a negative errno value.  The
  *   library never prints, never exits, never installs signal handlers and
  *   never changes the process's umask, locale or working directory.
- * - Reasons (sc_plan_step.why) are English, untranslated strings with
- *   static lifetime; the smartcp text domain translates them
+ * - Every object is opaque: created by *_new, released by *_free (which
+ *   accept NULL), read through accessors.  Structures the caller fills
+ *   (struct sc_copy_args, struct sc_meta_args, struct sc_plan_input, and
+ *   struct sc_event, which the library fills for the caller) begin with
+ *   their size: set it to sizeof; the library reads and writes no member
+ *   past it, so code built against an older header keeps working.
+ * - Options are bits of a flags word (SC_COPY_*) and setters: a new
+ *   option is a new bit or a new function, never a changed structure.
+ * - Reasons (sc_plan_why) are English, untranslated strings with static
+ *   lifetime; the smartcp text domain translates them
  *   (dgettext("smartcp", why)).
- * - Objects are created by *_new and released by *_free (which accept
- *   NULL).  A pointer returned into an object lives as long as the
- *   object.  One object is used by one thread at a time; distinct objects
- *   may be used from different threads at once.  Before the first
- *   threads start, call sc_init() once (see below).
- * - Members of the structures below that are not documented as results
- *   are private.  Structures may grow between releases whose SONAME
- *   differs; code compiled against this header needs the SONAME it was
- *   built with. */
+ * - Threads: a copier may be used by several threads at once (its facts
+ *   cache and what it learned are shared, under its own lock); a copy
+ *   context (struct sc_copy_ctx) and a report by one thread at a time.
+ *   Call sc_init() once before the first threads start.
+ * - Stability: this is API and ABI version 1 (SONAME libsmartcp.so.1).
+ *   Functions are only added (in new symbol-version nodes); enums only
+ *   gain values at their end; a road, an event or a flag value a program
+ *   does not know must be handled as "other".  A change that breaks this
+ *   moves the SONAME. */
 #ifndef SMARTCP_SMARTCP_H
 #define SMARTCP_SMARTCP_H
 
@@ -35,33 +44,35 @@ extern "C" {
 
 /* ---- Version and set-up ---------------------------------------------- */
 
-/* "0.1.0": the version of the library actually loaded. */
+/* The API version this header describes; sc_api_version() says which
+ * one the loaded library implements (never less, for the same SONAME). */
+#define SC_API_VERSION 1
+int sc_api_version(void);
+/* "0.1.0": the package version of the library actually loaded. */
 const char *sc_version(void);
-
-/* Runs the lazy first-use set-up of the libraries libsmartcp relies on
- * (libmount's and libblkid's debug masks and caches) so that later calls
- * from several threads do not race in it.  Call once before starting
- * threads that use libsmartcp; calling it again does nothing.  0. */
+/* The lazy first-use set-up of what libsmartcp relies on (libmount's and
+ * libblkid's debug masks, when they are loaded) so that later calls from
+ * several threads do not race in it.  Call once before starting threads;
+ * again does nothing.  0. */
 int sc_init(void);
 
 /* ---- Roads ----------------------------------------------------------- */
 
-/* The four roads, in the order a plan tries them.  The names returned by
- * sc_road_name() are an interface (smartcp's -v, --explain and --json)
- * and never change. */
+/* The roads, in the order a plan tries them.  More may be added at the
+ * end: size nothing by today's four, use sc_road_count(). */
 enum sc_road {
 	SC_ROAD_CLONE,		/* ioctl(FICLONE): share the extents */
 	SC_ROAD_RANGE,		/* copy_file_range(2) */
 	SC_ROAD_SPLICE,		/* splice(2) through a pipe */
 	SC_ROAD_RW,		/* read(2)/write(2) */
-	SC_ROAD__MAX
 };
 #define SC_ROAD_BIT(road) (1u << (road))
-#define SC_ROADMASK_ALL 0xfu
-
-/* "clone", "copy_file_range", "splice", "read_write"; "?" otherwise. */
+/* How many roads this library knows (4). */
+unsigned sc_road_count(void);
+/* "clone", "copy_file_range", "splice", "read_write"; "?" otherwise.
+ * An interface (smartcp's -v, --explain, --json): never changes. */
 const char *sc_road_name(enum sc_road road);
-/* The road called NAME, or -1. */
+/* The road called NAME; -EINVAL for NULL or a name that is no road. */
 int sc_road_from_name(const char *name);
 
 enum sc_reflink { SC_REFLINK_AUTO, SC_REFLINK_ALWAYS, SC_REFLINK_NEVER };
@@ -78,95 +89,101 @@ enum sc_fs_class {
 	SC_FS_FUSE,
 	SC_FS_OVERLAY,
 };
-
 enum sc_tristate { SC_NO, SC_MAYBE, SC_YES };
 
-/* What is known of one filesystem.  All members are results. */
-struct sc_fs_facts {
-	dev_t dev;		/* st_dev this entry was found for */
-	int mnt_id;		/* mount id (mountinfo field 1), -1 unknown */
-	unsigned long magic;	/* statfs f_type */
-	uint64_t fsid;		/* statfs f_fsid */
-	char type[64];		/* "ext4", "fuse.sshfs" (type.subtype) */
-	char *target;		/* mount point, NULL when unknown */
-	char *source;		/* "/dev/vda", "tmpfs", "server:/x"; or NULL */
-	char *options;		/* VFS + fs options, comma separated; or NULL */
-	/* Equal identities mean one filesystem (one superblock):
-	 * "blk:MAJ:MIN" of the source block device, else "dev:MAJ:MIN" of
-	 * the superblock from mountinfo, else "fsid:HEX". */
-	char identity[80];
-	/* The filesystem UUID from libblkid (block devices only, and only
-	 * when sc_fsinfo_want_uuid() asked for it), else "". */
-	char uuid[40];
-	enum sc_fs_class class;
-	enum sc_tristate can_clone;
-};
+/* What is known of one filesystem: owned by the cache (or the copier)
+ * that made it, and valid as long as that lives.  Two facts pointers of
+ * one cache are equal exactly when they describe one device. */
+struct sc_fs_facts;
 
-/* A cache of facts, per device. */
+/* Every accessor accepts NULL (unknown facts): 0, -1, NULL, "unknown",
+ * "", SC_FS_UNKNOWN or SC_MAYBE. */
+dev_t sc_fs_facts_dev(const struct sc_fs_facts *f);
+/* The mount id (mountinfo field 1), -1 unknown. */
+int sc_fs_facts_mnt_id(const struct sc_fs_facts *f);
+unsigned long sc_fs_facts_magic(const struct sc_fs_facts *f);	/* f_type */
+uint64_t sc_fs_facts_fsid(const struct sc_fs_facts *f);	/* f_fsid */
+/* "ext4", "fuse.sshfs" (type.subtype); "" when a filesystem's type could
+ * not be learned; "unknown" for NULL. */
+const char *sc_fs_facts_type(const struct sc_fs_facts *f);
+/* The mount point, the mount source ("/dev/vda", "server:/x") and the
+ * VFS and filesystem options, comma separated; NULL when unknown. */
+const char *sc_fs_facts_target(const struct sc_fs_facts *f);
+const char *sc_fs_facts_source(const struct sc_fs_facts *f);
+const char *sc_fs_facts_options(const struct sc_fs_facts *f);
+/* Equal identities mean one filesystem: "blk:MAJ:MIN" of the source
+ * block device, else "dev:MAJ:MIN" of the superblock, else "fsid:HEX";
+ * "" when none is known. */
+const char *sc_fs_facts_identity(const struct sc_fs_facts *f);
+/* The UUID from libblkid (block devices, when asked for), else "". */
+const char *sc_fs_facts_uuid(const struct sc_fs_facts *f);
+enum sc_fs_class sc_fs_facts_class(const struct sc_fs_facts *f);
+enum sc_tristate sc_fs_facts_can_clone(const struct sc_fs_facts *f);
+
+/* "generated", "memory", "local", "network", "fuse", "overlay",
+ * "unknown"; "?" for a value out of range. */
+const char *sc_fs_class_name(enum sc_fs_class cls);
+
+/* A cache of facts, per device.  MOUNTINFO: a mountinfo file to read
+ * instead of the running system (tests with fixtures); NULL: the running
+ * system.  0, -EINVAL (RET NULL), -ENOMEM. */
 struct sc_fsinfo;
-
-/* Creates a cache.  MOUNTINFO is a mountinfo file to use instead of the
- * running system (for tests with fixtures); NULL means the running
- * system: statmount(2) for the mounts of the files looked up, where the
- * kernel has it, else /proc/self/mountinfo, read once when first needed.
- * 0, or -ENOMEM. */
 int sc_fsinfo_new(const char *mountinfo, struct sc_fsinfo **ret);
 void sc_fsinfo_free(struct sc_fsinfo *fsi);
-
-/* Also read filesystem UUIDs with libblkid for the facts built from now
- * on (opens and reads each block device once). */
+/* Also read UUIDs with libblkid for facts built from now on. */
 void sc_fsinfo_want_uuid(struct sc_fsinfo *fsi, bool want);
-
 /* Loads libmount (and, when sc_fsinfo_want_uuid asked for UUIDs,
  * libblkid) now, on the calling thread.  Lookups load them by themselves
  * where a fact needs them, thread-safely; a program that starts threads
- * calls this first when they may be needed (a tree copied by several
- * workers), so that no library's first-use set-up runs in a worker.
- * 0, or -EOPNOTSUPP when libmount cannot be loaded (facts then come from
- * statmount and the magic number alone).  Since LIBSMARTCP_0.1. */
+ * calls this first when they may be needed, so that no library's
+ * first-use set-up runs in a thread.  0, or -EOPNOTSUPP when libmount
+ * cannot be loaded (facts then come from statmount and the magic number
+ * alone).  sc_copier_preload() does it for a copier's cache. */
 int sc_fsinfo_preload(struct sc_fsinfo *fsi);
-
 /* Where each of F's facts came from, as "type statmount, class magic,
  * identity statmount, mount libmount, uuid libblkid" (the facts FSI
  * made; the origins are "magic", "statmount", "libmount", "mountinfo"
  * and "libblkid"), into BUF.  Its length (0 for facts FSI did not make,
- * assumed ones), -EINVAL, or -ENOSPC when it does not fit.  Since
- * LIBSMARTCP_0.1. */
+ * assumed ones), -EINVAL, or -ENOSPC when it does not fit.
+ * sc_copier_origins_text() does it for a copier's facts. */
 int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
 			   const struct sc_fs_facts *f, char *buf, size_t size);
 
-/* Facts for the filesystem holding open descriptor FD whose fstat is ST.
- * Only the first file of a device costs syscalls.  Never fails: what
- * cannot be learned stays unknown (SC_FS_UNKNOWN, type "unknown"); NULL
- * only when FSI or ST is NULL or memory ran out.  Lives as long as FSI. */
+/* Facts for the filesystem holding open descriptor FD (any access mode,
+ * O_PATH too) whose fstat is ST.  Never fails: what cannot be learned
+ * stays unknown (type "", class as the magic number says); NULL only
+ * when FSI or ST is NULL or memory ran out.  One thread at a time (a
+ * copier's cache has its own lock: sc_copier_facts). */
 const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
 					   const struct stat *st);
 
-/* "generated", "memory", "local", "network", "fuse", "overlay",
- * "unknown". */
-const char *sc_fs_class_name(enum sc_fs_class cls);
-
-/* Facts for a filesystem of type TYPE that is not looked at: the class
- * and clone ability a mount of that type would be given, for asking
- * the plan about another machine.  No identity and no mount: the caller
- * says which assumed filesystems are one (IDENTITY, MNT_ID).  0; -ENOENT
- * for a type smartcp does not know (sc_fs_type_name lists those it
- * does, and "fuse.SUBTYPE" is any FUSE filesystem); -ENAMETOOLONG. */
-int sc_fs_facts_assume(const char *type, struct sc_fs_facts *ret);
+/* Facts for a filesystem of type TYPE that is not looked at, for asking
+ * the plan about another machine: the class and clone ability a mount of
+ * that type would have.  FS says which assumed filesystems are one (their
+ * identity is "assumed:FS"), MOUNT which are one mount (the mount id).
+ * 0; -ENOENT for a type smartcp does not know (sc_fs_type_name lists
+ * them; "fuse.X" is any FUSE filesystem); -ENAMETOOLONG; -EINVAL (TYPE
+ * or RET NULL); -ENOMEM.  Free with sc_fs_facts_free (only facts made
+ * here: a cache's facts belong to the cache). */
+int sc_fs_facts_assume(const char *type, int fs, int mount,
+		       struct sc_fs_facts **ret);
+void sc_fs_facts_free(struct sc_fs_facts *f);
 /* The I-th type name sc_fs_facts_assume knows, NULL past the last. */
 const char *sc_fs_type_name(size_t i);
 
-/* A kernel version, e.g. 6.18 -> {6, 18}. */
+/* A kernel version, e.g. 6.18 -> {6, 18}.  A value type: it will not
+ * grow. */
 struct sc_kernel {
 	int major, minor;
 };
 /* The running kernel's version ({0, 0} when uname cannot tell). */
 struct sc_kernel sc_kernel_running(void);
 bool sc_kernel_at_least(struct sc_kernel k, int major, int minor);
-/* Parses TEXT as a kernel version: MAJOR.MINOR, MAJOR.MINOR.PATCH, or
- * what uname -r prints ("6.1.0-13-amd64").  0; -EINVAL when TEXT is not
- * of that form; -ERANGE when no such Linux exists (2.6, 3.0 to 3.19, 4.0
- * to 4.20, 5.0 to 5.19, 6.0 to 6.19 and 7.x do). */
+/* Parses MAJOR.MINOR, MAJOR.MINOR.PATCH, or what uname -r prints
+ * ("6.1.0-13-amd64"), each number of at most three digits.  0; -EINVAL
+ * when TEXT or RET is NULL or TEXT is not of that form ("10000.1" too);
+ * -ERANGE when no such Linux exists (2.6, 3.0 to 3.19, 4.0 to 4.20, 5.0
+ * to 5.19, 6.0 to 6.19 and 7.x do). */
 int sc_kernel_parse(const char *text, struct sc_kernel *ret);
 
 /* ---- The plan -------------------------------------------------------- */
@@ -174,162 +191,44 @@ int sc_kernel_parse(const char *text, struct sc_kernel *ret);
 /* The plan is a pure function of these facts: no I/O, so a program can
  * ask what would happen on another kernel or filesystem. */
 struct sc_plan_input {
-	const struct sc_fs_facts *src_fs, *dst_fs;	/* NULL: unknown */
+	size_t size;		/* sizeof(struct sc_plan_input) */
+	/* NULL: unknown, and then taken as a generated file's would be
+	 * (its size not trusted, no clone, no copy_file_range) */
+	const struct sc_fs_facts *src_fs, *dst_fs;
 	mode_t src_mode, dst_mode;	/* only the S_IFMT bits matter */
 	off_t src_size;
 	struct sc_kernel kernel;
 	enum sc_reflink reflink;
 	enum sc_sparse sparse;
-	unsigned roads;		/* allowed roads, SC_ROAD_BIT()s */
+	unsigned roads;		/* allowed roads, SC_ROAD_BIT()s; 0: all */
 	bool roads_forced;	/* the caller's choice beats the rules */
 	unsigned learned;	/* roads that failed "not here" for this pair */
 };
 
-struct sc_plan_step {
-	bool use;		/* result: the road will be tried */
-	const char *why;	/* result: why it is used or left out */
-	bool by_option;		/* result: left out because an input said so */
-};
+/* An ordered plan: for every road, whether it will be tried and why. */
+struct sc_plan;
 
-struct sc_plan {
-	struct sc_plan_step step[SC_ROAD__MAX];	/* indexed by enum sc_road */
-	int n_use;		/* result: roads that will be tried */
-};
+/* Makes the plan for IN in *RET.  0, -EINVAL (a NULL, a size too small
+ * for the members up to LEARNED, unknown road bits, an enum out of
+ * range, ROADS_FORCED with no road), -ENOMEM.  At least one road is used
+ * unless IN restricted the roads (roads, roads_forced, SC_REFLINK_ALWAYS,
+ * SC_SPARSE_*). */
+int sc_plan_new(const struct sc_plan_input *in, struct sc_plan **ret);
+void sc_plan_free(struct sc_plan *plan);
+/* The roads that will be tried, SC_ROAD_BIT()s, and how many. */
+unsigned sc_plan_roads(const struct sc_plan *plan);
+unsigned sc_plan_n_use(const struct sc_plan *plan);
+/* Whether ROAD will be tried; why it is tried or left out (never NULL
+ * for a road this library knows; NULL for another); whether an input
+ * left it out (roads, reflink, sparse, the copier's flags) rather than
+ * the facts.  False, NULL and false for a NULL plan. */
+bool sc_plan_use(const struct sc_plan *plan, enum sc_road road);
+const char *sc_plan_why(const struct sc_plan *plan, enum sc_road road);
+bool sc_plan_by_option(const struct sc_plan *plan, enum sc_road road);
 
-/* Fills PLAN from IN.  Yields at least one road unless IN restricted the
- * roads (roads other than all, roads_forced, SC_REFLINK_ALWAYS). */
-void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan);
-
-/* True when FS's st_size is not the length of its files' content (the
- * generated filesystems: /proc, sysfs, tracefs, debugfs...), or FS is
- * unknown (NULL). */
+/* True when FS's st_size is not the length of its files (the generated
+ * filesystems), or FS is unknown (NULL). */
 bool sc_plan_size_untrusted(const struct sc_fs_facts *fs);
-
-/* The plan of a repair after a failed verification: read_write alone,
- * every other road skipped with that reason. */
-void sc_plan_repair(struct sc_plan *ret);
-
-/* ---- Running a plan -------------------------------------------------- */
-
-/* One road's attempt: it moved BYTES, then ended with ERR. */
-struct sc_attempt {
-	enum sc_road road;
-	int err;		/* 0, -errno, or SC_ERR_ZERO */
-	uint64_t bytes;
-};
-/* The road returned 0 (nothing more) though a read then found data: the
- * 0 bytes copied of a /proc file on Linux 5.3-5.18. */
-#define SC_ERR_ZERO 1
-#define SC_MAX_ATTEMPTS 8
-
-/* Which end an error came from. */
-enum sc_side { SC_SIDE_NONE, SC_SIDE_READ, SC_SIDE_WRITE };
-
-/* What a copy did.  All members are results. */
-struct sc_copy_result {
-	struct sc_attempt attempt[SC_MAX_ATTEMPTS];	/* the road chain */
-	int n_attempts;
-	uint64_t bytes;			/* bytes of data moved */
-	off_t size;			/* final destination size */
-	uint64_t road_bytes[SC_ROAD__MAX];
-	bool holes;			/* destination has holes we kept */
-	bool seek_data;			/* data found with SEEK_DATA/SEEK_HOLE */
-	bool zero_scan;			/* zero blocks written as holes */
-	bool extend_failed;		/* the last ftruncate (holes at the
-					 * end, the size) failed */
-	unsigned learned;		/* roads that failed "not here" */
-	int err;			/* 0 or -errno */
-	enum sc_side side;		/* the failing end */
-};
-
-/* Digests of the bytes read_write moved (private; see sc_copy_ctx). */
-struct sc_chunk {
-	off_t off;
-	size_t len;
-	uint64_t hash;
-};
-struct sc_digests {
-	struct sc_chunk *v;
-	size_t n, cap;
-	bool failed;
-};
-
-/* Resources for copying many files in a row: a buffer, a pipe for
- * splice, and the digests for verification.  Set-up with
- * sc_copy_ctx_init, released with sc_copy_ctx_done.  The caller may set
- * VERIFY and PROGRESS, and may use BUF (BUFSIZE bytes) as scratch space
- * between copies; the rest is private. */
-struct sc_copy_ctx {
-	char *buf;
-	size_t bufsize;
-	int pipe[2];
-	size_t pipesize;
-	enum sc_sparse sparse;
-	/* Keep digests of what read_write read, for sc_verify(): a file
-	 * that reads differently each time (/proc) is then checked against
-	 * what was read, not against a second read. */
-	bool verify;
-	/* Called after every step that moved bytes, with the bytes this
-	 * file has moved so far and the road moving them. */
-	void (*progress)(void *arg, uint64_t done, enum sc_road road);
-	void *progress_arg;
-	struct sc_digests dg;
-};
-
-/* 0, or -ENOMEM.  BUFSIZE is 256 KiB, or as little as 16 KiB when
- * memory is short. */
-int sc_copy_ctx_init(struct sc_copy_ctx *ctx, enum sc_sparse sparse);
-void sc_copy_ctx_done(struct sc_copy_ctx *ctx);
-
-/* Copies the data of IN (whose fstat is ST) to OUT, which is empty and
- * open for writing (OUT_SEEKABLE: it takes offsets: a regular file or a
- * block device), by PLAN.  SIZE_TRUSTED says whether st_size is even a
- * hint (not on generated filesystems); either way the end is confirmed
- * by a read.  Falls back from road to road only on "not here" errors
- * and from the exact offset reached; EIO, ENOSPC and EDQUOT never fall
- * back.  Returns 0 or -errno; RES says what happened whatever the
- * outcome, with res->side naming the failing end.  The destination is
- * then as long as what was copied: the caller decides what a failure
- * means for it (sc_copy_path removes it). */
-int sc_copy_data(struct sc_copy_ctx *ctx, int in, int out,
-		 const struct stat *st, bool out_seekable,
-		 const struct sc_plan *plan, bool size_trusted,
-		 struct sc_copy_result *res);
-
-/* True for the errors (ERR > 0) after which ROAD may hand over to the
- * next road. */
-bool sc_copy_not_here(enum sc_road road, int err, bool road_moved_bytes);
-
-/* Adds what a second copy of the same file (a repair) did to INTO: its
- * attempts after INTO's, its bytes per road added; the totals, size,
- * holes and error become MORE's. */
-void sc_copy_result_merge(struct sc_copy_result *into,
-			  const struct sc_copy_result *more);
-
-/* ---- Verification ---------------------------------------------------- */
-
-enum sc_verify_side {
-	SC_VSIDE_BACK,		/* reading the destination back */
-	SC_VSIDE_SOURCE,	/* reading the source again */
-	SC_VSIDE_WRITE,		/* writing the destination out */
-};
-
-/* True when the digests D cover [0, SIZE) without gaps. */
-bool sc_digests_cover(const struct sc_digests *d, off_t size);
-
-/* Reads OUT back from storage (its dirty pages written out with
- * sync_file_range, or fdatasync when DURABLE, then dropped from the
- * cache with POSIX_FADV_DONTNEED, so the device is read, not the cache)
- * and compares it: with the digests D when USE_DIGESTS, else with IN
- * read again.  SIZE is the length the copy produced.  BUF (BUFSIZE
- * bytes, at least 2) is scratch space.  Returns 1 when equal, 0 when not
- * (*RET_BAD = the first differing offset; with digests of a source that
- * is not REREADABLE, the start of the first differing chunk), -errno on
- * failure (*RET_SIDE tells what failed). */
-int sc_verify(int in, int out, off_t size, bool use_digests,
-	      bool rereadable, bool durable, const struct sc_digests *d,
-	      char *buf, size_t bufsize, off_t *ret_bad,
-	      enum sc_verify_side *ret_side);
 
 /* ---- A source that changed while it was copied ----------------------- */
 
@@ -343,135 +242,526 @@ enum sc_change_how {
 	SC_CHANGE_REMOVED,	/* the name leads nowhere now */
 	SC_CHANGE_REPLACED,	/* the name leads to another file now */
 };
-
-/* Compares BEFORE, the fstat of the open source taken before its first
- * byte was copied, with AFTER, its fstat after the last.  GENERATED: the
- * source is on a generated filesystem, whose sizes and times mean
- * nothing: only identity counts there.  Returns how it changed. */
-enum sc_change_how sc_change_compare(const struct stat *before,
-				     const struct stat *after, bool generated);
-
-/* Compares the file read (BEFORE) with what its name leads to now (NOW,
- * a stat of the name; NAME_ERR 0 or that stat's -errno).  Returns
- * SC_CHANGE_REPLACED, SC_CHANGE_REMOVED (-ENOENT or -ENOTDIR, never for
- * GENERATED sources) or SC_CHANGE_NONE. */
-enum sc_change_how sc_change_identity(const struct stat *before,
-				      const struct stat *now, int name_err,
-				      bool generated);
-
 /* "none", "status", "rewritten", "shrank", "grew", "removed",
- * "replaced". */
+ * "replaced"; "?" for a value out of range. */
 const char *sc_change_name(enum sc_change_how how);
 
-/* ---- Copying a file: the whole rule set in one call ------------------ */
+/* ---- The copier ------------------------------------------------------ */
 
-/* Options for a copier; zero-initialised means the defaults: all roads,
- * SC_REFLINK_AUTO, SC_SPARSE_AUTO, no verification, no progress. */
-struct sc_copy_options {
-	unsigned roads;		/* SC_ROAD_BIT()s allowed; 0 = all.  When
-				 * the rules leave out every allowed road,
-				 * a copy fails with -EOPNOTSUPP */
-	bool roads_forced;	/* only ROADS, in plan order, whatever the
-				 * rules say (smartcp's --road) */
-	enum sc_reflink reflink;
-	enum sc_sparse sparse;
-	bool verify;		/* read the destination back and compare */
-	bool durable;		/* fdatasync the destination before verifying
-				 * or returning (smartcp's --sync) */
-	void (*progress)(void *arg, uint64_t done, enum sc_road road);
-	void *progress_arg;
+/* Options of a copier, bits of the flags word of sc_copier_new(). */
+enum {
+	SC_COPY_VERIFY = 1u << 0,	/* read the copy back and compare */
+	SC_COPY_SYNC = 1u << 1,		/* fsync the copy (and, for a new
+					 * name, its directory) */
+	SC_COPY_ATOMIC = 1u << 2,	/* copy into a temporary in the
+					 * destination's directory, renamed
+					 * into place when complete */
+	SC_COPY_IF_CHANGED = 1u << 3,	/* a destination that holds the
+					 * source's bytes only gets its
+					 * metadata */
+	SC_COPY_NO_DATA = 1u << 4,	/* metadata only (cp
+					 * --attributes-only): no byte is
+					 * written, nothing truncated */
+	SC_COPY_KEEP_MODE = 1u << 5,	/* permission bits and ACLs */
+	SC_COPY_KEEP_OWNER = 1u << 6,	/* owner and group (set-id bits
+					 * only where the owner was kept) */
+	SC_COPY_KEEP_TIMES = 1u << 7,	/* access and modification times */
+	SC_COPY_KEEP_XATTR = 1u << 8,	/* extended attributes, by the
+					 * rules of xattr.conf */
+	SC_COPY_DEFAULT_MODE = 1u << 9,	/* a new file gets 0666 less the
+					 * umask, not the source's bits */
+	SC_COPY_META_STRICT = 1u << 10,	/* a metadata failure fails the
+					 * copy (cp --preserve=...); else it
+					 * is reported and the copy stands */
+	SC_COPY_XATTR_STRICT = 1u << 11,	/* ... for xattrs too */
 };
 
-/* Copies one file after another with the same options, remembering
- * facts per filesystem and the roads that failed "not here" for each
- * pair of filesystems.  One thread at a time. */
+/* Copies file after file, remembering facts per filesystem and the
+ * roads that failed "not here" for each pair of filesystems.  Thread
+ * safe: several threads may copy through one copier at once, each with
+ * its own struct sc_copy_ctx; the facts cache and what was learned are
+ * shared, under the copier's lock. */
 struct sc_copier;
 
-/* Creates a copier in *RET.  0, -EINVAL (RET NULL, unknown bits in
- * roads, an enum out of range, roads_forced with no road), or -ENOMEM.
- * OPTS may be NULL (the defaults); it is copied.  Free with
- * sc_copier_free (which accepts NULL). */
-int sc_copier_new(const struct sc_copy_options *opts,
-		  struct sc_copier **ret);
+/* Creates a copier with FLAGS (SC_COPY_*).  0; -EINVAL (RET NULL, an
+ * unknown flag); -ENOMEM.  The defaults: all roads, SC_REFLINK_AUTO,
+ * SC_SPARSE_AUTO, the running kernel, the process's umask (read from
+ * /proc/self/status the first time a mode needs it, 022 when that cannot
+ * be read), /etc/xattr.conf (read the first time SC_COPY_KEEP_XATTR
+ * needs it), no progress. */
+int sc_copier_new(unsigned flags, struct sc_copier **ret);
 void sc_copier_free(struct sc_copier *c);
+unsigned sc_copier_flags(const struct sc_copier *c);
 
-/* What a copy (or a plan alone) found and did.  Everything is a result;
- * the pointers live as long as the copier. */
-struct sc_copy_report {
-	const struct sc_fs_facts *src_fs, *dst_fs;
-	struct sc_kernel kernel;
-	struct sc_plan plan;		/* the roads, each with its reason */
-	struct sc_copy_result result;	/* the road chain that was taken */
-	/* 1: the destination was read back and holds the source's bytes;
-	 * 0: not asked, or not proven (the copy then failed). */
-	int verified;
-	/* How the source changed while it was copied (SC_CHANGE_NONE: it
-	 * did not).  The copy holds what was read. */
-	enum sc_change_how changed;
+/* Setters: call them before the first copy (they are not synchronised
+ * with copies in flight).  Each returns 0 or -EINVAL (C NULL, a value
+ * out of range). */
+/* Only ROADS (SC_ROAD_BIT()s, not 0); FORCED: in plan order, whatever
+ * the rules say (smartcp's --road).  When the rules leave out every
+ * allowed road, a copy fails with -EOPNOTSUPP. */
+int sc_copier_set_roads(struct sc_copier *c, unsigned roads, bool forced);
+int sc_copier_set_reflink(struct sc_copier *c, enum sc_reflink reflink);
+int sc_copier_set_sparse(struct sc_copier *c, enum sc_sparse sparse);
+/* Plans for KERNEL instead of the running one (explanations only: the
+ * calls that copy refuse with -EINVAL while a kernel or facts are
+ * assumed). */
+int sc_copier_assume_kernel(struct sc_copier *c, struct sc_kernel kernel);
+/* Plans as if the source were on SRC_FS and the destination on DST_FS
+ * (owned by the caller, to outlive C); explanations only, as above. */
+int sc_copier_assume_fs(struct sc_copier *c, const struct sc_fs_facts *src_fs,
+			const struct sc_fs_facts *dst_fs);
+/* The umask new files are made with (the kernel applies it at creation;
+ * the copier needs it only where it sets a mode itself: bits held back
+ * at creation, SC_COPY_DEFAULT_MODE). */
+int sc_copier_set_umask(struct sc_copier *c, mode_t umask);
+/* The xattr.conf that SC_COPY_KEEP_XATTR follows (NULL: none: every
+ * attribute is copied but ACLs, which SC_COPY_KEEP_MODE keeps); read
+ * now.  A file that cannot be read or parsed leaves no rules, and its
+ * -errno is reported (SC_EV_META_XATTR_CONF) with every attribute, as
+ * libattr does.  0, -EINVAL, -ENOMEM. */
+int sc_copier_set_xattr_conf(struct sc_copier *c, const char *path);
+/* Also read filesystem UUIDs (libblkid) for the facts reports show. */
+int sc_copier_want_uuid(struct sc_copier *c, bool want);
+/* Loads now, on the calling thread, the libraries facts may need
+ * (libmount; libblkid with sc_copier_want_uuid), so that threads started
+ * afterwards do not wait for the loader.  0, or -EOPNOTSUPP when
+ * libmount cannot be loaded (facts then come from statmount(2) and the
+ * magic number alone). */
+int sc_copier_preload(struct sc_copier *c);
+
+/* Facts of the filesystem of FD (fstat ST), from the copier's cache.
+ * Thread safe.  NULL as sc_fsinfo_lookup. */
+const struct sc_fs_facts *sc_copier_facts(struct sc_copier *c, int fd,
+					   const struct stat *st);
+/* sc_fsinfo_origins_text() for facts of the copier's cache.  Thread
+ * safe. */
+int sc_copier_origins_text(struct sc_copier *c, const struct sc_fs_facts *f,
+			   char *buf, size_t size);
+/* ... of NAME (relative to DIRFD, AT_FDCWD: a path, symlinks followed),
+ * or, for a name that does not exist (yet), of its nearest existing
+ * ancestor.  NULL when none. */
+const struct sc_fs_facts *sc_copier_facts_at(struct sc_copier *c, int dirfd,
+					      const char *name);
+
+/* ---- Copying --------------------------------------------------------- */
+
+/* A thread's means of copying through a copier: its buffer (allocated
+ * on first need: a clone or a copy_file_range needs none), its pipe for
+ * splice, the digests of what read_write moved, and the state a signal
+ * handler needs to remove a copy in progress.  One thread at a time; as
+ * many as there are threads.  Lives no longer than its copier. */
+struct sc_copy_ctx;
+int sc_copy_ctx_new(struct sc_copier *c, struct sc_copy_ctx **ret);
+/* Closes what X holds (each once) and frees it. */
+void sc_copy_ctx_free(struct sc_copy_ctx *x);
+
+/* Progress and cancellation: FN is called after every step that moved
+ * bytes, with the bytes this call has moved so far (a hole skipped is no
+ * byte moved; a clone reports the file's size once; a verification's
+ * repair goes on counting from there, so DONE never goes back) and the
+ * road moving them.  A non-zero return cancels the copy as
+ * sc_copy_ctx_cancel does.  NULL: none. */
+typedef int (*sc_progress_fn)(void *arg, uint64_t done, enum sc_road road);
+void sc_copy_ctx_set_progress(struct sc_copy_ctx *x, sc_progress_fn fn,
+			      void *arg);
+
+/* Out of descriptors: FN is called when opening a file fails with
+ * EMFILE or ENFILE (ERR), with a counter the copy keeps for this open
+ * (TRIES, 0 at first), and returns true when the caller gave some back
+ * and the open is to be tried again.  NULL: never. */
+typedef bool (*sc_fd_short_fn)(void *arg, int err, unsigned *tries);
+void sc_copy_ctx_set_fd_short(struct sc_copy_ctx *x, sc_fd_short_fn fn,
+			      void *arg);
+
+/* Cancels the copy running on X, from any thread or a signal handler
+ * (async-signal-safe): it stops at its next step, removes what it made
+ * (a temporary, a file it created; a destination it was overwriting is
+ * emptied, as it can no longer be what it was) and returns -ECANCELED.
+ * Sticky until sc_copy_ctx_reset_cancel(). */
+void sc_copy_ctx_cancel(struct sc_copy_ctx *x);
+void sc_copy_ctx_reset_cancel(struct sc_copy_ctx *x);
+
+/* For a signal handler that is about to end the process (it cannot wait
+ * for the copy to stop): removes what the copy in progress on X has made,
+ * as cancellation would, now: a file it was writing in place goes while
+ * its name still leads to it (else, and where it has other names or was
+ * written through a symlink, it is emptied through its descriptor), a
+ * named temporary goes.  Async-signal-safe; the copy must not go on
+ * afterwards.  True when something was removed or emptied. */
+bool sc_copy_ctx_abandon(struct sc_copy_ctx *x);
+
+/* One file to copy.  Set SIZE to sizeof(struct sc_copy_args) and every
+ * member you do not use to its zero value (the descriptors to -1). */
+struct sc_copy_args {
+	size_t size;
+	/* The source: SRC_NAME relative to SRC_DIRFD (AT_FDCWD: a path),
+	 * opened here; or SRC_FD >= 0, open for reading, with SRC_ST its
+	 * fstat (NULL: asked here); SRC_NAME then only serves to look again
+	 * whether the file changed (NULL: its descriptor is asked).  The
+	 * caller keeps SRC_FD. */
+	int src_dirfd;
+	const char *src_name;
+	int src_fd;
+	const struct stat *src_st;
+	/* The file the caller expects there (st_dev, st_ino): another one
+	 * is refused (SC_EV_REPLACED).  NULL: any. */
+	const struct stat *src_expect;
+	/* The destination: DST_NAME relative to DST_DIRFD; or DST_FD >= 0,
+	 * open for writing (O_RDWR with SC_COPY_VERIFY), written from offset
+	 * 0 and cut to what was copied, never removed or renamed (the caller
+	 * keeps it; SC_COPY_ATOMIC does not apply). */
+	int dst_dirfd;
+	const char *dst_name;
+	int dst_fd;
+	/* What the caller found at the destination (its stat, symlinks
+	 * followed), when the caller looked: saves a stat (SC_FILE_NEW: it
+	 * found none). */
+	const struct stat *dst_st;
+	/* Facts of the destination's directory: a file created there with
+	 * O_EXCL is on that filesystem, no fstat needed.  NULL: look. */
+	const struct sc_fs_facts *dst_dir_facts;
+	unsigned flags;		/* SC_FILE_* */
 };
 
-/* The plan for copying IN to OUT, open descriptors of any access mode
- * (O_PATH too); for a destination not yet created, OUT may be its
- * directory, and the plan assumes a regular file there.  Nothing is read
- * or written.  Fills RET's src_fs, dst_fs, kernel and plan.  0, -EINVAL
- * (C or RET NULL), -EBADF, -EISDIR (IN is a directory) or -ENOMEM. */
-int sc_copier_explain_fd(struct sc_copier *c, int in, int out,
-			 struct sc_copy_report *ret);
+/* Bits of sc_copy_args.flags. */
+enum {
+	SC_FILE_NOFOLLOW = 1u << 0,	/* a symlink as the source is refused
+					 * (ELOOP), not followed */
+	SC_FILE_NEW = 1u << 1,		/* the caller found no destination:
+					 * it is created (O_EXCL) */
+	SC_FILE_FORCE = 1u << 2,	/* an existing destination that cannot
+					 * be opened is removed and made anew
+					 * (cp -f) */
+	SC_FILE_DANGLING = 1u << 3,	/* a dangling symlink as the
+					 * destination is written through
+					 * (POSIX); else refused */
+	SC_FILE_SOURCE_ANY = 1u << 4,	/* a FIFO or a device as the source
+					 * is read as a stream; else only
+					 * regular files (-EINVAL) */
+	SC_FILE_COMPARE_ONLY = 1u << 5,	/* with SC_COPY_IF_CHANGED: only the
+					 * comparison -- a destination that
+					 * holds the source's bytes gets its
+					 * metadata (SC_REPORT_UNCHANGED), one
+					 * that does not is left as it is */
+};
+
+/* What one copy found and did; reused from copy to copy (each call
+ * resets it).  One thread at a time. */
+struct sc_copy_report;
+int sc_copy_report_new(struct sc_copy_report **ret);
+void sc_copy_report_free(struct sc_copy_report *r);
+
+/* Copies one file as ARGS says, by the copier's options: opens the
+ * source, compares with SC_COPY_IF_CHANGED, opens the destination (in
+ * place, removed first with SC_FILE_FORCE, or a temporary with
+ * SC_COPY_ATOMIC), plans, copies with fallback, checks that the source
+ * held still, verifies and repairs once, keeps the metadata asked for,
+ * syncs, commits.  On failure the destination is never left looking
+ * complete: a file it created, or a temporary, is removed; a file it was
+ * overwriting in place is emptied where it has other names or was
+ * reached through a symlink, else removed; an atomic copy leaves the old
+ * destination untouched; a destination the call knew it could not copy
+ * into (no road, a stream it could not verify) is not touched.  A
+ * metadata failure under SC_COPY_META_STRICT fails the call, but a file
+ * copied in place keeps its data (it is whole), as cp leaves it.
+ * Returns 0 or -errno (the same as sc_copy_report_error()); REP (may be
+ * NULL) says what happened, step by step, in its events.  -EINVAL for
+ * bad arguments (nothing touched), -EOPNOTSUPP when no allowed road
+ * could be taken, -EBADMSG when the copy still differs after one copy
+ * again, -ECANCELED when cancelled. */
+int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
+		     struct sc_copy_report *rep);
+
+/* Everything sc_copy_ctx_copy would decide up to the first byte, and
+ * nothing done: the source is opened O_PATH (a FIFO is never opened for
+ * reading), nothing is created, truncated or removed.  Fills REP's facts
+ * and plan, and the event that would end the copy before its data (a
+ * source that cannot be read, a dangling symlink, a destination that
+ * cannot be written or read back for verification...).  0, or the
+ * -errno the copy would fail with there. */
+int sc_copy_ctx_explain(struct sc_copy_ctx *x,
+			const struct sc_copy_args *args,
+			struct sc_copy_report *rep);
+
+/* Metadata alone, for what is not a regular file's copy (a directory, a
+ * symlink, a device made by the caller), by the copier's SC_COPY_KEEP_*
+ * flags; the same code a file's copy uses. */
+struct sc_meta_args {
+	size_t size;		/* sizeof(struct sc_meta_args) */
+	/* The source and destination: open descriptors (>= 0), else the
+	 * names relative to the directory descriptors (AT_FDCWD: paths);
+	 * names are never followed if they are symlinks. */
+	int src_fd, src_dirfd;
+	const char *src_name;
+	int dst_fd, dst_dirfd;
+	const char *dst_name;
+	const struct stat *src_st;	/* required */
+	/* How the destination came to be: SC_MADE_* bits, the mode it was
+	 * made with (MADE_MODE, with SC_MADE_MODE_KNOWN), the bits held back
+	 * at creation (OMITTED: see sc_copier_omitted), the owner-write bit
+	 * added to set xattrs (EXTRA), and an existing destination's mode
+	 * (OLD_MODE, with SC_MADE_OLD). */
+	unsigned made;
+	mode_t made_mode, omitted, extra, old_mode;
+};
+enum {
+	SC_MADE_CREATED = 1u << 0,	/* made by the caller now */
+	SC_MADE_MODE_KNOWN = 1u << 1,
+	SC_MADE_RESTORE = 1u << 2,	/* MADE_MODE | OMITTED must be set */
+	SC_MADE_OLD = 1u << 3,		/* an existing destination */
+	SC_MADE_PARENT = 1u << 4,	/* a directory of a path made for the
+					 * destination (cp --parents): set
+					 * by path (AT_FDCWD), SRC_ST's mode
+					 * restored with SC_MADE_RESTORE */
+};
+/* 0, or the -errno of the first failure that counts (SC_COPY_META_STRICT,
+ * or one that always does: SC_EV_META_DEFAULT_MODE, SC_EV_META_STAT and
+ * any of SC_MADE_PARENT); every failure is an event of REP.  -EINVAL for
+ * bad arguments. */
+int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
+		     struct sc_copy_report *rep);
+/* The permission bits of SRC_MODE to hold back when making its copy, so
+ * that nobody opens it before its owner is right (SC_COPY_KEEP_OWNER:
+ * group and other bits) or a directory before its contents are in (its
+ * group and other write bits). */
+mode_t sc_copier_omitted(const struct sc_copier *c, mode_t src_mode);
+/* Does D already have what the copier's SC_COPY_KEEP_* would give it
+ * from S (mode, owner, modification time)? */
+bool sc_copier_meta_match(const struct sc_copier *c, const struct stat *s,
+			  const struct stat *d);
+
+/* ---- What a copy did: the report ------------------------------------- */
+
+/* Facts of both ends (NULL when not reached), the kernel planned for,
+ * and the plan (NULL when none was made; valid until the next call). */
+const struct sc_fs_facts *sc_copy_report_src_fs(const struct sc_copy_report *r);
+const struct sc_fs_facts *sc_copy_report_dst_fs(const struct sc_copy_report *r);
+struct sc_kernel sc_copy_report_kernel(const struct sc_copy_report *r);
+const struct sc_plan *sc_copy_report_plan(const struct sc_copy_report *r);
+/* The source's fstat before its first byte (NULL: not opened). */
+const struct stat *sc_copy_report_src_stat(const struct sc_copy_report *r);
+
+/* The road chain: for every road tried, in order, the error that ended
+ * it (0: none; SC_ERR_ZERO: it said "nothing more" though data followed)
+ * and the bytes it moved.  A repair after a failed verification adds its
+ * attempts after the first copy's. */
+#define SC_ERR_ZERO 1
+unsigned sc_copy_report_attempts(const struct sc_copy_report *r);
+/* 0, or -ERANGE when I is past the last attempt, -EINVAL for R NULL.
+ * Each RET_* may be NULL. */
+int sc_copy_report_attempt(const struct sc_copy_report *r, unsigned i,
+			   enum sc_road *ret_road, int *ret_err,
+			   uint64_t *ret_bytes);
+/* Bytes of data moved (all roads; a repair's included), and by ROAD. */
+uint64_t sc_copy_report_bytes(const struct sc_copy_report *r);
+uint64_t sc_copy_report_road_bytes(const struct sc_copy_report *r,
+				   enum sc_road road);
+/* The destination's final size (what the data step left). */
+off_t sc_copy_report_size(const struct sc_copy_report *r);
+/* How the data step itself ended: 0, or the -errno that stopped it (the
+ * road's own: -EXDEV where the call says -EOPNOTSUPP), and which end
+ * failed (RET_SIDE may be NULL). */
+enum sc_side { SC_SIDE_NONE, SC_SIDE_READ, SC_SIDE_WRITE };
+int sc_copy_report_data_error(const struct sc_copy_report *r,
+			      enum sc_side *ret_side);
+
+/* What happened, SC_REPORT_* bits. */
+enum {
+	SC_REPORT_OPENED = 1u << 0,	/* the source was opened */
+	SC_REPORT_PLANNED = 1u << 1,	/* a plan was made */
+	SC_REPORT_COPIED = 1u << 2,	/* the data step ran */
+	SC_REPORT_CREATED = 1u << 3,	/* the destination is new */
+	SC_REPORT_REMOVED = 1u << 4,	/* an existing destination was
+					 * removed first (SC_FILE_FORCE) */
+	SC_REPORT_UNCHANGED = 1u << 5,	/* SC_COPY_IF_CHANGED: it held the
+					 * source's bytes already */
+	SC_REPORT_HOLES = 1u << 6,	/* the copy has holes that were kept */
+	SC_REPORT_SEEK_DATA = 1u << 7,	/* data found with SEEK_DATA */
+	SC_REPORT_ZERO_SCAN = 1u << 8,	/* zero blocks written as holes */
+	SC_REPORT_EXTEND_FAILED = 1u << 9,	/* the last ftruncate failed */
+	SC_REPORT_DEST_OPENED = 1u << 10,	/* the destination (or its
+						 * temporary) was opened */
+};
+unsigned sc_copy_report_flags(const struct sc_copy_report *r);
+
+/* The outcome: 0 or -errno. */
+int sc_copy_report_error(const struct sc_copy_report *r);
+
+enum sc_verify_result {
+	SC_VERIFIED_NONE,	/* not asked, or not reached */
+	SC_VERIFIED_OK,		/* read back: the source's bytes */
+	SC_VERIFIED_REPAIRED,	/* ... after one copy again */
+	SC_VERIFIED_CURRENT,	/* the source changed; the copy equals it
+				 * as it now is */
+	SC_VERIFIED_RECOPIED,	/* ... once copied again */
+	SC_VERIFIED_FAILED,	/* still different (or nothing provable) */
+};
+/* *RET_BAD (may be NULL): the first differing offset seen. */
+enum sc_verify_result sc_copy_report_verify(const struct sc_copy_report *r,
+					    off_t *ret_bad);
+
+/* How the source changed while it was copied (SC_CHANGE_NONE: it did
+ * not); its sizes before and after; AGAIN: it changed again while it was
+ * copied once more for verification.  The copy holds what was read.
+ * Each RET_* may be NULL. */
+enum sc_change_how sc_copy_report_change(const struct sc_copy_report *r,
+					 off_t *ret_before, off_t *ret_after,
+					 bool *ret_again);
+
+/* Events, in order: every failure, and the few things worth saying that
+ * are not failures (a destination removed first, a source that changed).
+ * A program words its messages from them. */
+enum sc_event_kind {
+	SC_EV_OPEN_SOURCE,	/* open(2) of the source */
+	SC_EV_STAT_SOURCE,	/* its fstat */
+	SC_EV_REPLACED,		/* not the file SRC_EXPECT says */
+	SC_EV_COMPARE,		/* SC_COPY_IF_CHANGED could not read */
+	SC_EV_REMOVE_DEST,	/* SC_FILE_FORCE removed it (err 0), or
+				 * could not (err) */
+	SC_EV_OPEN_DEST,	/* open(2) of the destination or temporary,
+				 * or the symlink to it that cannot be
+				 * followed */
+	SC_EV_DANGLING,		/* a dangling symlink, not written through */
+	SC_EV_STAT_DEST,
+	SC_EV_UNVERIFIABLE,	/* SC_COPY_VERIFY into what cannot be read
+				 * back (a FIFO, a device, a stream) */
+	SC_EV_DATA,		/* the data: SIDE tells which end failed;
+				 * sc_copy_report_data_error() says more */
+	SC_EV_CHANGED,		/* the source changed while copied (a note;
+				 * FATAL where it left nothing provable) */
+	SC_EV_VERIFY,		/* verification could not read or write
+				 * (VSIDE), or found a difference after the
+				 * repair (err 0, OFFSET) */
+	SC_EV_REPAIR_START,	/* emptying the copy for its repair */
+	SC_EV_REPAIR,		/* the repair's data (SIDE) */
+	SC_EV_META_TIMES,	/* metadata (see SC_COPY_META_STRICT) */
+	SC_EV_META_NARROW,	/* narrowing an old mode before the chown */
+	SC_EV_META_OWNER,
+	SC_EV_META_XATTR,	/* FORMAT, ATTR and WHICH say it as libattr
+				 * does */
+	SC_EV_META_XATTR_CONF,	/* xattr.conf could not be read (ATTR: its
+				 * path), said for every attribute */
+	SC_EV_META_MODE,	/* mode and ACL (SC_COPY_KEEP_MODE) */
+	SC_EV_META_RESTORE,	/* the bits held back at creation */
+	SC_EV_META_DEFAULT_MODE,	/* SC_COPY_DEFAULT_MODE's chmod */
+	SC_EV_META_STAT,	/* the mode creation gave could not be asked */
+	SC_EV_OLD_LIST,		/* SC_COPY_ATOMIC over a file: its
+				 * attributes could not be listed */
+	SC_EV_OLD_GET,		/* ... one (ATTR) could not be read */
+	SC_EV_OLD_SET,		/* ... nor set on the new file */
+	SC_EV_OLD_ACL,		/* ... an inherited ACL not removed */
+	SC_EV_OLD_MODE,		/* ... its owner or mode not taken */
+	SC_EV_PARENT_TIMES,	/* SC_MADE_PARENT: times */
+	SC_EV_PARENT_OWNER,	/* ... owner */
+	SC_EV_PARENT_MODE,	/* ... mode and ACL */
+	SC_EV_PARENT_RESTORE,	/* ... the mode restored */
+	SC_EV_SYNC,		/* fsync of the copy */
+	SC_EV_COMMIT,		/* the temporary linked or renamed into
+				 * place */
+	SC_EV_CLOSE,
+	SC_EV_SYNC_DIR,		/* fsync of the directory */
+	SC_EV_CANCELED,
+};
+enum sc_verify_side {
+	SC_VSIDE_BACK,		/* reading the destination back */
+	SC_VSIDE_SOURCE,	/* reading the source again */
+	SC_VSIDE_WRITE,		/* writing the destination out */
+};
+struct sc_event {
+	size_t size;		/* set by the caller: sizeof(struct sc_event) */
+	enum sc_event_kind kind;
+	int err;		/* 0 or -errno */
+	bool fatal;		/* it failed the copy */
+	bool error;		/* cp says it as an error (else a warning
+				 * or a note) */
+	enum sc_side side;	/* SC_EV_DATA, SC_EV_REPAIR */
+	enum sc_verify_side vside;	/* SC_EV_VERIFY */
+	off_t offset;		/* SC_EV_VERIFY: the first differing byte */
+	/* SC_EV_META_XATTR: libattr's message (a printf format, translated
+	 * in libattr's domain, with one %s for ATTR when it names one, then
+	 * one for the file) and the attribute's name; WHICH: 0 the source,
+	 * 1 the destination.  SC_EV_META_XATTR_CONF: FORMAT "%s", ATTR the
+	 * path.  SC_EV_OLD_GET and SC_EV_OLD_SET: ATTR.  Valid until the
+	 * report is reused or freed. */
+	const char *format;
+	const char *attr;
+	int which;
+};
+unsigned sc_copy_report_events(const struct sc_copy_report *r);
+/* Fills RET (RET->size set by the caller) with event I.  0, -ERANGE past
+ * the last, -EINVAL (a NULL, a size too small). */
+int sc_copy_report_event(const struct sc_copy_report *r, unsigned i,
+			 struct sc_event *ret);
+
+/* ---- Simple calls ---------------------------------------------------- */
 
 /* Copies all of IN (open for reading) into OUT (open for writing) from
- * offset 0 of each: a regular OUT is truncated first; a FIFO, socket or
- * character device takes the bytes as a stream.  Returns 0 when every
- * byte was copied (and, with verify, read back equal), else -errno:
- *   -EINVAL  C is NULL, or IN and OUT are the same file;
+ * offset 0 of each through the copier's own context (calls from several
+ * threads take turns): a regular OUT is cut to what was copied, once it
+ * is known that a road can be taken; a FIFO, socket or character device
+ * takes the bytes as a stream.  Files are read and written with
+ * positional calls: the offsets of IN and OUT are not moved (a stream's
+ * are, by what was read or written).  Metadata flags and SC_COPY_ATOMIC
+ * do not apply.  Returns 0 when every byte was copied (and, with
+ * SC_COPY_VERIFY, read back equal), else -errno:
+ *   -EINVAL  C is NULL, or IN and OUT are one file, or facts or a kernel
+ *            are assumed;
  *   -EBADF   IN not open for reading, OUT not open for writing (O_PATH
- *            descriptors included), a closed or negative descriptor, a
- *            regular OUT opened with O_APPEND, or with verify an OUT not
- *            opened O_RDWR (it is read back);
- *   -EISDIR  IN or OUT is a directory;
- *   -EOPNOTSUPP  verify with an OUT that cannot be read back (a FIFO,
- *            a socket, a character device): nothing is written; or no
- *            road allowed by the options could be taken (roads,
- *            roads_forced, SC_REFLINK_ALWAYS: clone refused);
- *   -EIO, -ENOSPC, -EDQUOT, ...   the error of the read or write that
- *            failed (ret->result.side says which end);
- *   -EBADMSG verification found the destination different (twice: a
- *            mismatch is copied again once, through read_write).
- * A source that changed while it was copied is no error: the copy holds
- * what was read, and ret->changed says how it changed (a regular OUT is
- * cut to the source's new size when it shrank).  Whatever the outcome,
- * a regular OUT is never left longer than what was copied.  RET (may be
- * NULL) says what happened, also on failure. */
+ *            too; a directory, which cannot be), a closed or negative
+ *            descriptor, a regular OUT opened O_APPEND, or with
+ *            SC_COPY_VERIFY an OUT not opened O_RDWR;
+ *   -EISDIR  IN is a directory;
+ *   -EOPNOTSUPP  SC_COPY_VERIFY into what cannot be read back (nothing is
+ *            written), or no allowed road could be taken (roads, forced,
+ *            SC_REFLINK_ALWAYS refused, also across filesystems: the
+ *            road's own error, -EXDEV, is in the report);
+ *   -EIO, -ENOSPC, -EDQUOT, -EFBIG, -EPIPE, -EAGAIN ...  a read or write
+ *            that failed;
+ *   -EBADMSG verification found the copy different, also after one
+ *            copy again;
+ *   -ECANCELED  cancelled (sc_copy_ctx_cancel on sc_copier_ctx(C), or
+ *            the progress function).
+ * A source that changed while it was copied is no error: REP says how. */
 int sc_copier_copy_fd(struct sc_copier *c, int in, int out,
-		      struct sc_copy_report *ret);
+		      struct sc_copy_report *rep);
 
-/* Copies the file at SRC (following symbolic links) to the path DST,
- * atomically: the data goes to a temporary file in DST's directory (an
- * unnamed O_TMPFILE where the filesystem has it, else a hidden
- * ".NAME.RANDOM.sc-tmp"), which is renamed over DST only when complete
- * (and verified); on any failure it is removed and DST is left as it
- * was.  The new file gets SRC's permission bits without the set-user-ID,
- * set-group-ID and sticky bits, masked by the umask (or a default ACL)
- * as open(2) does; DST's old owner and mode are not kept.  With durable,
- * the directory is synced after the rename.  Errors as
- * sc_copier_copy_fd, and those of open(2), linkat(2) and rename(2), plus:
- *   -EINVAL  C, SRC or DST NULL or "", SRC not a regular file (a device
- *            or FIFO may never end), or DST naming the same file as SRC;
- *   -EISDIR  SRC or DST is a directory (or DST ends in "/").
- * umask(2) is never called (it is process-wide): the kernel applies the
- * umask when it creates the file.  A process killed during the copy may
- * leave a hidden temporary file behind where the filesystem has no
- * O_TMPFILE. */
+/* Copies the regular file at SRC (following symlinks) to the path DST
+ * atomically, with the copier's flags (SC_COPY_ATOMIC is implied): the
+ * data goes to a temporary in DST's directory -- an unnamed O_TMPFILE
+ * linked into place (linkat with AT_EMPTY_PATH, or through
+ * /proc/self/fd), or, where neither can be done, a hidden
+ * ".smartcp.XXXXXX" -- renamed over DST when complete; on any failure
+ * DST is as it was and the temporary is gone.  Without
+ * SC_COPY_KEEP_MODE the new file gets SRC's permission bits without
+ * set-id and sticky bits, less the umask.  A DST that is a symlink is
+ * written through: the file it leads to is replaced, in its own
+ * directory.  Errors as sc_copier_copy_fd, and those of open(2),
+ * linkat(2) and rename(2), plus
+ *   -EINVAL  C, SRC or DST NULL or "", SRC not a regular file (a FIFO, a
+ *            device, a socket), or the same file as DST;
+ *   -EISDIR  SRC or DST a directory, or DST ending in "/". */
 int sc_copier_copy_path(struct sc_copier *c, const char *src,
-			const char *dst, struct sc_copy_report *ret);
+			const char *dst, struct sc_copy_report *rep);
 
-/* Reads OUT back from storage and compares it with IN read again, as
- * verification does after a copy (see sc_verify).  Both must be regular
- * files or block devices open for reading.  1 equal, 0 different
- * (*RET_BAD, if RET_BAD is not NULL, the first differing offset),
- * -EINVAL (C NULL, a descriptor of another type), -EBADF, -EISDIR, or
- * the -errno of a read. */
+/* The plan for copying IN to OUT (any access mode, O_PATH too; OUT may
+ * be the directory a new file would be made in).  Nothing is read or
+ * written.  Fills REP's facts and plan.  0, -EINVAL (C or REP NULL),
+ * -EBADF, -EISDIR (IN a directory), -ENOMEM. */
+int sc_copier_explain_fd(struct sc_copier *c, int in, int out,
+			 struct sc_copy_report *rep);
+
+/* Reads OUT back from storage and compares it with IN from offset 0:
+ * length and bytes (holes both files report alike are not read).
+ * 1 equal; 0 different (*RET_BAD, may be NULL: the first differing
+ * offset, or the shorter length); -EINVAL (C NULL, not regular files or
+ * block devices), -EBADF, -EISDIR, or the -errno of a read. */
 int sc_copier_verify_fd(struct sc_copier *c, int in, int out,
 			off_t *ret_bad);
+
+/* The copier's own context, which the simple calls use (for
+ * sc_copy_ctx_cancel and sc_copy_ctx_set_progress).  NULL when C is
+ * NULL or memory ran out. */
+struct sc_copy_ctx *sc_copier_ctx(struct sc_copier *c);
 
 #ifdef __cplusplus
 }

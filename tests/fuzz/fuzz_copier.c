@@ -1,12 +1,13 @@
 /* libFuzzer target: libsmartcp's copier through its public header.
  *
  * The first four bytes of the input are option bits (roads, including an
- * unknown one; roads_forced; reflink and sparse, including values out of
- * range; verify; progress), the kind of source (a regular file, one with
+ * unknown one; forced; reflink and sparse, including values out of
+ * range; SC_COPY_VERIFY; a progress function, which cancels the copy at
+ * its Nth call when asked to), the kind of source (a regular file, one with
  * a hole before the data, an empty file, a pipe) and of destination (a
  * new file, a longer file, a write-only file, a pipe, an O_APPEND file,
  * the source itself, an O_PATH descriptor, a closed one); the rest is the
- * source's content.  sc_copier_new must refuse exactly the invalid
+ * source's content.  The setters must refuse exactly the invalid
  * options; sc_copier_copy_fd must return 0 or one of its documented
  * errors, leave a regular destination holding the source's bytes when it
  * returns 0, never longer than the source when it fails, and the
@@ -34,15 +35,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 } while (0)
 
 static char dir[4096], src_path[4200], dst_path[4200];
-static uint64_t progress_calls;
+static uint64_t progress_calls, progress_done;
+static unsigned cancel_at;	/* the progress call that cancels (0: none) */
 
-static void on_progress(void *arg, uint64_t done, enum sc_road road)
+static int on_progress(void *arg, uint64_t done, enum sc_road road)
 {
 	(void)arg;
-	(void)done;
-	if ((unsigned)road >= SC_ROAD__MAX)
+	if ((unsigned)road >= sc_road_count())
 		FAIL("progress with road %d", (int)road);
+	if (done < progress_done)
+		FAIL("progress went back from %llu to %llu",
+		     (unsigned long long)progress_done,
+		     (unsigned long long)done);
+	progress_done = done;
 	progress_calls++;
+	return cancel_at && progress_calls >= cancel_at;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -66,6 +73,7 @@ static bool errno_documented(int e)
 	case EINVAL: case EBADF: case EISDIR: case EOPNOTSUPP: case EBADMSG:
 	case EIO: case ENOSPC: case EDQUOT: case EXDEV: case ENOSYS:
 	case ENOTTY: case EPERM: case ETXTBSY: case EAGAIN: case EFBIG:
+	case ECANCELED:
 		return true;
 	}
 	return false;
@@ -106,9 +114,14 @@ static uint8_t *read_back(int fd, size_t *n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sc_copy_options o;
 	struct sc_copier *c = NULL;
-	struct sc_copy_report rep;
+	struct sc_copy_report *rep = NULL;
+	const struct sc_plan *plan;
+	const unsigned all = (1u << sc_road_count()) - 1;
+	unsigned roads;
+	bool forced, progress;
+	enum sc_reflink reflink;
+	enum sc_sparse sparse;
 	const uint8_t *body;
 	size_t n, hole = 0;
 	int in = -1, out = -1, p[2] = { -1, -1 }, q[2] = { -1, -1 };
@@ -122,30 +135,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n > 60000)		/* a pipe holds 64 KiB without a reader */
 		n = 60000;
 
-	memset(&o, 0, sizeof(o));
-	o.roads = data[0] & 0x1f;
-	o.roads_forced = data[0] & 0x20;
-	o.verify = data[0] & 0x40;
-	if (data[0] & 0x80) {
-		o.progress = on_progress;
-		o.progress_arg = &progress_calls;
-	}
-	o.reflink = (enum sc_reflink)(data[1] & 3);
-	o.sparse = (enum sc_sparse)((data[1] >> 2) & 3);
+	roads = data[0] & 0x1f;
+	forced = data[0] & 0x20;
+	progress = data[0] & 0x80;
+	reflink = (enum sc_reflink)(data[1] & 3);
+	sparse = (enum sc_sparse)((data[1] >> 2) & 3);
 	src_kind = (data[1] >> 4) & 3;
 	dst_kind = data[2] % 8;
-	valid = !(o.roads & ~SC_ROADMASK_ALL) && o.reflink <= SC_REFLINK_NEVER &&
-		o.sparse <= SC_SPARSE_NEVER && !(o.roads_forced && !o.roads);
+	/* the top bits of the fourth byte: cancel at the Nth progress call */
+	cancel_at = progress ? data[3] >> 5 : 0;
+	progress_calls = progress_done = 0;
 
-	e = sc_copier_new(&o, &c);
-	if (valid != (e == 0))
-		FAIL("sc_copier_new: %d for %s options", e,
-		     valid ? "valid" : "invalid");
-	if (e < 0) {
-		if (e != -EINVAL || c)
-			FAIL("sc_copier_new: %d, copier %p", e, (void *)c);
-		return 0;
-	}
+	e = sc_copier_new(data[0] & 0x40 ? SC_COPY_VERIFY : 0, &c);
+	if (e < 0 || !c)
+		FAIL("sc_copier_new: %d", e);
+	e = sc_copy_report_new(&rep);
+	if (e < 0)
+		FAIL("sc_copy_report_new: %d", e);
+	/* each setter refuses exactly what is out of range */
+	valid = roads && !(roads & ~all);
+	if ((sc_copier_set_roads(c, roads ? roads : all, forced) == 0) !=
+	    (valid || !roads))
+		FAIL("sc_copier_set_roads(%#x, %d)", roads, forced);
+	if ((sc_copier_set_reflink(c, reflink) == 0) !=
+	    (reflink <= SC_REFLINK_NEVER))
+		FAIL("sc_copier_set_reflink(%d)", (int)reflink);
+	if ((sc_copier_set_sparse(c, sparse) == 0) !=
+	    (sparse <= SC_SPARSE_NEVER))
+		FAIL("sc_copier_set_sparse(%d)", (int)sparse);
+	if (progress)
+		sc_copy_ctx_set_progress(sc_copier_ctx(c), on_progress, NULL);
 
 	/* The source. */
 	unlink(src_path);
@@ -225,12 +244,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (want_pipe && hole)
 		goto done;
 
-	e = sc_copier_copy_fd(c, in, out, &rep);
+	e = sc_copier_copy_fd(c, in, out, rep);
 	if (e > 0 || (e < 0 && !errno_documented(e)))
 		FAIL("sc_copier_copy_fd: %d (%s), source %d, destination %d",
 		     e, strerror(-e), src_kind, dst_kind);
-	if (rep.result.n_attempts < 0 || rep.result.n_attempts > SC_MAX_ATTEMPTS)
-		FAIL("n_attempts %d", rep.result.n_attempts);
+	if (e != sc_copy_report_error(rep))
+		FAIL("returned %d, the report says %d", e,
+		     sc_copy_report_error(rep));
+	if (e == -ECANCELED && !cancel_at)
+		FAIL("cancelled without being asked");
+	for (unsigned i = 0; i < sc_copy_report_events(rep); i++) {
+		struct sc_event ev = { .size = sizeof(ev) };
+
+		if (sc_copy_report_event(rep, i, &ev) < 0)
+			FAIL("event %u of %u", i, sc_copy_report_events(rep));
+	}
+	/* cancellation is sticky: the next call on this copier starts
+	 * afresh */
+	sc_copy_ctx_reset_cancel(sc_copier_ctx(c));
+	cancel_at = 0;
 	if (dst_kind == 5 && e != -EINVAL && !(src_kind == 3 && e == -EBADF))
 		FAIL("same file: %d", e);
 	if ((dst_kind == 4 || dst_kind == 6 || dst_kind == 7) && e != -EBADF)
@@ -270,8 +302,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (e < 0 && out_regular) {
 		struct stat st;
+		/* what the destination held: a failure either leaves it as
+		 * it was (nothing done to it: no road, cancelled before the
+		 * first byte) or cut to what was copied */
+		size_t before = dst_kind == 1 ? 8192 : 0;
 
-		if (fstat(out, &st) == 0 && (size_t)st.st_size > hole + n)
+		if (fstat(out, &st) == 0 && (size_t)st.st_size > hole + n &&
+		    (size_t)st.st_size != before)
 			FAIL("failed copy left %lld bytes, source %zu",
 			     (long long)st.st_size, hole + n);
 	}
@@ -282,13 +319,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Planning needs no access at all; verification only regular
 	 * files. */
 	if (dst_kind != 7) {
-		e = sc_copier_explain_fd(c, in, out >= 0 ? out : in, &rep);
+		e = sc_copier_explain_fd(c, in, out >= 0 ? out : in, rep);
 		if (e < 0 && e != -EBADF && e != -EISDIR)
 			FAIL("sc_copier_explain_fd: %d", e);
 		/* only a restriction of the roads may leave none */
-		if (e == 0 && !rep.plan.n_use && !o.roads_forced &&
-		    (!o.roads || o.roads == SC_ROADMASK_ALL) &&
-		    o.reflink != SC_REFLINK_ALWAYS)
+		plan = sc_copy_report_plan(rep);
+		if (e == 0 && !sc_plan_n_use(plan) && !(valid && forced) &&
+		    (!roads || roads == all || !valid) &&
+		    reflink != SC_REFLINK_ALWAYS)
 			FAIL("a plan without a road");
 	}
 	if (out >= 0 && dst_kind < 7) {
@@ -308,6 +346,7 @@ done:
 		close(q[0]);
 	if (q[1] >= 0 && q[1] != out)
 		close(q[1]);
+	sc_copy_report_free(rep);
 	sc_copier_free(c);
 	return 0;
 }

@@ -70,11 +70,11 @@ static void check_facts(const struct sc_fs_facts *f, const struct lookup *l,
 		FZ_FAIL("type not NUL-terminated");
 	if (!memchr(f->identity, '\0', sizeof(f->identity)))
 		FZ_FAIL("identity not NUL-terminated");
-	if ((unsigned)f->class > SC_FS_OVERLAY)
-		FZ_FAIL("class %d out of range", (int)f->class);
+	if ((unsigned)f->cls > SC_FS_OVERLAY)
+		FZ_FAIL("class %d out of range", (int)f->cls);
 	if ((unsigned)f->can_clone > SC_YES)
 		FZ_FAIL("can_clone %d out of range", (int)f->can_clone);
-	if (!sc_fs_class_name(f->class))
+	if (!sc_fs_class_name(f->cls))
 		FZ_FAIL("no class name");
 	if (f->dev != l->dev)
 		FZ_FAIL("facts for another device");

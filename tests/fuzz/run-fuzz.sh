@@ -109,7 +109,8 @@ fi
 [ -f "$builddir/config.h" ] || die "no config.h in $builddir"
 
 # --- build ------------------------------------------------------------------
-libs=$(pkg-config --libs mount blkid) || die "pkg-config: libmount/libblkid missing"
+libs="$(pkg-config --libs mount blkid) -lattr -lacl -lpthread" ||
+	die "pkg-config: libmount/libblkid missing"
 pcflags=$(pkg-config --cflags mount blkid libxxhash)
 cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 -I$top/include -I$top/lib -I$top/src -I$builddir $pcflags"
@@ -118,12 +119,14 @@ cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 # helpers).  fuzz_copier links the engine (lib/) alone, as a program
 # using libsmartcp does.
 engine="lib/plan lib/fsinfo lib/dl lib/change lib/copy lib/road_clone
- lib/road_range lib/road_splice lib/road_rw lib/verify lib/copier"
-program="src/quote src/options src/report lib/plan lib/fsinfo lib/dl lib/change"
+ lib/road_range lib/road_splice lib/road_rw lib/verify lib/copier
+ lib/meta lib/report lib/target lib/xattr_rules"
+program="src/quote src/options src/report lib/plan lib/fsinfo lib/dl lib/change
+ lib/report"
 
 mkdir -p "$work/obj" "$work/bin"
 for s in $program $engine; do
-	o=$work/obj/${s##*/}.o
+	o=$work/obj/$(echo "$s" | tr / _).o
 	[ -f "$o" ] && continue
 	# shellcheck disable=SC2086
 	"$CC" $cflags -fsanitize=fuzzer-no-link,address,undefined \
@@ -137,7 +140,7 @@ for t in $targets; do
 	*) srcs=$program ;;
 	esac
 	objs=
-	for s in $srcs; do objs="$objs $work/obj/${s##*/}.o"; done
+	for s in $srcs; do objs="$objs $work/obj/$(echo "$s" | tr / _).o"; done
 	# shellcheck disable=SC2086
 	"$CC" $cflags -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 		"$here/$t.c" $objs $libs -o "$work/bin/$t" ||

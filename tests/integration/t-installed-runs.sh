@@ -1,6 +1,6 @@
 #!/bin/bash
 # make install into the running system, as a user of the quick build
-# does, and the installed smartcp runs: it finds libsmartcp.so.0 by the
+# does, and the installed smartcp runs: it finds libsmartcp.so.1 by the
 # loader's own search (with prefix /usr/local, /usr/local/lib is found
 # only through /etc/ld.so.cache, which the install refreshes), copies a
 # file, and after make uninstall nothing of it is left.  Root only, and

@@ -42,8 +42,7 @@ static const char *result(int err)
 
 int main(int argc, char **argv)
 {
-	struct sc_copy_options o = { 0 };
-	struct sc_copy_report rep;
+	struct sc_copy_report *rep;
 	struct sc_copier *c;
 	static char buf[1 << 16];
 	unsigned long long held = 0;
@@ -53,27 +52,35 @@ int main(int argc, char **argv)
 
 	if (argc != 3)
 		return 2;
-	if (strcmp(argv[2], "all")) {
-		o.roads = SC_ROAD_BIT(sc_road_from_name(argv[2]));
-		o.roads_forced = 1;
-	}
-	if (sc_copier_new(&o, &c) < 0 || (in = open(argv[1], O_RDONLY)) < 0 ||
+	if (sc_copier_new(0, &c) < 0 || sc_copy_report_new(&rep) < 0)
+		return 3;
+	if (strcmp(argv[2], "all") &&
+	    sc_copier_set_roads(c, SC_ROAD_BIT(sc_road_from_name(argv[2])),
+				true) < 0)
+		return 3;
+	if ((in = open(argv[1], O_RDONLY)) < 0 ||
 	    pipe(p) < 0 || fcntl(p[1], F_SETFL, O_NONBLOCK) < 0 ||
 	    fstat(p[1], &st) < 0)
 		return 3;
-	e = sc_copier_copy_fd(c, in, p[1], &rep);
+	e = sc_copier_copy_fd(c, in, p[1], rep);
 	printf("dst pipe:[%llu]\n", (unsigned long long)st.st_ino);
 	printf("return %s\n", result(e));
-	for (int i = 0; i < rep.result.n_attempts; i++)
-		printf("chain %s %s %llu\n",
-		       sc_road_name(rep.result.attempt[i].road),
-		       result(rep.result.attempt[i].err),
-		       (unsigned long long)rep.result.attempt[i].bytes);
-	printf("bytes %llu\n", (unsigned long long)rep.result.bytes);
+	for (unsigned i = 0; i < sc_copy_report_attempts(rep); i++) {
+		enum sc_road road;
+		uint64_t bytes;
+		int err;
+
+		sc_copy_report_attempt(rep, i, &road, &err, &bytes);
+		printf("chain %s %s %llu\n", sc_road_name(road), result(err),
+		       (unsigned long long)bytes);
+	}
+	printf("bytes %llu\n",
+	       (unsigned long long)sc_copy_report_bytes(rep));
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	while ((n = read(p[0], buf, sizeof(buf))) > 0)
 		held += (unsigned long long)n;
 	printf("held %llu\n", held);
+	sc_copy_report_free(rep);
 	sc_copier_free(c);
 	return 0;
 }

@@ -26,13 +26,13 @@ make -s -C "$build" install DESTDIR="$dest" >"$T/install.log" 2>&1 ||
 pc=$(find "$dest" -name smartcp.pc -path '*/pkgconfig/*' | head -n 1)
 [ -n "$pc" ] || fail "no smartcp.pc installed"
 libdir=$(dirname "$(dirname "$pc")")
-[ -e "$libdir/libsmartcp.so.0" ] || fail "no libsmartcp.so.0 in $libdir"
+[ -e "$libdir/libsmartcp.so.1" ] || fail "no libsmartcp.so.1 in $libdir"
 [ -f "$(find "$dest" -path '*/include/smartcp/smartcp.h' | head -n 1)" ] ||
 	fail "no <smartcp/smartcp.h> installed"
 [ -f "$(find "$dest" -path '*/man3/libsmartcp.3' | head -n 1)" ] ||
 	fail "no libsmartcp(3) installed"
-soname=$(objdump -p "$libdir/libsmartcp.so.0" | awk '$1 == "SONAME" { print $2 }')
-assert_eq "$soname" libsmartcp.so.0 "SONAME"
+soname=$(objdump -p "$libdir/libsmartcp.so.1" | awk '$1 == "SONAME" { print $2 }')
+assert_eq "$soname" libsmartcp.so.1 "SONAME"
 
 # The installed program finds the installed library, not the build
 # tree's (no run path into $build).
@@ -41,7 +41,7 @@ prog=$(find "$dest" -path '*/bin/smartcp' | head -n 1)
 if readelf -d "$prog" | grep -E 'R(UN)?PATH' | grep -qF "$build"; then
 	fail "the installed smartcp has a run path into the build tree: $(readelf -d "$prog" | grep -E 'R(UN)?PATH')"
 fi
-pass "installed: smartcp.pc, libsmartcp.so.0, <smartcp/smartcp.h>, libsmartcp(3), smartcp"
+pass "installed: smartcp.pc, libsmartcp.so.1, <smartcp/smartcp.h>, libsmartcp(3), smartcp"
 
 export PKG_CONFIG_PATH=$(dirname "$pc")
 export PKG_CONFIG_SYSROOT_DIR=$dest
@@ -64,7 +64,7 @@ ldflags=$(sed -n 's/^LDFLAGS = //p' "$build/Makefile")
 ${cc:-cc} $cflags -Wall -Wextra -Werror -o "$T/example" "$src/doc/example.c" \
 	$flags $ldflags 2>"$T/cc.log" || { cat "$T/cc.log"; fail "doc/example.c does not build against the installed library"; }
 export LD_LIBRARY_PATH=$libdir
-ldd "$T/example" | grep -q "libsmartcp.so.0 => $libdir/" ||
+ldd "$T/example" | grep -q "libsmartcp.so.1 => $libdir/" ||
 	fail "example does not load the installed library: $(ldd "$T/example" | grep smartcp)"
 pass "doc/example.c built with: $flags"
 

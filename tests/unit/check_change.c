@@ -126,7 +126,8 @@ END_TEST
 
 START_TEST(words_name_both_sizes)
 {
-	struct sc_change ch = { SC_CHANGE_GREW, 54132736, 54788096, false };
+	struct sc_rec_change ch = { SC_CHANGE_GREW, 54132736, 54788096,
+				    false };
 	char buf[128];
 
 	ck_assert_str_eq(sc_report_change_text(buf, sizeof(buf), &ch, false),

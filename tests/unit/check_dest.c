@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "suites.h"
+#include "copier.h"
 #include "dest.h"
 #include "options.h"
 
@@ -216,12 +217,13 @@ START_TEST(link_replaces_only_when_asked)
 	snprintf(dst, sizeof(dst), "%s/d", scratch);
 	ck_assert_int_eq(sc_dest_make_link(true, &t, &d, false, false),
 			 -EEXIST);
-	ck_assert_int_eq(sc_dest_make_link(true, &t, &d, false, true), 0);
+	/* 1: it replaced an existing name */
+	ck_assert_int_eq(sc_dest_make_link(true, &t, &d, false, true), 1);
 	ck_assert_int_eq(stat(target, &a), 0);
 	ck_assert_int_eq(stat(dst, &b), 0);
 	ck_assert(a.st_ino == b.st_ino);
 	/* a symlink in place of the hard link, in one rename */
-	ck_assert_int_eq(sc_dest_make_link(false, &name_t, &d, false, true), 0);
+	ck_assert_int_eq(sc_dest_make_link(false, &name_t, &d, false, true), 1);
 	n = readlink(dst, buf, sizeof(buf));
 	ck_assert_int_eq(n, 1);
 	ck_assert(buf[0] == 't');
@@ -237,7 +239,12 @@ START_TEST(atomic_temporary_has_the_mode_asked)
 	static const mode_t modes[] = { 0600, 0755, 0640, 0700, 0444 };
 	char dst[320];
 	mode_t old = umask(022);
+	struct sc_copier *c;
+	struct sc_copy_ctx *x;
 
+	/* the temporaries are the library's now (lib/target.c) */
+	ck_assert_int_eq(sc_copier_new(0, &c), 0);
+	ck_assert_int_eq(sc_copy_ctx_new(c, &x), 0);
 	snprintf(dst, sizeof(dst), "%s/f", scratch);
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		for (int by_fd = 0; by_fd < 2; by_fd++) {
@@ -248,12 +255,16 @@ START_TEST(atomic_temporary_has_the_mode_asked)
 			bool named;
 			int fd;
 
-			fd = sc_dest_atomic_open(&d, modes[i], &named);
+			fd = sc_target_temp_open(x, d.dirfd, d.name, modes[i],
+						 &named);
 			ck_assert_int_ge(fd, 0);
 			ck_assert_int_eq(fstat(fd, &st), 0);
 			ck_assert_uint_eq(st.st_mode & 07777, modes[i] & ~022);
 			ck_assert_int_eq(write(fd, "x", 1), 1);
-			ck_assert_int_eq(sc_dest_atomic_commit(fd, &d, named), 0);
+			ck_assert_int_eq(sc_target_temp_commit(x, fd, d.dirfd,
+							       d.name, named,
+							       i == 0 &&
+							       !by_fd), 0);
 			close(fd);
 			ck_assert_int_eq(stat(dst, &st), 0);
 			ck_assert_uint_eq(st.st_mode & 07777, modes[i] & ~022);
@@ -263,6 +274,8 @@ START_TEST(atomic_temporary_has_the_mode_asked)
 		}
 	}
 	umask(old);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
 }
 END_TEST
 
@@ -289,7 +302,7 @@ START_TEST(resolve_follows_a_chain_of_links)
 	ck_assert_int_eq(symlink("../hop", path), 0);
 
 	/* sub/l -> ../hop -> sub/t */
-	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), 1);
+	ck_assert_int_eq(sc_target_resolve(d.dirfd, d.name, &dirfd, &tname, &st), 1);
 	ck_assert_str_eq(tname, "t");
 	ck_assert(st.st_ino == want.st_ino && S_ISREG(st.st_mode));
 	snprintf(name, sizeof(name), "t");
@@ -300,13 +313,13 @@ START_TEST(resolve_follows_a_chain_of_links)
 
 	/* not a link */
 	snprintf(path, sizeof(path), "%s/sub/t", scratch);
-	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), 0);
+	ck_assert_int_eq(sc_target_resolve(d.dirfd, d.name, &dirfd, &tname, &st), 0);
 	ck_assert_int_eq(dirfd, -1);
 
 	/* dangling */
 	snprintf(path, sizeof(path), "%s/dangling", scratch);
 	ck_assert_int_eq(symlink("sub/none", path), 0);
-	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), 1);
+	ck_assert_int_eq(sc_target_resolve(d.dirfd, d.name, &dirfd, &tname, &st), 1);
 	ck_assert_str_eq(tname, "none");
 	ck_assert_uint_eq(st.st_mode, 0);
 	close(dirfd);
@@ -315,13 +328,13 @@ START_TEST(resolve_follows_a_chain_of_links)
 	/* a loop, a directory */
 	snprintf(path, sizeof(path), "%s/loop", scratch);
 	ck_assert_int_eq(symlink("loop", path), 0);
-	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), -ELOOP);
+	ck_assert_int_eq(sc_target_resolve(d.dirfd, d.name, &dirfd, &tname, &st), -ELOOP);
 	snprintf(path, sizeof(path), "%s/todir", scratch);
 	ck_assert_int_eq(symlink("sub/", path), 0);
-	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), -EISDIR);
+	ck_assert_int_eq(sc_target_resolve(d.dirfd, d.name, &dirfd, &tname, &st), -EISDIR);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(symlink("..", path), 0);
-	ck_assert_int_eq(sc_dest_resolve(&d, &dirfd, &tname, &st), -EISDIR);
+	ck_assert_int_eq(sc_target_resolve(d.dirfd, d.name, &dirfd, &tname, &st), -EISDIR);
 }
 END_TEST
 

@@ -173,7 +173,7 @@ START_TEST(test_class_names)
 	ck_assert_str_eq(sc_fs_class_name(SC_FS_NETWORK), "network");
 	ck_assert_str_eq(sc_fs_class_name(SC_FS_FUSE), "fuse");
 	ck_assert_str_eq(sc_fs_class_name(SC_FS_OVERLAY), "overlay");
-	ck_assert_str_eq(sc_fs_class_name((enum sc_fs_class)99), "unknown");
+	ck_assert_str_eq(sc_fs_class_name((enum sc_fs_class)99), "?");
 }
 END_TEST
 
@@ -248,8 +248,8 @@ static void check_entry(const struct sc_fs_facts *f, const struct entry *e)
 	ck_assert_ptr_nonnull(f->source);
 	ck_assert_str_eq(f->source, e->source);
 	ck_assert_ptr_nonnull(f->options);
-	ck_assert_msg(f->class == e->class, "mount %d: class %s, expected %s",
-		      e->mnt_id, sc_fs_class_name(f->class),
+	ck_assert_msg(f->cls == e->class, "mount %d: class %s, expected %s",
+		      e->mnt_id, sc_fs_class_name(f->cls),
 		      sc_fs_class_name(e->class));
 	ck_assert_int_eq(f->can_clone, e->can_clone);
 	ck_assert_msg(f->identity[0], "mount %d: no identity", e->mnt_id);
@@ -375,20 +375,20 @@ START_TEST(test_lookup_unknown)
 	ck_assert_int_eq(f->mnt_id, -1);
 	ck_assert_ptr_null(f->target);
 	ck_assert_str_eq(f->type, "");
-	ck_assert_int_eq(f->class, SC_FS_UNKNOWN);
+	ck_assert_int_eq(f->cls, SC_FS_UNKNOWN);
 	ck_assert_int_eq(f->can_clone, SC_MAYBE);
 	ck_assert_str_eq(f->identity, "");
 
 	f = sc_fsinfo_lookup_values(fsi, makedev(0, 998), -1, PROC_MAGIC,
 				    0xabcdef);
 	ck_assert_str_eq(f->type, "proc");
-	ck_assert_int_eq(f->class, SC_FS_GENERATED);
+	ck_assert_int_eq(f->cls, SC_FS_GENERATED);
 	ck_assert_int_eq(f->can_clone, SC_NO);
 	ck_assert_str_eq(f->identity, "fsid:abcdef");
 
 	f = sc_fsinfo_lookup_values(fsi, makedev(8, 17), -1, EXT4_MAGIC, 1);
 	ck_assert_str_eq(f->type, "ext4");
-	ck_assert_int_eq(f->class, SC_FS_LOCAL);
+	ck_assert_int_eq(f->cls, SC_FS_LOCAL);
 	ck_assert_int_eq(f->can_clone, SC_NO);
 	sc_fsinfo_free(fsi);
 }
@@ -405,7 +405,7 @@ START_TEST(test_missing_mountinfo)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(f->mnt_id, -1);
 	ck_assert_str_eq(f->type, "sysfs");
-	ck_assert_int_eq(f->class, SC_FS_GENERATED);
+	ck_assert_int_eq(f->cls, SC_FS_GENERATED);
 	ck_assert_str_eq(f->identity, "fsid:7");
 	sc_fsinfo_free(fsi);
 	sc_fsinfo_free(NULL);
@@ -510,7 +510,7 @@ START_TEST(test_mountinfo_line_same_facts)
 		ck_assert_str_eq(a->source, b->source);
 		ck_assert_str_eq(a->options, b->options);
 		ck_assert_str_eq(a->identity, b->identity);
-		ck_assert_int_eq(a->class, b->class);
+		ck_assert_int_eq(a->cls, b->cls);
 		ck_assert_int_eq(a->can_clone, b->can_clone);
 	}
 	sc_fsinfo_free(one);
@@ -609,8 +609,8 @@ static void assert_same_facts(const struct sc_fs_facts *a,
 	ck_assert_msg(!strcmp(a->identity, b->identity),
 		      "%s: identity '%s', '%s'", what, a->identity,
 		      b->identity);
-	ck_assert_msg(a->class == b->class, "%s: class %s, %s", what,
-		      sc_fs_class_name(a->class), sc_fs_class_name(b->class));
+	ck_assert_msg(a->cls == b->cls, "%s: class %s, %s", what,
+		      sc_fs_class_name(a->cls), sc_fs_class_name(b->cls));
 	ck_assert_msg(a->can_clone == b->can_clone, "%s: can_clone", what);
 	ck_assert_msg(a->magic == b->magic && a->fsid == b->fsid &&
 		      a->dev == b->dev, "%s: magic, fsid, dev", what);
@@ -782,7 +782,7 @@ static bool live_same(const char *path)
 	a = sc_fsinfo_lookup(fast, fd, &st);
 	b = sc_fsinfo_lookup(lm, fd, &st);
 	same = a->mnt_id == b->mnt_id && !strcmp(a->type, b->type) &&
-	       !strcmp(a->identity, b->identity) && a->class == b->class &&
+	       !strcmp(a->identity, b->identity) && a->cls == b->cls &&
 	       a->can_clone == b->can_clone && a->target && b->target &&
 	       !strcmp(a->target, b->target) && a->source && b->source &&
 	       !strcmp(a->source, b->source) && a->options && b->options &&
@@ -886,28 +886,42 @@ START_TEST(test_facts_assume)
 		{ "vfat", SC_FS_LOCAL, SC_NO },
 		{ "zfs", SC_FS_UNKNOWN, SC_MAYBE },
 	};
-	struct sc_fs_facts f;
+	struct sc_fs_facts *f;
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		ck_assert_msg(sc_fs_facts_assume(rows[i].type, &f) == 0,
+		ck_assert_msg(sc_fs_facts_assume(rows[i].type, 3, 7, &f) == 0,
 			      "%s refused", rows[i].type);
-		ck_assert_str_eq(f.type, rows[i].type);
-		ck_assert_msg(f.class == rows[i].cls, "%s: class %s",
-			      rows[i].type, sc_fs_class_name(f.class));
-		ck_assert_msg(f.can_clone == rows[i].clone, "%s: clone %d",
-			      rows[i].type, f.can_clone);
-		ck_assert_int_eq(f.mnt_id, -1);
-		ck_assert_str_eq(f.identity, "");
-		ck_assert_ptr_null(f.target);
+		ck_assert_str_eq(f->type, rows[i].type);
+		ck_assert_msg(f->cls == rows[i].cls, "%s: class %s",
+			      rows[i].type, sc_fs_class_name(f->cls));
+		ck_assert_msg(f->can_clone == rows[i].clone, "%s: clone %d",
+			      rows[i].type, f->can_clone);
+		ck_assert_int_eq(f->mnt_id, 7);
+		ck_assert_str_eq(f->identity, "assumed:3");
+		ck_assert_ptr_null(f->target);
+		/* the same through the accessors */
+		ck_assert_str_eq(sc_fs_facts_type(f), rows[i].type);
+		ck_assert_int_eq(sc_fs_facts_class(f), rows[i].cls);
+		ck_assert_int_eq(sc_fs_facts_mnt_id(f), 7);
+		sc_fs_facts_free(f);
 	}
-	ck_assert_int_eq(sc_fs_facts_assume("ext5", &f), -ENOENT);
-	ck_assert_int_eq(sc_fs_facts_assume("fuse.", &f), -ENOENT);
-	ck_assert_int_eq(sc_fs_facts_assume("", &f), -ENOENT);
-	ck_assert_int_eq(sc_fs_facts_assume(NULL, &f), -EINVAL);
+	ck_assert_int_eq(sc_fs_facts_assume("ext5", 1, 1, &f), -ENOENT);
+	ck_assert_ptr_null(f);
+	ck_assert_int_eq(sc_fs_facts_assume("fuse.", 1, 1, &f), -ENOENT);
+	ck_assert_int_eq(sc_fs_facts_assume("", 1, 1, &f), -ENOENT);
+	ck_assert_int_eq(sc_fs_facts_assume(NULL, 1, 1, &f), -EINVAL);
+	ck_assert_int_eq(sc_fs_facts_assume("ext4", 1, 1, NULL), -EINVAL);
+	/* accessors of unknown facts */
+	ck_assert_str_eq(sc_fs_facts_type(NULL), "unknown");
+	ck_assert_int_eq(sc_fs_facts_class(NULL), SC_FS_UNKNOWN);
+	ck_assert_int_eq(sc_fs_facts_can_clone(NULL), SC_MAYBE);
 	/* every name listed is accepted */
-	for (const char *name; (name = sc_fs_type_name(n)); n++)
-		ck_assert_msg(sc_fs_facts_assume(name, &f) == 0, "%s", name);
+	for (const char *name; (name = sc_fs_type_name(n)); n++) {
+		ck_assert_msg(sc_fs_facts_assume(name, 1, 1, &f) == 0, "%s",
+			      name);
+		sc_fs_facts_free(f);
+	}
 	ck_assert_uint_gt(n, 40);
 }
 END_TEST

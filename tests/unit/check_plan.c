@@ -4,11 +4,14 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "suites.h"
+#include "fsinfo.h"
 #include "plan.h"
+#include "report.h"
 
 #define R(road) (1u << (road))
 
@@ -16,60 +19,60 @@
  * tells mounts of one superblock apart (bind mounts, btrfs subvolumes). */
 static const struct sc_fs_facts ext4_a = {
 	.mnt_id = 22, .type = "ext4", .identity = "uuid:ext4-a",
-	.class = SC_FS_LOCAL, .can_clone = SC_NO,
+	.cls = SC_FS_LOCAL, .can_clone = SC_NO,
 };
 static const struct sc_fs_facts ext4_b = {
 	.mnt_id = 23, .type = "ext4", .identity = "uuid:ext4-b",
-	.class = SC_FS_LOCAL, .can_clone = SC_NO,
+	.cls = SC_FS_LOCAL, .can_clone = SC_NO,
 };
 static const struct sc_fs_facts proc_fs = {
 	.mnt_id = 30, .type = "proc", .identity = "dev:0:21",
-	.class = SC_FS_GENERATED, .can_clone = SC_NO,
+	.cls = SC_FS_GENERATED, .can_clone = SC_NO,
 };
 static const struct sc_fs_facts sysfs_fs = {
 	.mnt_id = 31, .type = "sysfs", .identity = "dev:0:22",
-	.class = SC_FS_GENERATED, .can_clone = SC_NO,
+	.cls = SC_FS_GENERATED, .can_clone = SC_NO,
 };
 static const struct sc_fs_facts btrfs_a = {
 	.mnt_id = 40, .type = "btrfs", .identity = "uuid:btrfs",
-	.class = SC_FS_LOCAL, .can_clone = SC_YES,
+	.cls = SC_FS_LOCAL, .can_clone = SC_YES,
 };
 /* Another subvolume of the same btrfs: same superblock, other mount. */
 static const struct sc_fs_facts btrfs_b = {
 	.mnt_id = 41, .type = "btrfs", .identity = "uuid:btrfs",
-	.class = SC_FS_LOCAL, .can_clone = SC_YES,
+	.cls = SC_FS_LOCAL, .can_clone = SC_YES,
 };
 static const struct sc_fs_facts xfs_fs = {
 	.mnt_id = 50, .type = "xfs", .identity = "uuid:xfs",
-	.class = SC_FS_LOCAL, .can_clone = SC_MAYBE,
+	.cls = SC_FS_LOCAL, .can_clone = SC_MAYBE,
 };
 static const struct sc_fs_facts nfs_a = {
 	.mnt_id = 60, .type = "nfs4", .identity = "dev:0:60",
-	.class = SC_FS_NETWORK, .can_clone = SC_MAYBE,
+	.cls = SC_FS_NETWORK, .can_clone = SC_MAYBE,
 };
 static const struct sc_fs_facts nfs_b = {
 	.mnt_id = 61, .type = "nfs4", .identity = "dev:0:61",
-	.class = SC_FS_NETWORK, .can_clone = SC_MAYBE,
+	.cls = SC_FS_NETWORK, .can_clone = SC_MAYBE,
 };
 static const struct sc_fs_facts cifs_a = {
 	.mnt_id = 62, .type = "cifs", .identity = "dev:0:62",
-	.class = SC_FS_NETWORK, .can_clone = SC_MAYBE,
+	.cls = SC_FS_NETWORK, .can_clone = SC_MAYBE,
 };
 static const struct sc_fs_facts cifs_b = {
 	.mnt_id = 63, .type = "cifs", .identity = "dev:0:63",
-	.class = SC_FS_NETWORK, .can_clone = SC_MAYBE,
+	.cls = SC_FS_NETWORK, .can_clone = SC_MAYBE,
 };
 static const struct sc_fs_facts fuse_a = {
 	.mnt_id = 70, .type = "fuse.sshfs", .identity = "dev:0:70",
-	.class = SC_FS_FUSE, .can_clone = SC_NO,
+	.cls = SC_FS_FUSE, .can_clone = SC_NO,
 };
 static const struct sc_fs_facts fuse_b = {
 	.mnt_id = 71, .type = "fuse.sshfs", .identity = "dev:0:71",
-	.class = SC_FS_FUSE, .can_clone = SC_NO,
+	.cls = SC_FS_FUSE, .can_clone = SC_NO,
 };
 static const struct sc_fs_facts devtmpfs_fs = {
 	.mnt_id = 80, .type = "devtmpfs", .identity = "dev:0:5",
-	.class = SC_FS_MEMORY, .can_clone = SC_NO,
+	.cls = SC_FS_MEMORY, .can_clone = SC_NO,
 };
 
 #define K44  { 4, 4 }
@@ -126,8 +129,11 @@ static void check_row(const struct row *t)
 			ck_assert_msg(s->use, "%s: %s should be planned, "
 				      "skipped because \"%s\"", t->name, road,
 				      s->why ? s->why : "(null)");
+			/* a used road has its reason too (issue 28) */
+			ck_assert_msg(s->why, "%s: %s used without a reason",
+				      t->name, road);
 			if (t->forced)
-				ck_assert_msg(s->why && strstr(s->why, "--road"),
+				ck_assert_msg(s->why && strstr(s->why, "chosen"),
 					      "%s: %s forced, why \"%s\"",
 					      t->name, road,
 					      s->why ? s->why : "(null)");
@@ -138,7 +144,8 @@ static void check_row(const struct row *t)
 			      t->name, road, want);
 		ck_assert_msg(s->why, "%s: %s skipped without a reason",
 			      t->name, road);
-		ck_assert_msg(strstr(s->why, want),
+		/* the library's words, as smartcp says them */
+		ck_assert_msg(strstr(sc_report_why(s->why), want),
 			      "%s: %s skipped because \"%s\", expected \"%s\"",
 			      t->name, road, s->why, want);
 	}
@@ -335,9 +342,11 @@ static const struct row road_rows[] = {
 
 /* A road that failed "not here" for this pair is not tried again. */
 static const struct row learned_rows[] = {
+	/* copy_file_range learned to fail: splice is no longer left out
+	 * for it (issue 29 item 2) */
 	{ "range learned, one ext4", &ext4_a, &ext4_a, K61,
 	  .learned = R(SC_ROAD_RANGE),
-	  .want = { "cannot share", "learned", "one filesystem", USE } },
+	  .want = { "cannot share", "learned", USE, USE } },
 	{ "clone learned, xfs", &xfs_fs, &xfs_fs, K61,
 	  .learned = R(SC_ROAD_CLONE),
 	  .want = { "learned", USE, "one filesystem", USE } },
@@ -349,7 +358,7 @@ static const struct row learned_rows[] = {
 	  .want = { "different", "learned", USE, USE } },
 	{ "everything learned keeps read_write", &btrfs_a, &btrfs_a, K61,
 	  .learned = SC_ROADMASK_ALL,
-	  .want = { "learned", "learned", "one filesystem", USE } },
+	  .want = { "learned", "learned", "learned", USE } },
 	{ "--road beats learning", &ext4_a, &ext4_b, K61,
 	  .roads = R(SC_ROAD_SPLICE), .forced = true,
 	  .learned = R(SC_ROAD_SPLICE),
@@ -466,9 +475,9 @@ START_TEST(test_road_names_round_trip)
 		ck_assert_str_eq(sc_road_name((enum sc_road)r), names[r]);
 		ck_assert_int_eq(sc_road_from_name(names[r]), r);
 	}
-	ck_assert_int_eq(sc_road_from_name("read"), -1);
-	ck_assert_int_eq(sc_road_from_name(""), -1);
-	ck_assert_int_eq(sc_road_from_name("CLONE"), -1);
+	ck_assert_int_eq(sc_road_from_name("read"), -EINVAL);
+	ck_assert_int_eq(sc_road_from_name(""), -EINVAL);
+	ck_assert_int_eq(sc_road_from_name("CLONE"), -EINVAL);
 	ck_assert_str_eq(sc_road_name(SC_ROAD__MAX), "?");
 }
 END_TEST

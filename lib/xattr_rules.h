@@ -7,8 +7,9 @@
  * copying their first attributes at once both parse it; one can walk the
  * list while the other is still building it and miss a rule (copying
  * trusted.SGI_ACL_FILE that a rule says to skip), and rules get lost.
- * These rules are read on the walk thread before any worker starts and
- * never change afterwards, so workers only read them. */
+ * These rules are read once per copier, under its lock, the first time a
+ * copy keeps extended attributes (or when the caller names the file), and
+ * never change afterwards, so the threads that copy only read them. */
 #ifndef SMARTCP_XATTR_RULES_H
 #define SMARTCP_XATTR_RULES_H
 

@@ -13,7 +13,7 @@
  *     file without a final newline is an error;
  *   - any error discards every rule; later lines win over earlier ones;
  *   - the text ends at the first NUL byte. */
-#include "system.h"
+#include "common.h"
 #include "xattr_rules.h"
 
 #include <fcntl.h>
