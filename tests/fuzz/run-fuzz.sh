@@ -121,8 +121,9 @@ cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 engine="lib/plan lib/fsinfo lib/dl lib/change lib/copy lib/road_clone
  lib/road_range lib/road_splice lib/road_rw lib/verify lib/copier
  lib/meta lib/report lib/target lib/xattr_rules"
-program="src/quote src/options src/report lib/plan lib/fsinfo lib/dl lib/change
- lib/report"
+# the program's side: its report prints the facts' origins, which come
+# from the copier, so it links the engine as the program does
+program="src/quote src/options src/longopts src/help src/report $engine"
 
 mkdir -p "$work/obj" "$work/bin"
 for s in $program $engine; do
