@@ -1503,6 +1503,16 @@ static int copy_file(struct fcopy *f)
 	return meta_err;
 }
 
+/* A call's error before anything was done: said in REP, if any. */
+static int refuse(struct sc_copy_report *rep, int e)
+{
+	if (rep) {
+		sc_report_reset(rep);
+		rep->error = e;
+	}
+	return e;
+}
+
 /* The report a call fills: the caller's, or the context's own. */
 static struct sc_copy_report *report_of(struct sc_copy_ctx *x,
 					struct sc_copy_report *rep)
@@ -1533,11 +1543,7 @@ int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
 	int e;
 
 	if (!args_ok(x, args) || x->c->kernel_assumed || x->c->fs_assumed) {
-		if (rep) {
-			sc_report_reset(rep);
-			rep->error = -EINVAL;
-		}
-		return -EINVAL;
+		return refuse(rep, -EINVAL);
 	}
 	rep = report_of(x, rep);
 	if (!rep)
@@ -1578,11 +1584,7 @@ int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 	int e;
 
 	if (!args_ok(x, args) || !args->dst_name) {
-		if (rep) {
-			sc_report_reset(rep);
-			rep->error = -EINVAL;
-		}
-		return -EINVAL;
+		return refuse(rep, -EINVAL);
 	}
 	c = x->c;
 	rep = report_of(x, rep);
@@ -1653,11 +1655,7 @@ int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
 	    !args->src_st || (args->made & ~((SC_MADE_PARENT << 1) - 1)) ||
 	    (args->src_fd < 0 && !args->src_name) ||
 	    (args->dst_fd < 0 && !args->dst_name)) {
-		if (rep) {
-			sc_report_reset(rep);
-			rep->error = -EINVAL;
-		}
-		return -EINVAL;
+		return refuse(rep, -EINVAL);
 	}
 	rep = report_of(x, rep);
 	if (!rep)
@@ -1735,16 +1733,6 @@ static int check_pair(int in, int out, bool out_read, struct stat *ist,
 	if (S_ISDIR(ist->st_mode) || S_ISDIR(ost->st_mode))
 		return -EISDIR;
 	return 0;
-}
-
-/* The simple calls' error before anything was done. */
-static int refuse(struct sc_copy_report *rep, int e)
-{
-	if (rep) {
-		sc_report_reset(rep);
-		rep->error = e;
-	}
-	return e;
 }
 
 int sc_copier_copy_fd(struct sc_copier *c, int in, int out,
