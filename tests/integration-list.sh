@@ -3,7 +3,10 @@
 # tests/Makemodule.am (automake has no wildcards): this test fails when
 # that list and the tests/integration/t-*.sh there are differ, so that a
 # new test cannot be left out of make check unnoticed (and a removed one
-# does not break it).  Part of "make check".  Exit 0 when they agree, 1
+# does not break it).  It also fails when a helper script there (any other
+# file) is missing from INTEGRATION_SUPPORT, the list the tarball carries
+# (tests/integration is not in EXTRA_DIST as a directory: see
+# tests/Makemodule.am).  Part of "make check".  Exit 0 when they agree, 1
 # with the differences otherwise.
 #
 #	bash tests/integration-list.sh [--print]
@@ -43,4 +46,17 @@ if ! cmp -s "$tmp/disk" "$tmp/listed"; then
 	echo "(fix INTEGRATION_TESTS in tests/Makemodule.am; bash tests/integration-list.sh --print writes it)"
 	exit 1
 fi
-echo "$(wc -l <"$tmp/disk") integration tests, all in INTEGRATION_TESTS"
+(cd "$top_src" && for f in tests/integration/*; do
+	case ${f##*/} in t-*.sh) ;; *) [ -f "$f" ] && echo "$f" ;; esac
+done) | sort >"$tmp/support-disk"
+sed -n '/^INTEGRATION_SUPPORT =/,/[^\\]$/p' "$am" |
+	grep -o 'tests/integration/[^ \\]*' | sort -u >"$tmp/support-listed"
+if ! cmp -s "$tmp/support-disk" "$tmp/support-listed"; then
+	comm -23 "$tmp/support-disk" "$tmp/support-listed" |
+		sed 's/^/FAIL: not in INTEGRATION_SUPPORT (not in the tarball): /'
+	comm -13 "$tmp/support-disk" "$tmp/support-listed" |
+		sed 's/^/FAIL: in INTEGRATION_SUPPORT but not there: /'
+	exit 1
+fi
+echo "$(wc -l <"$tmp/disk") integration tests, all in INTEGRATION_TESTS;" \
+	"$(wc -l <"$tmp/support-disk") helper scripts, all in INTEGRATION_SUPPORT"
