@@ -11,4 +11,5 @@ Suite *change_suite(void);
 Suite *links_suite(void);
 Suite *paths_suite(void);
 Suite *dest_suite(void);
+Suite *walk_suite(void);
 #endif
