@@ -1,12 +1,14 @@
-/* Human and machine output.  Machine output (JSON keys, road names, errno
- * names, the "plan:" line) is an interface: never translated. */
+/* Human and machine output about the files handled: -v lines, --explain
+ * blocks, --debug's line, progress and the summary.  Machine output (JSON
+ * keys, road names, errno names, the "plan:" line) is an interface: never
+ * translated.  The JSON objects are report_json.c's, --rules' table
+ * report_rules.c's, the messages messages.c's. */
 #include "system.h"
 #include "report.h"
 #include "report_int.h"
 #include "quote.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
