@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <smartcp/smartcp.h>
@@ -37,5 +38,20 @@ static inline void freep(void *p)
 
 #define _cleanup_close_ __attribute__((cleanup(closep)))
 #define _cleanup_free_ __attribute__((cleanup(freep)))
+
+/* The directory part of NAME: "." when it has no slash, "/" for "/x".  A
+ * new string (free() it), NULL when out of memory.  Here because both
+ * the engine and the program (src/paths.c's sc_path_dir) need it and
+ * neither may call the other's internals. */
+static inline char *dir_part(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == name)
+		return strdup("/");
+	return strndup(name, (size_t)(slash - name));
+}
 
 #endif

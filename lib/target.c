@@ -13,20 +13,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-/* The directory part of NAME ("." when it has none, "/" for "/x"), to
- * be opened relative to the directory descriptor NAME is relative to;
- * NULL when out of memory. */
-static char *dir_part(const char *name)
-{
-	const char *slash = strrchr(name, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == name)
-		return strdup("/");
-	return strndup(name, (size_t)(slash - name));
-}
-
 /* NAME's directory, opened with FLAGS relative to DIRFD. */
 static int open_dir_of(int dirfd, const char *name, int flags, mode_t mode)
 {

@@ -71,12 +71,13 @@ static void say_libattr(const struct sc_attrs_env *env,
 				      sc_quote(file), NULL);
 }
 
-void sc_attrs_say(const struct sc_attrs_env *env, const struct sc_event *ev,
-		  const char *src, const char *dst)
+/* EV if it is about the copy's own metadata (SC_EV_META_*): true when
+ * it is, said as cp says it or not at all.  CHOWN_SAID: a failure to
+ * change the owner is said. */
+static bool say_meta(const struct sc_attrs_env *env, const struct sc_event *ev,
+		     int err, bool chown_said, const char *src,
+		     const char *dst)
 {
-	int err = -ev->err;
-	bool chown_said = env->privileged || (err != EPERM && err != EINVAL);
-
 	switch (ev->kind) {
 	case SC_EV_META_TIMES:
 		say(env, false, err, _("preserving times for %s"),
@@ -114,6 +115,18 @@ void sc_attrs_say(const struct sc_attrs_env *env, const struct sc_event *ev,
 	case SC_EV_META_STAT:
 		say(env, true, err, _("cannot stat %s"), sc_quote(dst));
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* EV if it is about an existing destination's attributes (SC_EV_OLD_*):
+ * true when it is, said as cp says it or not at all. */
+static bool say_old(const struct sc_attrs_env *env, const struct sc_event *ev,
+		    int err, const char *dst)
+{
+	switch (ev->kind) {
 	case SC_EV_OLD_LIST:
 		if (err != ENOTSUP && err != ENOSYS)
 			say(env, false, err, _("listing attributes of %s"),
@@ -138,6 +151,19 @@ void sc_attrs_say(const struct sc_attrs_env *env, const struct sc_event *ev,
 		say(env, true, err, _("setting permissions for %s"),
 		    sc_quote_locale(dst));
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* EV if it is about a directory --parents made (SC_EV_PARENT_*), said as
+ * cp says it; any other event is not said. */
+static void say_parent(const struct sc_attrs_env *env,
+		       const struct sc_event *ev, int err, bool chown_said,
+		       const char *dst)
+{
+	switch (ev->kind) {
 	case SC_EV_PARENT_TIMES:
 		say(env, true, err, _("failed to preserve times for %s"),
 		    sc_quote(dst));
@@ -159,6 +185,18 @@ void sc_attrs_say(const struct sc_attrs_env *env, const struct sc_event *ev,
 	default:
 		break;
 	}
+}
+
+void sc_attrs_say(const struct sc_attrs_env *env, const struct sc_event *ev,
+		  const char *src, const char *dst)
+{
+	int err = -ev->err;
+	bool chown_said = env->privileged || (err != EPERM && err != EINVAL);
+
+	if (say_meta(env, ev, err, chown_said, src, dst) ||
+	    say_old(env, ev, err, dst))
+		return;
+	say_parent(env, ev, err, chown_said, dst);
 }
 
 void sc_attrs_say_all(const struct sc_attrs_env *env,

@@ -12,18 +12,9 @@ void sc_options_try_help(void)
 		sc_program_name);
 }
 
-void sc_help_usage(void)
+/* The options smartcp shares with cp, in cp's words. */
+static void usage_cp_options(void)
 {
-	printf(_("\
-Usage: %s [OPTION]... [-T] SOURCE DEST\n\
-  or:  %s [OPTION]... SOURCE... DIRECTORY\n\
-  or:  %s [OPTION]... -t DIRECTORY SOURCE...\n"),
-	       sc_program_name, sc_program_name, sc_program_name);
-	fputs(_("\
-Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, choosing for each\n\
-file the fastest safe way the kernel offers (clone, copy_file_range, splice\n\
-or read/write) and saying which one it took with -v, --explain or --json.\n\
-\n"), stdout);
 	fputs(_("\
 Mandatory arguments to long options are mandatory for short options too.\n\
   -a, --archive                same as -dR --preserve=all\n\
@@ -76,6 +67,11 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -Z, --context[=CTX]          accepted for compatibility; SELinux contexts\n\
                                  are not set\n\
 "), stdout);
+}
+
+/* The options smartcp has and cp has not, and --help, --version. */
+static void usage_own_options(void)
+{
 	fputs(_("\
 \n\
 smartcp options:\n\
@@ -114,6 +110,22 @@ smartcp options:\n\
       --help        display this help and exit\n\
       --version     output version information and exit\n\
 "), stdout);
+}
+
+void sc_help_usage(void)
+{
+	printf(_("\
+Usage: %s [OPTION]... [-T] SOURCE DEST\n\
+  or:  %s [OPTION]... SOURCE... DIRECTORY\n\
+  or:  %s [OPTION]... -t DIRECTORY SOURCE...\n"),
+	       sc_program_name, sc_program_name, sc_program_name);
+	fputs(_("\
+Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, choosing for each\n\
+file the fastest safe way the kernel offers (clone, copy_file_range, splice\n\
+or read/write) and saying which one it took with -v, --explain or --json.\n\
+\n"), stdout);
+	usage_cp_options();
+	usage_own_options();
 	fputs(_("\
 \n\
 The roads, fastest first: clone (FICLONE, shares extents), copy_file_range\n\

@@ -16,20 +16,27 @@
 #include <wchar.h>
 #include <wctype.h>
 
+/* What argmatch() returns when ARG names no one item. */
+enum argmatch_miss {
+	ARGMATCH_NONE = -1,		/* ARG matches nothing */
+	ARGMATCH_AMBIGUOUS = -2,	/* ... more than one (the empty string
+					 * always does) */
+};
+
 /* Matches ARG against a NULL-terminated list, allowing unambiguous
- * abbreviations as GNU's argmatch does.  Returns the index, -1 if ARG
- * matches nothing, -2 if it is ambiguous (the empty string always is). */
+ * abbreviations as GNU's argmatch does.  Returns the index (>= 0), or
+ * an enum argmatch_miss. */
 static int argmatch(const char *arg, const char *const *list)
 {
 	size_t len = strlen(arg);
-	int found = -1;
+	int found = ARGMATCH_NONE;
 
 	for (int i = 0; list[i]; i++) {
 		if (!strcmp(arg, list[i]))
 			return i;
 		if (!strncmp(arg, list[i], len)) {
 			if (found >= 0)
-				return -2;	/* ambiguous */
+				return ARGMATCH_AMBIGUOUS;
 			found = i;
 		}
 	}
@@ -42,7 +49,7 @@ static void bad_arg(const char *arg, const char *opt,
 {
 	int r = argmatch(arg, list);
 
-	fprintf(stderr, r == -2 ?
+	fprintf(stderr, r == ARGMATCH_AMBIGUOUS ?
 		_("%s: ambiguous argument %s for %s\n") :
 		_("%s: invalid argument %s for %s\n"),
 		sc_program_name, sc_quote_locale(arg), sc_quote_locale(opt));
@@ -57,7 +64,7 @@ static const char *const sparse_args[] = { "never", "auto", "always", NULL };
 
 /* --preserve / --no-preserve lists: set or clear each named attribute.
  * An empty item ("mode,", "") is an error, as in cp: "" abbreviates all
- * of them. */
+ * of them.  0, -EINVAL (said) or -ENOMEM. */
 static int preserve_list(struct sc_options *o, const char *arg, bool on,
 			 const char *opt)
 {
@@ -69,7 +76,7 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 	char *tok, *comma;
 
 	if (!copy)
-		return -1;
+		return -ENOMEM;
 	for (tok = copy; tok; tok = comma ? comma + 1 : NULL) {
 		comma = strchr(tok, ',');
 		if (comma)
@@ -94,12 +101,13 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 			break;
 		default:
 			bad_arg(tok, opt, attrs);
-			return -1;
+			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
+/* --road=ROAD[,ROAD...].  0, or -EINVAL (said). */
 static int parse_roads(struct sc_options *o, const char *arg)
 {
 	unsigned mask = 0;
@@ -128,14 +136,14 @@ static int parse_roads(struct sc_options *o, const char *arg)
 
 			bad_arg(whole ? whole : tok, "--road", names);
 			free(whole);
-			return -1;
+			return -EINVAL;
 		}
 		mask |= 1u << r;
 	}
 	if (!mask) {
 		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
 			sc_program_name, sc_quote_locale(arg), sc_quote_locale("--road"));
-		return -1;
+		return -EINVAL;
 	}
 	o->roads = mask;
 	o->roads_forced = true;
@@ -143,9 +151,9 @@ static int parse_roads(struct sc_options *o, const char *arg)
 }
 
 /* The backup type from --backup=ARG, or from $VERSION_CONTROL when ARG
- * is NULL or empty (-b, -S, --backup=); (enum sc_backup)-1 after a
+ * is NULL or empty (-b, -S, --backup=), in *RET.  0, or -EINVAL after a
  * message naming where the bad value came from. */
-static enum sc_backup backup_from(const char *arg)
+static int backup_from(const char *arg, enum sc_backup *ret)
 {
 	static const char *const names[] = {
 		"none", "off", "simple", "never", "existing", "nil",
@@ -163,11 +171,13 @@ static enum sc_backup backup_from(const char *arg)
 		arg = getenv("VERSION_CONTROL");
 		context = "$VERSION_CONTROL";
 	}
-	if (!arg || !*arg)
-		return SC_BACKUP_EXISTING;
+	if (!arg || !*arg) {
+		*ret = SC_BACKUP_EXISTING;
+		return 0;
+	}
 	i = argmatch(arg, names);
 	if (i < 0) {
-		fprintf(stderr, i == -2 ?
+		fprintf(stderr, i == ARGMATCH_AMBIGUOUS ?
 			_("%s: ambiguous argument %s for %s\n") :
 			_("%s: invalid argument %s for %s\n"),
 			sc_program_name, sc_quote_locale(arg), sc_quote_locale(context));
@@ -175,9 +185,10 @@ static enum sc_backup backup_from(const char *arg)
 		for (int k = 0; names[k]; k += 2)
 			fprintf(stderr, "  - %s, %s\n", sc_quote_locale(names[k]),
 				sc_quote_locale(names[k + 1]));
-		return (enum sc_backup)-1;
+		return -EINVAL;
 	}
-	return vals[i];
+	*ret = vals[i];
+	return 0;
 }
 
 /* A backup suffix as cp takes it, from -S or $SIMPLE_BACKUP_SUFFIX: one
@@ -315,7 +326,7 @@ static bool apply_flag(int c, struct sc_options *o, struct backup_request *b)
 	return false;
 }
 
-/* -j N: 1 to 1024.  0, or -1 said. */
+/* -j N: 1 to 1024.  0, or -EINVAL (said). */
 static int apply_jobs(struct sc_options *o, const char *arg)
 {
 	char *end;
@@ -325,13 +336,13 @@ static int apply_jobs(struct sc_options *o, const char *arg)
 		fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
 			sc_program_name, sc_quote_locale(arg));
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	o->jobs = (unsigned)i;
 	return 0;
 }
 
-/* --update[=WHEN].  0, or -1 said. */
+/* --update[=WHEN].  0, or -EINVAL (said). */
 static int apply_update(struct sc_options *o, const char *arg)
 {
 	static const char *const update_args[] = { "all", "none", "none-fail",
@@ -346,7 +357,7 @@ static int apply_update(struct sc_options *o, const char *arg)
 	if (i < 0) {
 		bad_arg(arg, "--update", update_args);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	o->update = i == 0 ? SC_UPDATE_ALL :
 		    i == 1 ? SC_UPDATE_NONE :
@@ -354,7 +365,7 @@ static int apply_update(struct sc_options *o, const char *arg)
 	return 0;
 }
 
-/* --reflink[=WHEN].  0, or -1 said. */
+/* --reflink[=WHEN].  0, or -EINVAL (said). */
 static int apply_reflink(struct sc_options *o, const char *arg)
 {
 	int i;
@@ -367,14 +378,14 @@ static int apply_reflink(struct sc_options *o, const char *arg)
 	if (i < 0) {
 		bad_arg(arg, "--reflink", when_args);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	o->reflink = i == 0 ? SC_REFLINK_AUTO :
 		     i == 1 ? SC_REFLINK_ALWAYS : SC_REFLINK_NEVER;
 	return 0;
 }
 
-/* --sparse=WHEN.  0, or -1 said. */
+/* --sparse=WHEN.  0, or -EINVAL (said). */
 static int apply_sparse(struct sc_options *o, const char *arg)
 {
 	int i = argmatch(arg, sparse_args);
@@ -382,14 +393,14 @@ static int apply_sparse(struct sc_options *o, const char *arg)
 	if (i < 0) {
 		bad_arg(arg, "--sparse", sparse_args);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	o->sparse = i == 0 ? SC_SPARSE_NEVER :
 		    i == 1 ? SC_SPARSE_AUTO : SC_SPARSE_ALWAYS;
 	return 0;
 }
 
-/* --kernel=VERSION.  0, or -1 said. */
+/* --kernel=VERSION.  0, or -EINVAL (said). */
 static int apply_kernel(struct sc_options *o, const char *arg)
 {
 	int e = sc_kernel_parse(arg, &o->kernel);
@@ -409,13 +420,13 @@ static int apply_kernel(struct sc_options *o, const char *arg)
 	}
 	if (e < 0) {
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	o->kernel_assumed = true;
 	return 0;
 }
 
-/* One type of --assume-fs into DST.  0, or -1 said. */
+/* One type of --assume-fs into DST.  0, or -EINVAL (said). */
 static int assume_type(const char *type, char *dst, size_t size)
 {
 	struct sc_fs_facts *f;
@@ -443,10 +454,10 @@ static int assume_type(const char *type, char *dst, size_t size)
 		fputs(name, stderr);
 	}
 	fputs(_(";\nand fuse.SUBTYPE for any FUSE filesystem\n"), stderr);
-	return -1;
+	return -EINVAL;
 }
 
-/* --assume-fs=TYPE or SOURCE_TYPE:DEST_TYPE.  0, or -1 said. */
+/* --assume-fs=TYPE or SOURCE_TYPE:DEST_TYPE.  0, or -EINVAL (said). */
 static int apply_assume_fs(struct sc_options *o, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
@@ -462,7 +473,7 @@ static int apply_assume_fs(struct sc_options *o, const char *arg)
 			"SOURCE_TYPE:DEST_TYPE (two filesystems), such as ext4 or nfs4:xfs\n"),
 		      stderr);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	memcpy(first, arg, n);
 	first[n] = '\0';
@@ -470,91 +481,107 @@ static int apply_assume_fs(struct sc_options *o, const char *arg)
 	    assume_type(colon ? colon + 1 : first, o->assume_type[1],
 			sizeof(o->assume_type[1]))) {
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	o->fs_assumed = true;
 	o->assume_one_fs = !colon;
 	return 0;
 }
 
-/* An option with an argument (ARG, NULL when optional and absent).
- * 0: set, -1: refused (said), 1: C is not one of these. */
-static int apply_value(int c, const char *arg, struct sc_options *o,
-		       struct backup_request *b)
+/* What apply_value() made of an option. */
+enum value_outcome {
+	VALUE_SET,
+	VALUE_REFUSED,		/* a bad argument (said) */
+	VALUE_NOT_ONE,		/* C is not an option with an argument */
+};
+
+/* E (0, or -errno of an option's argument, said) as a value_outcome. */
+static enum value_outcome value_set(int e)
+{
+	return e < 0 ? VALUE_REFUSED : VALUE_SET;
+}
+
+/* A --preserve or --no-preserve list (said, and "Try ..." when bad).
+ * 0, or -errno. */
+static int apply_preserve(struct sc_options *o, const char *arg, bool on,
+			  const char *opt)
+{
+	int e = preserve_list(o, arg, on, opt);
+
+	if (e < 0)
+		sc_options_try_help();
+	return e;
+}
+
+/* An option with an argument (ARG, NULL when optional and absent). */
+static enum value_outcome apply_value(int c, const char *arg,
+				      struct sc_options *o,
+				      struct backup_request *b)
 {
 	switch (c) {
 	case OPT_BACKUP:
 		b->make = true;
 		b->arg = arg ? arg : "";
-		return 0;
+		return VALUE_SET;
 	case 'j':
-		return apply_jobs(o, arg);
+		return value_set(apply_jobs(o, arg));
 	case 'S':
 		b->make = true;
 		o->suffix = backup_suffix(arg);
-		return 0;
+		return VALUE_SET;
 	case 't':
 		if (o->target_directory) {
 			fprintf(stderr, _("%s: multiple target directories specified\n"),
 				sc_program_name);
-			return -1;
+			return VALUE_REFUSED;
 		}
 		o->target_directory = arg;
-		return 0;
+		return VALUE_SET;
 	case OPT_UPDATE:
-		return apply_update(o, arg);
+		return value_set(apply_update(o, arg));
 	case OPT_NO_PRESERVE:
-		if (preserve_list(o, arg, false, "--no-preserve")) {
-			sc_options_try_help();
-			return -1;
-		}
-		return 0;
+		return value_set(apply_preserve(o, arg, false,
+						"--no-preserve"));
 	case OPT_PRESERVE:
-		if (preserve_list(o, arg ? arg : "mode,ownership,timestamps",
-				  true, "--preserve")) {
-			sc_options_try_help();
-			return -1;
-		}
+		if (apply_preserve(o, arg ? arg : "mode,ownership,timestamps",
+				   true, "--preserve") < 0)
+			return VALUE_REFUSED;
 		o->require_preserve = true;
-		return 0;
+		return VALUE_SET;
 	case OPT_REFLINK:
-		return apply_reflink(o, arg);
+		return value_set(apply_reflink(o, arg));
 	case OPT_ROAD:
-		if (parse_roads(o, arg)) {
+		if (parse_roads(o, arg) < 0) {
 			sc_options_try_help();
-			return -1;
+			return VALUE_REFUSED;
 		}
-		return 0;
+		return VALUE_SET;
 	case OPT_SPARSE:
-		return apply_sparse(o, arg);
+		return value_set(apply_sparse(o, arg));
 	case OPT_KERNEL:
-		return apply_kernel(o, arg);
+		return value_set(apply_kernel(o, arg));
 	case OPT_ASSUME_FS:
-		return apply_assume_fs(o, arg);
+		return value_set(apply_assume_fs(o, arg));
 	}
-	return 1;
+	return VALUE_NOT_ONE;
 }
 
-/* The backup asked for, and the options it cannot go with.  0, or -1
- * said. */
+/* The backup asked for, and the options it cannot go with.  0, or
+ * -EINVAL (said). */
 static int apply_backups(struct sc_options *o, const struct backup_request *b)
 {
-	enum sc_backup kind;
-
 	if (!b->make)
 		return 0;
-	kind = backup_from(b->arg);
-	if ((int)kind < 0) {
+	if (backup_from(b->arg, &o->backup) < 0) {
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
-	o->backup = kind;
 	if (o->backup != SC_BACKUP_NONE &&
 	    o->interactive == SC_OVERWRITE_NEVER) {
 		fprintf(stderr, _("%s: options --backup and --no-clobber are mutually exclusive\n"),
 			sc_program_name);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	/* --update=none came with cp 9.3; from 9.5 cp refuses it (and
 	 * none-fail) with a backup, in these words */
@@ -564,13 +591,13 @@ static int apply_backups(struct sc_options *o, const struct backup_request *b)
 		fprintf(stderr, _("%s: --backup is mutually exclusive with -n or --update=none-fail\n"),
 			sc_program_name);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
 
 /* Options that cannot go together, then what follows from the others.
- * 0, or -1 said. */
+ * 0, or -EINVAL (said). */
 static int finish_options(struct sc_options *o,
 			  const struct backup_request *b)
 {
@@ -578,10 +605,10 @@ static int finish_options(struct sc_options *o,
 		fprintf(stderr, _("%s: cannot make both hard and symbolic links\n"),
 			sc_program_name);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	if (apply_backups(o, b) < 0)
-		return -1;
+		return -EINVAL;
 	/* Assumed facts only ever describe a plan: a copy, which really
 	 * happens, always goes by the facts of this machine. */
 	if ((o->kernel_assumed && !o->explain && !o->rules) ||
@@ -590,13 +617,13 @@ static int finish_options(struct sc_options *o,
 			sc_program_name, o->fs_assumed && !o->explain ?
 			"--assume-fs" : "--kernel");
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	if (o->reflink == SC_REFLINK_ALWAYS && o->sparse != SC_SPARSE_AUTO) {
 		fprintf(stderr, _("%s: --reflink can be used only with --sparse=auto\n"),
 			sc_program_name);
 		sc_options_try_help();
-		return -1;
+		return -EINVAL;
 	}
 	/* cp: a recursive copy keeps links as links -- unless it makes hard
 	 * links, which then go to what the links point to. */
@@ -608,12 +635,13 @@ static int finish_options(struct sc_options *o,
 	return 0;
 }
 
-/* Returns the index of the first operand, -1 on an error (said), -2
- * after --help or --version. */
+/* Returns the index of the first operand (>= 0), or an enum
+ * sc_options_stop. */
 static int parse(int argc, char **argv, struct sc_options *o)
 {
 	struct backup_request b = { 0 };
-	int c, r;
+	enum value_outcome r;
+	int c;
 
 	set_defaults(o);
 	/* getopt must not print in its own words: we want the program name
@@ -624,27 +652,27 @@ static int parse(int argc, char **argv, struct sc_options *o)
 		if (apply_flag(c, o, &b))
 			continue;
 		r = apply_value(c, optarg, o, &b);
-		if (r < 0)
-			return -1;
-		if (r == 0)
+		if (r == VALUE_REFUSED)
+			return SC_OPTIONS_BAD;
+		if (r == VALUE_SET)
 			continue;
 		switch (c) {
 		case OPT_BAD_LONG:
 			sc_longopts_bad(argv[0], optarg);
 			sc_options_try_help();
-			return -1;
+			return SC_OPTIONS_BAD;
 		case OPT_HELP:
 			sc_help_usage();
-			return -2;
+			return SC_OPTIONS_DONE;
 		case OPT_VERSION:
 			sc_help_version();
-			return -2;
+			return SC_OPTIONS_DONE;
 		default:
 			sc_options_try_help();
-			return -1;
+			return SC_OPTIONS_BAD;
 		}
 	}
 	if (finish_options(o, &b) < 0)
-		return -1;
+		return SC_OPTIONS_BAD;
 	return optind;
 }

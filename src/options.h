@@ -66,9 +66,14 @@ struct sc_options {
 	bool as_cp;	/* called as "cp": say nothing cp would not say */
 };
 
-/* Parses argv.  Returns the index of the first operand (>= 0), or a
- * negative value when the program must exit: -1 for a usage error (the
- * message has been printed), -2 after --help or --version (exit 0). */
+/* What sc_options_parse() returns when the program must exit now. */
+enum sc_options_stop {
+	SC_OPTIONS_BAD = -1,	/* a usage error, said: exit 1 */
+	SC_OPTIONS_DONE = -2,	/* --help or --version printed: exit 0 */
+};
+
+/* Parses argv.  Returns the index of the first operand (>= 0), or an
+ * enum sc_options_stop. */
 int sc_options_parse(int argc, char **argv, struct sc_options *ret);
 
 /* Prints "Try 'PROG --help' for more information." to stderr. */

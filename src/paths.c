@@ -34,13 +34,7 @@ void sc_path_strip_slashes(char *s)
 
 char *sc_path_dir(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
+	return dir_part(path);
 }
 
 char *sc_path_base(const char *name)

@@ -1,11 +1,14 @@
-/* Human and machine output.  Machine output (JSON keys, road names, errno
- * names, the "plan:" line) is an interface: never translated. */
+/* Human and machine output about the files handled: -v lines, --explain
+ * blocks, --debug's line, progress and the summary.  Machine output (JSON
+ * keys, road names, errno names, the "plan:" line) is an interface: never
+ * translated.  The JSON objects are report_json.c's, --rules' table
+ * report_rules.c's, the messages messages.c's. */
 #include "system.h"
 #include "report.h"
+#include "report_int.h"
 #include "quote.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -81,32 +84,6 @@ void sc_report_free(struct sc_report *rep)
 	free(rep);
 }
 
-static const char *err_name(int err)
-{
-	const char *n;
-
-	if (err == SC_ERR_ZERO)
-		return "0 before end";
-	n = strerrorname_np(-err);
-	return n ? n : "E?";
-}
-
-/* One attempt of a report's road chain. */
-struct attempt {
-	enum sc_road road;
-	int err;		/* 0, -errno, or SC_ERR_ZERO */
-	uint64_t bytes;
-};
-
-static struct attempt attempt_of(const struct sc_copy_report *res,
-				 unsigned i)
-{
-	struct attempt a = { SC_ROAD_RW, 0, 0 };
-
-	sc_copy_report_attempt(res, i, &a.road, &a.err, &a.bytes);
-	return a;
-}
-
 void sc_report_chain(FILE *f, const struct sc_copy_report *res)
 {
 	for (unsigned i = 0; i < sc_copy_report_attempts(res); i++) {
@@ -118,89 +95,6 @@ void sc_report_chain(FILE *f, const struct sc_copy_report *res)
 		if (a.err)
 			fprintf(f, ": %s", err_name(a.err));
 	}
-}
-
-/* Length of the valid UTF-8 sequence at S, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n, i;
-	unsigned cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-void sc_json_string(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	putc('"', f);
-	while (*s) {
-		size_t n = utf8_len(s);
-
-		if (n == 0) {
-			fprintf(f, "\\udc%02x", *s);
-			s++;
-			continue;
-		}
-		if (n > 1) {
-			fwrite(s, 1, n, f);
-			s += n;
-			continue;
-		}
-		switch (*s) {
-		case '"':  fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
-		default:
-			if (*s < 0x20 || *s == 0x7f)
-				fprintf(f, "\\u%04x", *s);
-			else
-				putc(*s, f);
-		}
-		s++;
-	}
-	putc('"', f);
-}
-
-static const char *kind_name(enum sc_kind k)
-{
-	static const char *const names[] = {
-		[SC_KIND_FILE] = "file", [SC_KIND_DIR] = "directory",
-		[SC_KIND_SYMLINK] = "symlink", [SC_KIND_SPECIAL] = "special",
-		[SC_KIND_HARDLINK] = "hardlink", [SC_KIND_UNKNOWN] = "unknown",
-	};
-	return names[k];
-}
-
-static const char *verify_name(int v)
-{
-	return v == SC_VERIFY_OK ? "ok" : v == SC_VERIFY_REPAIRED ?
-	       "repaired" : v == SC_VERIFY_FAILED ? "failed" :
-	       v == SC_VERIFY_CURRENT ? "current" :
-	       v == SC_VERIFY_RECOPIED ? "recopied" : "none";
 }
 
 const char *sc_report_change_text(char *buf, size_t size,
@@ -239,40 +133,6 @@ const char *sc_report_change_text(char *buf, size_t size,
 	return buf;
 }
 
-static void json_change(FILE *f, const struct sc_rec_change *ch)
-{
-	fprintf(f, ",\"source_changed\":{\"how\":\"%s\",\"size_before\":%lld,"
-		"\"size_after\":%lld,\"again\":%s}", sc_change_name(ch->how),
-		(long long)ch->size_before, (long long)ch->size_after,
-		ch->again ? "true" : "false");
-}
-
-static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs,
-		    bool assumed)
-{
-	fprintf(f, ",\"%s\":", key);
-	if (!fs) {
-		fputs("null", f);
-		return;
-	}
-	fputs("{\"type\":", f);
-	sc_json_string(f, sc_fs_facts_type(fs));
-	fprintf(f, ",\"class\":\"%s\",\"uuid\":",
-		sc_fs_class_name(sc_fs_facts_class(fs)));
-	if (sc_fs_facts_uuid(fs)[0])
-		sc_json_string(f, sc_fs_facts_uuid(fs));
-	else
-		fputs("null", f);
-	fputs(",\"mount\":", f);
-	if (sc_fs_facts_target(fs))
-		sc_json_string(f, sc_fs_facts_target(fs));
-	else
-		fputs("null", f);
-	if (assumed)
-		fputs(",\"assumed\":true", f);
-	fputs("}", f);
-}
-
 /* The library says its reasons in its own words; where those name what
  * is an option here, smartcp has always said the option (--explain,
  * --json, --rules are interfaces): the same words as before. */
@@ -300,129 +160,6 @@ const char *sc_report_why(const char *why)
 		if (!strcmp(why, why_words[i].lib))
 			return why_words[i].prog;
 	return why;
-}
-
-void sc_report_json_plan(FILE *f, const struct sc_plan *plan)
-{
-	const char *sep = "";
-
-	fputs("\"plan\":[", f);
-	for (unsigned r = 0; r < sc_road_count(); r++)
-		if (sc_plan_use(plan, (enum sc_road)r)) {
-			fprintf(f, "%s\"%s\"", sep, sc_road_name((enum sc_road)r));
-			sep = ",";
-		}
-	fputs("],\"skipped\":[", f);
-	sep = "";
-	for (unsigned r = 0; r < sc_road_count(); r++)
-		if (!sc_plan_use(plan, (enum sc_road)r)) {
-			fprintf(f, "%s{\"road\":\"%s\",\"reason\":", sep,
-				sc_road_name((enum sc_road)r));
-			sc_json_string(f, sc_report_why(sc_plan_why(plan,
-							(enum sc_road)r)));
-			fputs("}", f);
-			sep = ",";
-		}
-	fputs("]", f);
-}
-
-static void json_record(const struct sc_report *rep,
-			const struct sc_record *rec, FILE *f)
-{
-	const struct sc_copy_report *res = rec->copied ? rec->res : NULL;
-	unsigned n_att = sc_copy_report_attempts(res);
-	int res_err = sc_copy_report_data_error(res, NULL);
-	int last_road = -1;
-
-	fputs("{\"source\":", f);
-	sc_json_string(f, rec->src);
-	fputs(",\"destination\":", f);
-	sc_json_string(f, rec->dst);
-	fprintf(f, ",\"type\":\"%s\"", kind_name(rec->kind));
-	if (rec->kind == SC_KIND_FILE) {
-		json_fs(f, "source_fs", rec->src_fs, rep->fs_assumed);
-		json_fs(f, "destination_fs", rec->dst_fs, rep->fs_assumed);
-		fprintf(f, ",\"size\":%lld", (long long)rec->src_size);
-		if (rep->kernel_assumed)
-			fprintf(f, ",\"kernel\":{\"version\":\"%d.%d\",\"assumed\":true}",
-				rep->kernel.major, rep->kernel.minor);
-	}
-	if (rec->planned) {
-		fputc(',', f);
-		sc_report_json_plan(f, rec->plan);
-	}
-	if (rec->copied) {
-		const char *sep = "";
-
-		fputs(",\"tried\":[", f);
-		for (unsigned i = 0; i < n_att; i++) {
-			struct attempt a = attempt_of(res, i);
-
-			fprintf(f, "%s{\"road\":\"%s\",\"result\":\"%s\",\"bytes\":%llu}",
-				sep, sc_road_name(a.road),
-				a.err ? err_name(a.err) : "ok",
-				(unsigned long long)a.bytes);
-			sep = ",";
-			if (!a.err && a.bytes && !res_err)
-				last_road = (int)a.road;
-		}
-		fputs("],\"roads\":[", f);
-		sep = "";
-		for (unsigned r = 0; r < sc_road_count(); r++)
-			if (sc_copy_report_road_bytes(res, (enum sc_road)r)) {
-				fprintf(f, "%s\"%s\"", sep,
-					sc_road_name((enum sc_road)r));
-				sep = ",";
-			}
-		fputs("]", f);
-		/* A copy that failed was finished by no road: its last
-		 * attempt in "tried" carries the error that ended it. */
-		if (last_road < 0 && n_att && !res_err &&
-		    !attempt_of(res, n_att - 1).err)
-			last_road = (int)attempt_of(res, n_att - 1).road;
-		if (last_road >= 0)
-			fprintf(f, ",\"road\":\"%s\"",
-				sc_road_name((enum sc_road)last_road));
-		else
-			fputs(",\"road\":null", f);
-		fprintf(f, ",\"bytes\":%llu,\"holes\":%s",
-			(unsigned long long)sc_copy_report_bytes(res),
-			sc_copy_report_flags(res) & SC_REPORT_HOLES ?
-			"true" : "false");
-	}
-	if (rec->unchanged)
-		fputs(",\"unchanged\":true", f);
-	if (rec->backup) {
-		fputs(",\"backup\":", f);
-		sc_json_string(f, rec->backup);
-	}
-	if (rec->change.how != SC_CHANGE_NONE)
-		json_change(f, &rec->change);
-	if (rec->verify != SC_VERIFY_NONE)
-		fprintf(f, ",\"verify\":\"%s\"", verify_name(rec->verify));
-	/* a verification cut short by a change has no mismatch to tell */
-	if (rec->verify == SC_VERIFY_REPAIRED ||
-	    (rec->verify == SC_VERIFY_FAILED &&
-	     !(rec->failure && !strcmp(rec->failure, "changed"))))
-		fprintf(f, ",\"verify_mismatch_at\":%lld",
-			(long long)rec->verify_bad);
-	fprintf(f, ",\"seconds\":%.6f,\"status\":\"%s\"", rec->seconds,
-		rec->err || rec->change_failed || rec->failed ?
-		"failed" : "ok");
-	if (rec->err || rec->failed) {
-		/* a failure with no errno (the same file, an omitted
-		 * directory) has no "error" */
-		int err = rec->err ? rec->err : rec->failed_err;
-
-		if (err)
-			fprintf(f, ",\"error\":\"%s\"", err_name(err));
-		fprintf(f, ",\"failed\":\"%s\"",
-			rec->failure ? rec->failure :
-			rec->change_failed ? "changed" : "other");
-	} else if (rec->change_failed) {
-		fputs(",\"failed\":\"changed\"", f);
-	}
-	fputs("}\n", f);
 }
 
 static void explain_fs(const char *label, const struct sc_fs_facts *fs,
@@ -643,7 +380,8 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 	if (own)
 		sc_report_progress_end(rep);
 	if (rep->json) {
-		json_record(rep, rec, out);
+		sc_report_json_record(rec, rep->kernel_assumed ? &rep->kernel :
+				      NULL, rep->fs_assumed, out);
 		return;
 	}
 	if (rep->explain) {
@@ -711,40 +449,39 @@ bool sc_report_stderr_tty(void)
 	return tty;
 }
 
-void sc_report_finish(struct sc_report *rep, int failures)
+/* {"summary":{...}}, the last line of --json: the counters, SECS the
+ * run took. */
+static void json_summary(const struct sc_report *rep, int failures,
+			 double secs)
 {
-	struct timespec ts;
-	double secs;
+	const char *sep = "";
+
+	printf("{\"summary\":{\"files\":%llu,\"bytes\":%llu,\"failures\":%d,\"roads\":{",
+	       (unsigned long long)rep->files,
+	       (unsigned long long)rep->bytes, failures);
+	for (unsigned r = 0; r < sc_road_count() &&
+			     r < SC_ROADS_SHOWN; r++) {
+		printf("%s\"%s\":{\"files\":%u,\"bytes\":%llu}", sep,
+		       sc_road_name((enum sc_road)r), rep->road_files[r],
+		       (unsigned long long)rep->road_bytes[r]);
+		sep = ",";
+	}
+	printf("}");
+	/* only when there were any: runs without keep their bytes */
+	if (rep->changed)
+		printf(",\"changed\":%u", rep->changed);
+	if (rep->vanished)
+		printf(",\"vanished\":%u", rep->vanished);
+	printf(",\"seconds\":%.6f}}\n", secs);
+}
+
+/* The summary line on stderr: "smartcp: 3 files, 12.0 KiB in 0.01 s
+ * (1.2 MiB/s); clone 3". */
+static void say_summary(const struct sc_report *rep, int failures,
+			double secs)
+{
 	char bytes[32], rate[32];
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	secs = (double)(ts.tv_sec - rep->start.tv_sec) +
-	       (double)(ts.tv_nsec - rep->start.tv_nsec) / 1e9;
-	if (rep->json) {
-		const char *sep = "";
-
-		printf("{\"summary\":{\"files\":%llu,\"bytes\":%llu,\"failures\":%d,\"roads\":{",
-		       (unsigned long long)rep->files,
-		       (unsigned long long)rep->bytes, failures);
-		for (unsigned r = 0; r < sc_road_count() &&
-				     r < SC_ROADS_SHOWN; r++) {
-			printf("%s\"%s\":{\"files\":%u,\"bytes\":%llu}", sep,
-			       sc_road_name((enum sc_road)r), rep->road_files[r],
-			       (unsigned long long)rep->road_bytes[r]);
-			sep = ",";
-		}
-		printf("}");
-		/* only when there were any: runs without keep their bytes */
-		if (rep->changed)
-			printf(",\"changed\":%u", rep->changed);
-		if (rep->vanished)
-			printf(",\"vanished\":%u", rep->vanished);
-		printf(",\"seconds\":%.6f}}\n", secs);
-		return;
-	}
-	sc_report_progress_end(rep);
-	if (!rep->summary || rep->explain)
-		return;
 	human_size(bytes, sizeof(bytes), (double)rep->bytes);
 	human_size(rate, sizeof(rate), secs > 0 ? (double)rep->bytes / secs : 0);
 	fprintf(stderr, "%s: ", sc_program_name);
@@ -773,298 +510,16 @@ void sc_report_finish(struct sc_report *rep, int failures)
 	fputc('\n', stderr);
 }
 
-/* --- messages ---------------------------------------------------------- */
-
-/* The step each message names, for --json's "failed" (an interface:
- * never translated).  Messages are found by their msgid, or its
- * translation: the callers pass the format through _(). */
-static const struct {
-	const char *msgid, *step;
-} steps[] = {
-	{ N_("cannot open %s for reading"), "open" },
-	{ N_("cannot stat %s"), "stat" },
-	{ N_("cannot fstat %s"), "stat" },
-	{ N_("failed to get attributes of %s"), "stat" },
-	{ N_("error reading %s"), "read" },
-	/* a directory whose entries cannot be read (opened, listed) */
-	{ N_("cannot access %s"), "read" },
-	{ N_("cannot read symbolic link %s"), "read" },
-	{ N_("error writing %s"), "write" },
-	{ N_("failed to extend %s"), "write" },
-	{ N_("failed to close %s"), "write" },
-	{ N_("error copying %s to %s"), "copy" },
-	{ N_("failed to clone %s from %s"), "clone" },
-	{ N_("cannot verify %s: nothing written there can be read back"),
-	  "verify" },
-	{ N_("error reading back %s"), "verify" },
-	{ N_("%s differs from %s at byte %lld, also after copying again"),
-	  "verify" },
-	{ N_("%s changed while it was copied: %s"), "changed" },
-	{ N_("%s changed while it was copied, and again while it was copied once more: %s"),
-	  "changed" },
-	{ N_("cannot create regular file %s"), "create" },
-	{ N_("not writing through dangling symlink %s"), "create" },
-	{ N_("cannot replace %s"), "replace" },
-	{ N_("cannot create directory %s"), "mkdir" },
-	{ N_("cannot make directory %s"), "mkdir" },
-	{ N_("%s exists but is not a directory"), "mkdir" },
-	{ N_("cannot create fifo %s"), "mknod" },
-	{ N_("cannot create special file %s"), "mknod" },
-	{ N_("cannot create symbolic link %s"), "symlink" },
-	{ N_("cannot create symbolic link %s to %s"), "symlink" },
-	{ N_("%s: can make relative symbolic links only in current directory"),
-	  "symlink" },
-	{ N_("cannot create hard link %s to %s"), "link" },
-	{ N_("%s and %s are the same file"), "same-file" },
-	{ N_("-r not specified; omitting directory %s"), "omitted" },
-	{ N_("not replacing %s"), "not-replaced" },
-	{ N_("cannot copy a directory, %s, into itself, %s"), "into-itself" },
-	{ N_("cannot copy cyclic symbolic link %s"), "cycle" },
-	{ N_("cannot overwrite non-directory %s with directory %s"),
-	  "overwrite" },
-	{ N_("cannot overwrite directory %s with non-directory"), "overwrite" },
-	{ N_("will not overwrite just-created %s with %s"), "overwrite" },
-	{ N_("will not copy %s through just-created symlink %s"), "overwrite" },
-	{ N_("cannot backup %s"), "backup" },
-	{ N_("backing up %s might destroy source;  %s not copied"), "backup" },
-	{ N_("cannot remove %s"), "remove" },
-	{ N_("skipping file %s, as it was replaced while being copied"),
-	  "replaced" },
-	{ N_("skipping directory %s, as it was replaced while being copied"),
-	  "replaced" },
-	{ N_("setting permissions for %s"), "attributes" },
-	{ N_("clearing permissions for %s"), "attributes" },
-	{ N_("preserving permissions for %s"), "attributes" },
-	{ N_("preserving times for %s"), "attributes" },
-	{ N_("failed to preserve ownership for %s"), "attributes" },
-	{ N_("failed to preserve permissions for %s"), "attributes" },
-	{ N_("failed to preserve times for %s"), "attributes" },
-	{ N_("cannot sync the directory of %s"), "sync" },
-	{ N_("memory exhausted"), "memory" },
-};
-
-const char *sc_report_step(const char *fmt)
+void sc_report_finish(struct sc_report *rep, int failures)
 {
-	if (!fmt)
-		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(steps); i++)
-		if (!strcmp(fmt, steps[i].msgid) ||
-		    !strcmp(fmt, _(steps[i].msgid)))
-			return steps[i].step;
-	return NULL;
-}
+	double secs = since_start(rep);
 
-void sc_report_begin(struct sc_msgs *m)
-{
-	m->failed = false;
-	m->last_errno = 0;
-	m->step = NULL;
-	m->step_errno = 0;
-	m->step_of_error = false;
-	m->recorded = 0;
-}
-
-/* Remembers the step of the first error said about M's entry (or, until
- * one is, of its first warning: xattrs and ACLs libattr and libacl said
- * something about are attributes). */
-static void note_step(struct sc_msgs *m, bool fail, int err, const char *fmt)
-{
-	const char *step;
-
-	if (m->step_of_error || (!fail && m->step))
+	if (rep->json) {
+		json_summary(rep, failures, secs);
 		return;
-	step = err == ENOMEM ? "memory" : sc_report_step(fmt);
-	if (!step && !fail)
-		step = "attributes";
-	m->step = step;
-	m->step_errno = err;
-	m->step_of_error = fail;
-}
-
-void sc_report_failure(struct sc_msgs *m, struct sc_record *rec)
-{
-	if (!m)
+	}
+	sc_report_progress_end(rep);
+	if (!rep->summary || rep->explain)
 		return;
-	if (m->failed && !rec->err && !rec->failed) {
-		rec->failed = true;
-		rec->failed_err = -m->step_errno;
-	}
-	if (!rec->failure && (rec->err || rec->failed))
-		rec->failure = m->step ? m->step :
-			       m->failed ? "attributes" : NULL;
-	m->recorded = rec->err || rec->failed || rec->change_failed ? 2 : 1;
-}
-
-static void streams(struct sc_msgs *m, FILE **out, FILE **err)
-{
-	*out = *err = NULL;
-	if (m && m->streams)
-		m->streams(m->arg, out, err);
-}
-
-void sc_report_verror(struct sc_msgs *m, bool fail, int err,
-		      const char *fmt, va_list ap)
-{
-	FILE *out, *f;
-
-	streams(m, &out, &f);
-	if (m)
-		note_step(m, fail, err, fmt);
-	if (fail && m) {
-		m->failed = true;
-		m->last_errno = err;
-	}
-	if (!f) {
-		/* what was said on stdout comes first */
-		fflush(stdout);
-		f = stderr;
-	}
-	fprintf(f, "%s: ", sc_program_name);
-	vfprintf(f, fmt, ap);
-	if (err) {
-		/* strerror_r: no static buffer shared by -j workers */
-		char buf[128];
-
-		fprintf(f, ": %s", strerror_r(err, buf, sizeof(buf)));
-	}
-	fputc('\n', f);
-}
-
-void sc_report_verror_args(struct sc_msgs *m, bool fail, int err,
-			   const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sc_report_verror(m, fail, err, fmt, ap);
-	va_end(ap);
-}
-
-void sc_report_error(struct sc_msgs *m, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sc_report_verror(m, true, err, fmt, ap);
-	va_end(ap);
-}
-
-void sc_report_warning(struct sc_msgs *m, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sc_report_verror(m, false, err, fmt, ap);
-	va_end(ap);
-}
-
-FILE *sc_report_out(struct sc_msgs *m)
-{
-	FILE *out, *err;
-
-	streams(m, &out, &err);
-	return out ? out : stdout;
-}
-
-void sc_report_removed(struct sc_msgs *m, const char *dst)
-{
-	fprintf(sc_report_out(m), _("removed %s\n"), sc_quote(dst));
-}
-
-void sc_report_skipped(struct sc_msgs *m, const char *dst)
-{
-	fprintf(sc_report_out(m), _("skipped %s\n"), sc_quote(dst));
-}
-
-void sc_report_cp_line(struct sc_msgs *m, const char *src, const char *dst,
-		       const char *backup)
-{
-	FILE *out = sc_report_out(m);
-
-	fprintf(out, "%s -> %s", sc_quote(src), sc_quote(dst));
-	if (backup)
-		fprintf(out, _(" (backup: %s)"), sc_quote(backup));
-	fputc('\n', out);
-}
-
-void sc_report_parent_made(struct sc_msgs *m, const char *rel,
-			   const char *dir)
-{
-	fprintf(sc_report_out(m), "%s -> %s\n", rel, dir);
-}
-
-void sc_report_mode_letters(mode_t mode, char out[10])
-{
-	static const char rwx[] = "rwxrwxrwx";
-
-	for (int i = 0; i < 9; i++)
-		out[i] = mode & (0400 >> i) ? rwx[i] : '-';
-	if (mode & S_ISUID)
-		out[2] = out[2] == 'x' ? 's' : 'S';
-	if (mode & S_ISGID)
-		out[5] = out[5] == 'x' ? 's' : 'S';
-	if (mode & S_ISVTX)
-		out[8] = out[8] == 'x' ? 't' : 'T';
-	out[9] = '\0';
-}
-
-void sc_report_ask_overwrite(const char *dst, const struct stat *st,
-			     bool unwritable, bool force)
-{
-	if (unwritable) {
-		char perms[10];
-
-		sc_report_mode_letters(st->st_mode, perms);
-		fprintf(stderr, force ?
-			_("%s: replace %s, overriding mode %04lo (%s)? ") :
-			_("%s: unwritable %s (mode %04lo, %s); try anyway? "),
-			sc_program_name, sc_quote(dst),
-			(unsigned long)(st->st_mode & 07777), perms);
-	} else {
-		fprintf(stderr, _("%s: overwrite %s? "), sc_program_name,
-			sc_quote(dst));
-	}
-	fflush(stderr);
-}
-
-void sc_report_buffered_runs(const char *buf, const struct sc_out_run *runs,
-			     size_t n)
-{
-	size_t start = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t len = runs[i].end - start;
-
-		if (runs[i].to_err) {
-			/* what was said on stdout comes first */
-			fflush(stdout);
-			fwrite(buf + start, 1, len, stderr);
-		} else {
-			fwrite(buf + start, 1, len, stdout);
-		}
-		start = runs[i].end;
-	}
-	fflush(stdout);
-}
-
-bool sc_report_interleave(bool as_cp)
-{
-	struct stat out, err;
-
-	if (as_cp)
-		return true;
-	return fstat(STDOUT_FILENO, &out) == 0 &&
-	       fstat(STDERR_FILENO, &err) == 0 &&
-	       out.st_dev == err.st_dev && out.st_ino == err.st_ino;
-}
-
-void sc_report_buffered(const char *out, size_t out_len, const char *err,
-			size_t err_len)
-{
-	if (out_len) {
-		fwrite(out, 1, out_len, stdout);
-		fflush(stdout);
-	}
-	if (err_len)
-		fwrite(err, 1, err_len, stderr);
+	say_summary(rep, failures, secs);
 }

@@ -133,6 +133,34 @@ const char *sc_report_why(const char *why);
 /* "a → b: EXDEV → c" chain for -v, from a result. */
 void sc_report_chain(FILE *f, const struct sc_copy_report *res);
 
+/* --- the --rules table (rules.c says what, report_rules.c prints) ----- */
+
+/* One row of smartcp --rules: the plan for one kind of filesystem pair
+ * over a span of kernel versions. */
+struct sc_rules_row {
+	const char *what;		/* the kind of pair, untranslated */
+	const char *type[2];		/* the source's and destination's
+					 * filesystem types ("pipefs": a
+					 * pipe) */
+	const struct sc_fs_facts *fs[2];	/* their facts (NULL: unknown) */
+	const char *relation;		/* "one filesystem", "two mounts"... */
+	bool pipe[2];			/* that end is a pipe, not a file */
+	struct sc_kernel from, to;	/* the kernels the plan is for */
+	bool open_end;			/* ... TO and all later ones */
+	bool first;			/* FROM is the oldest there is */
+	const struct sc_plan *plan;
+};
+
+/* What the table is, before its rows (nothing for JSON).  ONLY: the one
+ * kernel shown, or NULL. */
+void sc_report_rules_intro(FILE *out, bool json, const struct sc_kernel *only);
+/* The heading of the kind of pair ROW is for (its WHAT, TYPE and PIPE),
+ * before its rows (nothing for JSON). */
+void sc_report_rules_case(FILE *out, bool json, const struct sc_rules_row *row);
+/* One row: the kernels, the roads, and why the others are skipped; with
+ * JSON one object (a line). */
+void sc_report_rules_row(FILE *out, bool json, const struct sc_rules_row *row);
+
 /* --- messages ---------------------------------------------------------- */
 
 /* The messages of one thread (the walk's, or a -j worker's) about the

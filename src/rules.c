@@ -4,7 +4,8 @@
  * for the facts of one kind of filesystem pair on one kernel version,
  * and the kernel versions are grouped where the answer stays the same.
  * So the table, and the man page's copy of it (generated from this
- * output at build time), cannot drift from what a copy does. */
+ * output at build time), cannot drift from what a copy does.  This file
+ * makes the rows; report_rules.c and report_json.c print them. */
 #include "system.h"
 #include "rules.h"
 #include "report.h"
@@ -123,110 +124,6 @@ static bool same_plan(const struct sc_plan *a, const struct sc_plan *b)
 	return true;
 }
 
-static void print_kernels(FILE *out, struct sc_kernel from,
-			  const struct sc_kernel *to, bool first)
-{
-	if (first && !to)
-		fprintf(out, _("  Linux %d.%d and later (every kernel):"),
-			from.major, from.minor);
-	else if (!to)
-		fprintf(out, _("  Linux %d.%d and later:"), from.major,
-			from.minor);
-	else if (to->major == from.major && to->minor == from.minor)
-		fprintf(out, _("  Linux %d.%d:"), from.major, from.minor);
-	else
-		fprintf(out, _("  Linux %d.%d to %d.%d:"), from.major,
-			from.minor, to->major, to->minor);
-}
-
-/* One row of the table: SC's plan from kernel FROM to TO (NULL: and
- * later). */
-struct plan_row {
-	const struct scenario *sc;
-	const struct row_facts *rf;
-	struct sc_kernel from, to;
-	bool open_end, first;
-	const struct sc_plan *plan;
-};
-
-/* "    - ROAD: WHY", broken at spaces into lines of at most 72 columns
- * (the man page shows them as they are), continued under WHY's start. */
-static void print_wrapped(FILE *out, const char *road, const char *why)
-{
-	const size_t width = 72, indent = 6;
-	size_t col = (size_t)fprintf(out, "    - %s:", road);
-
-	while (*why) {
-		size_t word = strcspn(why, " ");
-
-		if (col + 1 + word > width && col > indent) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(why, 1, word, out);
-		col += word;
-		why += word;
-		why += strspn(why, " ");
-	}
-	fputc('\n', out);
-}
-
-static void print_row(FILE *out, const struct plan_row *row)
-{
-	const char *sep = " ";
-
-	print_kernels(out, row->from, row->open_end ? NULL : &row->to,
-		      row->first);
-	for (unsigned r = 0; r < sc_road_count(); r++)
-		if (sc_plan_use(row->plan, (enum sc_road)r)) {
-			fprintf(out, "%s%s", sep, sc_road_name((enum sc_road)r));
-			sep = ", ";
-		}
-	fputc('\n', out);
-	for (unsigned r = 0; r < sc_road_count(); r++)
-		if (!sc_plan_use(row->plan, (enum sc_road)r))
-			print_wrapped(out, sc_road_name((enum sc_road)r),
-				      _(sc_report_why(sc_plan_why(row->plan,
-							(enum sc_road)r))));
-}
-
-static void json_fs(FILE *out, const char *key, const struct sc_fs_facts *f,
-		    const char *type)
-{
-	fprintf(out, "\"%s\":{\"type\":", key);
-	sc_json_string(out, type);
-	fprintf(out, ",\"class\":\"%s\"}",
-		sc_fs_class_name(sc_fs_facts_class(f)));
-}
-
-static void json_row(FILE *out, const struct plan_row *row)
-{
-	const struct scenario *sc = row->sc;
-
-	fputs("{\"case\":", out);
-	sc_json_string(out, sc->what);
-	fputc(',', out);
-	json_fs(out, "source_fs", row->rf->fs[0], sc->src);
-	fputc(',', out);
-	json_fs(out, "destination_fs", row->rf->fs[1], sc->dst);
-	fprintf(out, ",\"relation\":\"%s\",\"source\":\"%s\","
-		"\"destination\":\"%s\",\"kernel\":{\"from\":\"%d.%d\",\"to\":",
-		relation_names[sc->rel],
-		S_ISFIFO(row->rf->in.src_mode) ? "pipe" : "file",
-		S_ISFIFO(row->rf->in.dst_mode) ? "pipe" : "file",
-		row->from.major, row->from.minor);
-	if (row->open_end)
-		fputs("null", out);
-	else
-		fprintf(out, "\"%d.%d\"", row->to.major, row->to.minor);
-	fputs("},", out);
-	sc_report_json_plan(out, row->plan);
-	fputs("}\n", out);
-}
-
 static bool kernel_in(const struct sc_kernel *k, struct sc_kernel from,
 		      struct sc_kernel to, bool open_end)
 {
@@ -234,72 +131,78 @@ static bool kernel_in(const struct sc_kernel *k, struct sc_kernel from,
 	       (open_end || !sc_kernel_at_least(*k, to.major, to.minor + 1));
 }
 
+/* The row of SC whose facts are RF, before its kernels are known. */
+static struct sc_rules_row row_of(const struct scenario *sc,
+				  const struct row_facts *rf)
+{
+	return (struct sc_rules_row){
+		.what = sc->what, .type = { sc->src, sc->dst },
+		.fs = { rf->fs[0], rf->fs[1] },
+		.relation = relation_names[sc->rel],
+		.pipe = { S_ISFIFO(rf->in.src_mode), S_ISFIFO(rf->in.dst_mode) },
+	};
+}
+
+/* SC's rows: a row for each span of the kernel versions V (NV of them)
+ * over which the plan stays the same, those with ONLY (NULL: all).
+ * 0 or -errno. */
+static int scenario_rows(FILE *out, bool json, const struct scenario *sc,
+			 const struct sc_kernel *v, size_t nv,
+			 const struct sc_kernel *only)
+{
+	struct row_facts rf;
+	struct sc_rules_row row;
+	struct sc_plan *plan = NULL, *next = NULL;
+	size_t start = 0;
+	bool first = true;
+	int e;
+
+	row_facts(sc, &rf);
+	row = row_of(sc, &rf);
+	sc_report_rules_case(out, json, &row);
+	rf.in.kernel = v[0];
+	e = sc_plan_new(&rf.in, &plan);
+	for (size_t i = 1; e == 0 && i <= nv; i++) {
+		row.from = v[start];
+		row.to = v[i - 1];
+		row.open_end = i == nv;
+		row.first = first;
+		row.plan = plan;
+		if (i < nv) {
+			rf.in.kernel = v[i];
+			e = sc_plan_new(&rf.in, &next);
+			if (e < 0)
+				break;
+			if (same_plan(plan, next)) {
+				sc_plan_free(next);
+				next = NULL;
+				continue;
+			}
+		}
+		if (!only || kernel_in(only, row.from, row.to, row.open_end))
+			sc_report_rules_row(out, json, &row);
+		first = false;
+		start = i;
+		if (i < nv) {
+			sc_plan_free(plan);
+			plan = next;
+			next = NULL;
+		}
+	}
+	sc_plan_free(plan);
+	row_facts_free(&rf);
+	return e < 0 ? e : 0;
+}
+
 int sc_rules_print(FILE *out, bool json, const struct sc_kernel *only)
 {
 	struct sc_kernel v[256];
 	size_t nv = kernel_versions(v, ARRAY_SIZE(v));
 
-	if (!json) {
-		fputs(_("The roads smartcp tries for a regular file, in order, by the filesystems\n"
-			"of its two ends and the kernel version, with --reflink=auto and\n"
-			"--sparse=auto (--reflink, --sparse and --road change them); under each,\n"
-			"after a dash, every road it skips and why.  Each row is the plan's own\n"
-			"answer for filesystems of the types named.\n"), out);
-		if (only)
-			fprintf(out, _("Only Linux %d.%d is shown.\n"),
-				only->major, only->minor);
-	}
+	sc_report_rules_intro(out, json, only);
 	for (size_t s = 0; s < ARRAY_SIZE(scenarios); s++) {
-		const struct scenario *sc = &scenarios[s];
-		struct row_facts rf;
-		struct sc_plan *plan = NULL, *next = NULL;
-		size_t start = 0;
-		bool first = true;
-		int e;
+		int e = scenario_rows(out, json, &scenarios[s], v, nv, only);
 
-		row_facts(sc, &rf);
-		if (!json)
-			fprintf(out, "\n%s -> %s: %s\n",
-				strcmp(sc->src, "pipefs") ? sc->src : "pipe",
-				strcmp(sc->dst, "pipefs") ? sc->dst : "pipe",
-				_(sc->what));
-		rf.in.kernel = v[0];
-		e = sc_plan_new(&rf.in, &plan);
-		for (size_t i = 1; e == 0 && i <= nv; i++) {
-			struct plan_row row = {
-				.sc = sc, .rf = &rf, .from = v[start],
-				.to = v[i - 1], .open_end = i == nv,
-				.first = first, .plan = plan,
-			};
-
-			if (i < nv) {
-				rf.in.kernel = v[i];
-				e = sc_plan_new(&rf.in, &next);
-				if (e < 0)
-					break;
-				if (same_plan(plan, next)) {
-					sc_plan_free(next);
-					next = NULL;
-					continue;
-				}
-			}
-			if (!only || kernel_in(only, row.from, row.to,
-					       row.open_end)) {
-				if (json)
-					json_row(out, &row);
-				else
-					print_row(out, &row);
-			}
-			first = false;
-			start = i;
-			if (i < nv) {
-				sc_plan_free(plan);
-				plan = next;
-				next = NULL;
-			}
-		}
-		sc_plan_free(plan);
-		row_facts_free(&rf);
 		if (e < 0)
 			return e;
 	}

@@ -12,12 +12,9 @@
 
 const char *sc_program_name = "smartcp";
 
-int main(int argc, char **argv)
+/* The program's name and language, from argv[0] and the environment. */
+static void start(int argc, char **argv)
 {
-	struct sc_options opts;
-	struct sc_report *rep;
-	int first, status;
-
 	/* As GNU tools do, messages start with argv[0] as given: "cp" when
 	 * installed as cp, "/bin/cp" when called so. */
 	if (argc > 0 && argv[0] && *argv[0])
@@ -33,28 +30,34 @@ int main(int argc, char **argv)
 	}
 	textdomain(PACKAGE);
 #endif
+}
 
-	first = sc_options_parse(argc, argv, &opts);
-	if (first == -2)
-		return fflush(stdout) == 0 ? 0 : 1;
-	if (first < 0)
+/* --rules, with the N operands OPERANDS (there must be none).  The exit
+ * status. */
+static int rules(const struct sc_options *opts, char **operands, int n)
+{
+	if (n > 0) {
+		fprintf(stderr, _("%s: extra operand %s\n"),
+			sc_program_name, sc_quote(operands[0]));
+		sc_options_try_help();
 		return 1;
-	if (opts.rules) {
-		if (first < argc) {
-			fprintf(stderr, _("%s: extra operand %s\n"),
-				sc_program_name, sc_quote(argv[first]));
-			sc_options_try_help();
-			return 1;
-		}
-		if (sc_rules_print(stdout, opts.json,
-				   opts.kernel_assumed ? &opts.kernel : NULL) < 0 ||
-		    fflush(stdout) != 0) {
-			fprintf(stderr, _("%s: write error: %s\n"),
-				sc_program_name, strerror(errno));
-			return 1;
-		}
-		return 0;
 	}
+	if (sc_rules_print(stdout, opts->json,
+			   opts->kernel_assumed ? &opts->kernel : NULL) < 0 ||
+	    fflush(stdout) != 0) {
+		fprintf(stderr, _("%s: write error: %s\n"),
+			sc_program_name, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* The copy of the N OPERANDS, and its report.  The exit status. */
+static int copy(struct sc_options *opts, char **operands, int n)
+{
+	struct sc_report *rep;
+	int status;
+
 	/* Installed under cp's name, smartcp is cp for scripts and people
 	 * who expect cp's output byte for byte: -v lines without the road,
 	 * no summary line, progress only when asked for.  --json, --explain
@@ -62,20 +65,27 @@ int main(int argc, char **argv)
 	{
 		const char *slash = strrchr(sc_program_name, '/');
 
-		opts.as_cp = !strcmp(slash ? slash + 1 : sc_program_name, "cp");
+		opts->as_cp = !strcmp(slash ? slash + 1 : sc_program_name, "cp");
 	}
 
-	if (sc_report_new(opts.verbose, opts.json, opts.explain,
-			  !opts.quiet && !opts.as_cp && sc_report_stderr_tty(),
+	if (sc_report_new(opts->verbose, opts->json, opts->explain,
+			  !opts->quiet && !opts->as_cp && sc_report_stderr_tty(),
 			  &rep) < 0) {
 		fprintf(stderr, "%s: %s\n", sc_program_name, _("memory exhausted"));
 		return 1;
 	}
-	sc_report_plain(rep, opts.as_cp);
-	sc_report_assumed(rep, opts.kernel_assumed ? &opts.kernel : NULL,
-			  opts.fs_assumed);
-	status = sc_walk_run(&opts, rep, argv + first, argc - first);
+	sc_report_plain(rep, opts->as_cp);
+	sc_report_assumed(rep, opts->kernel_assumed ? &opts->kernel : NULL,
+			  opts->fs_assumed);
+	status = sc_walk_run(opts, rep, operands, n);
 	sc_report_free(rep);
+	return status;
+}
+
+/* STATUS, or 1 when what went to stdout or came from stdin failed (said
+ * here). */
+static int finish(int status)
+{
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, _("%s: write error: %s\n"), sc_program_name,
 			strerror(errno));
@@ -95,4 +105,20 @@ int main(int argc, char **argv)
 		status = 1;
 	}
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct sc_options opts;
+	int first;
+
+	start(argc, argv);
+	first = sc_options_parse(argc, argv, &opts);
+	if (first == SC_OPTIONS_DONE)
+		return fflush(stdout) == 0 ? 0 : 1;
+	if (first < 0)
+		return 1;
+	if (opts.rules)
+		return rules(&opts, argv + first, argc - first);
+	return finish(copy(&opts, argv + first, argc - first));
 }

@@ -30,9 +30,7 @@
 # for the whole machine: two suites side by side (two build trees, two
 # TMPDIRs) keep out of each other's way as one suite's tests do.
 
-set -u
-export LC_ALL=C
-unset LANGUAGE
+. "$(dirname "$0")/lib-run.sh"
 
 [ $# -eq 1 ] || { echo "usage: bash $0 TEST.sh" >&2; exit 99; }
 t=$1
@@ -46,25 +44,10 @@ timeout_s=${INTEGRATION_TIMEOUT:-600}
 
 # The binary under test, as lib.sh finds it; said here once, so that a
 # missing build is one clear message (lib.sh fails the test too).
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${SMARTCP:-}" ]; then
-	for c in ${abs_top_builddir:+"$abs_top_builddir/src/smartcp"} \
-		 "$PWD/src/smartcp" "$here/../../src/smartcp"; do
-		if [ -x "$c" ]; then
-			SMARTCP=$c
-			break
-		fi
-	done
-fi
-if [ -z "${SMARTCP:-}" ] || [ ! -x "$SMARTCP" ]; then
+if ! find_smartcp; then
 	echo "run-test: smartcp not found (build it, or set SMARTCP)"
 	exit 99
 fi
-case $SMARTCP in
-/*) ;;
-*) SMARTCP=$PWD/$SMARTCP ;;
-esac
-export SMARTCP
 
 # ------------------------------------------------------------------ turns
 

@@ -13,31 +13,14 @@
 # make check runs each test as a test of its own instead (in parallel
 # with -j; see tests/Makemodule.am), through the same run-test.sh.
 
-set -u
-export LC_ALL=C
-unset LANGUAGE
-
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-run.sh"
 
-if [ -z "${SMARTCP:-}" ]; then
-	for c in ${abs_top_builddir:+"$abs_top_builddir/src/smartcp"} \
-		 "$PWD/src/smartcp" "$here/../../src/smartcp"; do
-		if [ -x "$c" ]; then
-			SMARTCP=$c
-			break
-		fi
-	done
-fi
-if [ -z "${SMARTCP:-}" ] || [ ! -x "$SMARTCP" ]; then
+if ! find_smartcp; then
 	echo "integration: smartcp not found (build it, or set SMARTCP)" >&2
 	echo "integration: 0 passed, 1 failed, 0 skipped"
 	exit 1
 fi
-case $SMARTCP in
-/*) ;;
-*) SMARTCP=$PWD/$SMARTCP ;;
-esac
-export SMARTCP
 
 tests=()
 if [ $# -eq 0 ]; then

@@ -307,9 +307,10 @@ START_TEST(test_help_and_version)
 {
 	struct sc_options o;
 
-	ck_assert_int_eq(QUIET(PARSE(&o, "--help")), -2);
-	ck_assert_int_eq(QUIET(PARSE(&o, "--version")), -2);
-	ck_assert_int_eq(QUIET(PARSE(&o, "--no-such-option", "s", "d")), -1);
+	ck_assert_int_eq(QUIET(PARSE(&o, "--help")), SC_OPTIONS_DONE);
+	ck_assert_int_eq(QUIET(PARSE(&o, "--version")), SC_OPTIONS_DONE);
+	ck_assert_int_eq(QUIET(PARSE(&o, "--no-such-option", "s", "d")),
+			 SC_OPTIONS_BAD);
 }
 END_TEST
 
