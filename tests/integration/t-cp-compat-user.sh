@@ -51,11 +51,14 @@ c unsearchable-source	'mkdir D; echo x >D/x; chmod 0 D; "$CP" D/x t'
 # mode: the copy's mode is set last, and through /proc, not through "."
 # in a directory the owner can no longer search (the ACL xattr had set it
 # to 000 first: "preserving permissions for 't/d000': Permission denied")
+# Both copy in inode order, and each makes its own tree: the messages
+# are compared sorted (the status and every message still count).
 ud='mkdir s; for m in 000 100 200 300 400 500 600 700; do mkdir s/d$m; echo x >s/d$m/f; chmod $m s/d$m; done;'
-c a-unsearchable-dirs	"$ud \"\$CP\" -a s t"
-c rp-unsearchable-dirs	"$ud \"\$CP\" -rp s t"
-c r-mode-unsearchable	"$ud \"\$CP\" -r --preserve=mode s t"
-c r-unsearchable-dirs	"$ud \"\$CP\" -r s t"
+sorted='2>.err; rc=$?; sort .err >&2; rm -f .err; exit $rc'
+c a-unsearchable-dirs	"$ud \"\$CP\" -a s t $sorted"
+c rp-unsearchable-dirs	"$ud \"\$CP\" -rp s t $sorted"
+c r-mode-unsearchable	"$ud \"\$CP\" -r --preserve=mode s t $sorted"
+c r-unsearchable-dirs	"$ud \"\$CP\" -r s t $sorted"
 
 # --- --preserve=xattr of a file nobody may write: the xattrs go on
 # before the mode takes away the owner's write permission
