@@ -1,8 +1,8 @@
-/* -j: the attributes of the directories a -j run made wait for its
- * end, when their files are no longer in flight: each waiting directory
- * and its ancestors as a node (struct dnode), by name and identity, and
- * at the end the way down to each found again, level by level (levels.h),
- * every step checked. */
+/* -j: the attributes of the directories' copies wait for the end of the
+ * run, when none of their files is in flight any more.  Each such
+ * directory and its ancestors are kept as nodes (struct dnode), by name
+ * and identity; at the end the way down to each is found again, level by
+ * level (levels.h), every step checked. */
 #ifndef SMARTCP_DEFERRED_H
 #define SMARTCP_DEFERRED_H
 

@@ -4,9 +4,10 @@
  * device and inode; and the descriptor budget: only the deepest levels
  * hold descriptors, the others give theirs back and are opened again,
  * each step checked, when the walk returns to them.  The walk (walk.c)
- * and the directories (dirs.c, deferred.c) push, enter and leave them;
+ * and the directories (dirs.c, deferred.c) push, enter and leave them.
  * sc_walk_fd_short(), sc_walk_open_source() and sc_walk_open_dest()
- * (walk_state.h), here too, give descriptors back when a copy runs out. */
+ * (walk_state.h) are here too: they take descriptors back from the
+ * levels when a copy runs out of them. */
 #ifndef SMARTCP_LEVELS_H
 #define SMARTCP_LEVELS_H
 
