@@ -141,7 +141,7 @@ static unsigned long fds_open(unsigned long limit)
 
 /* Shares the descriptors RLIMIT_NOFILE allows among what keeps them, so
  * that a copy never runs out whatever the tree: directory levels the walk
- * keeps open (2 each: a tree of any depth costs no more, walk.c reopens
+ * keeps open (2 each: a tree of any depth costs no more, levels.c reopens
  * the others), then workers (fewer than asked when they cannot all have
  * FD_WORKER), then what is left, half to read-ahead, half to jobs
  * waiting in the queue (2 each: their source directory and its copy's).

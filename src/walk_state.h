@@ -19,10 +19,10 @@
 #include "pool.h"
 #include "report.h"
 
-struct deferred;	/* walk.c: directory attributes set at the end */
+struct deferred;	/* deferred.c: directory attributes set at the end */
 struct seen;		/* walk.c: operands and what they became */
-struct level;		/* walk.c: a directory being copied, and its copy */
-struct dnode;		/* walk.c: a directory whose attributes wait */
+struct level;		/* levels.h: a directory being copied, and its copy */
+struct dnode;		/* deferred.h: a directory whose attributes wait */
 
 /* The whole names of the directories the walk is in, one after the other
  * in one buffer per side: each level keeps where its name ends, and the
@@ -72,7 +72,7 @@ struct walk {
 	const char *at_name;
 	int dst_fd;
 	const char *dst_name;
-	bool in_level;		/* ... the deepest level's (walk.c) */
+	bool in_level;		/* ... the deepest level's (levels.h) */
 	bool reported;		/* the current entry has its record */
 	bool announced;		/* ... and its cp-style -v line is out */
 	const char *current;	/* the file being copied, for progress */
@@ -97,12 +97,12 @@ struct walk {
 	size_t n_deferred, cap_deferred;
 	/* The source directories being copied and their copies, outermost
 	 * first: a link that leads back to one of them (-L, -H) would copy
-	 * forever.  Only the deepest MAX_OPEN hold descriptors (walk.c). */
+	 * forever.  Only the deepest MAX_OPEN hold descriptors (levels.c). */
 	struct level *levels;
 	size_t n_levels, cap_levels;
 	unsigned n_open, max_open;
 	size_t open_lo;		/* no level below it holds descriptors */
-	/* the levels by device and inode (walk.c, levels_with()) */
+	/* the levels by device and inode (levels.c, levels_with()) */
 	size_t *level_hash, n_buckets, n_unhashed;
 	struct sc_names src_names, dst_names;	/* the levels' names */
 	/* -j: the directories of the deferred attributes, and their
@@ -169,5 +169,25 @@ const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
  * message said. */
 int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
 		      const char *dst, const struct stat *st, struct sc_made *m);
+
+/* walk.c's services for levels.c and dirs.c */
+
+/* The metadata of S's copy D through the run's copier (set_meta() in
+ * walk.c): 0, or -1 when a failure counts. */
+int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
+	     const struct sc_at *d, const struct stat *st,
+	     const struct sc_made *m, unsigned made);
+
+/* An entry's copy begins (entry_begin(): 0, -1, or ENTERED, dirs.h, a
+ * directory now a level of the walk), and ends (entry_end()). */
+int entry_begin(struct walk *w, const char *src, const char *dst,
+		bool cmdline, unsigned char dtype);
+void entry_end(struct walk *w, const char *src, const char *dst,
+	       bool cmdline, const struct sc_msgs *outer_msgs,
+	       bool outer_reported, bool outer_announced);
+
+/* Several operands into a directory: DST is what this one became, so
+ * that a later operand does not overwrite it or write through it. */
+void remember_made(struct walk *w, const char *dst);
 
 #endif

@@ -1,0 +1,651 @@
+/* Directories: made, listed, refused, and the walk's steps through
+ * their levels (dirs.h). */
+#include "system.h"
+#include "dirs.h"
+#include "deferred.h"
+#include "jobs.h"
+#include "levels.h"
+#include "paths.h"
+#include "quote.h"
+#include "report.h"
+#include "walk_state.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct dent {
+	ino_t ino;
+	unsigned char type;	/* d_type: DT_UNKNOWN on some filesystems */
+	char *name;
+};
+
+static int by_ino(const void *a, const void *b)
+{
+	const struct dent *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* Adds an entry to the list V (N of CAP).  0, or -ENOMEM. */
+static int dent_add(struct dent **v, size_t *n, size_t *cap, ino_t ino,
+		    unsigned char type, const char *name)
+{
+	struct dent *nv;
+
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 32;
+
+		if (!(nv = realloc(*v, c * sizeof(*nv))))
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[*n] = (struct dent){ ino, type, strdup(name) };
+	if (!(*v)[*n].name)
+		return -ENOMEM;
+	++*n;
+	return 0;
+}
+
+/* The entries of directory FD by getdents64 into a buffer on the stack,
+ * for when fdopendir() has no memory for its own (32 KiB): a copy short
+ * of memory lists the directory all the same.  0 or -errno. */
+static int list_small(int fd, struct dent **v, size_t *n, size_t *cap)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	ssize_t got;
+	int e = 0;
+
+	while (!e && (got = getdents64(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; !e && off < got;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			e = dent_add(v, n, cap, d->d_ino, d->d_type,
+				     d->d_name);
+			off += d->d_reclen;
+		}
+	return e ? e : got < 0 ? -errno : 0;
+}
+
+/* A directory's entries, sorted by inode: cp's order, and the fastest
+ * to read on ext4.  The directory is AT_NAME in AT_FD (struct walk);
+ * unless FOLLOW, a symlink put in its place is refused, and it must still
+ * be the directory WANT describes (-ESTALE if not).  *KEEP gets its
+ * descriptor, for opening its entries. */
+static _noinline_ int list_dir(struct walk *w, bool follow,
+			       const struct stat *want, int *keep,
+			       struct dent **ret, size_t *ret_n)
+{
+	int fd = open_dir_checked(w, w->at_fd, w->at_name,
+				  O_RDONLY | (follow ? 0 : O_NOFOLLOW),
+				  want->st_dev, want->st_ino);
+	unsigned tries = 0;
+	int rfd, err = 0;
+	DIR *d;
+	struct dent *v = NULL;
+	struct dirent *e;
+	size_t n = 0, cap = 0;
+
+	*keep = -1;
+	if (fd < 0)
+		return -errno;
+	/* readdir's own, so that FD stays for the entries */
+	while ((rfd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0 &&
+	       sc_walk_fd_short(w, errno, &tries))
+		;
+	d = rfd >= 0 ? fdopendir(rfd) : NULL;
+	if (rfd >= 0 && !d && errno == ENOMEM) {
+		err = list_small(rfd, &v, &n, &cap);
+	} else if (!d) {
+		err = errno;
+		if (rfd >= 0)
+			close(rfd);
+		close(fd);
+		return -err;
+	} else {
+		while (!err && (errno = 0, e = readdir(d)))
+			err = dent_add(&v, &n, &cap, e->d_ino, e->d_type,
+				       e->d_name);
+		if (!err && errno)
+			err = -errno;
+	}
+	if (d)
+		closedir(d);
+	else
+		close(rfd);
+	if (err) {
+		while (n)
+			free(v[--n].name);
+		free(v);
+		close(fd);
+		return err;
+	}
+	*keep = fd;
+	if (n)
+		qsort(v, n, sizeof(*v), by_ino);
+	/* kept while the walk is below it: no more than it holds */
+	if (n < cap) {
+		struct dent *nv = realloc(v, (n ? n : 1) * sizeof(*v));
+
+		if (nv)
+			v = nv;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+/* The directories that hold DST, as w->anc: its parent, as the kernel
+ * finds it by that name, then that one's ".." up to the root, whatever
+ * path leads there (a symlink, a bind mount, "..").  None when DST's
+ * parent is not there: creating DST fails then, as cp says. */
+static _noinline_ void load_ancestors(struct walk *w, const char *dst)
+{
+	_cleanup_free_ char *dir = sc_path_dir(dst);
+	int fd = dir ? open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	struct stat st;
+
+	w->n_anc = 0;
+	while (fd >= 0 && fstat(fd, &st) == 0) {
+		const struct sc_devino *last =
+			w->n_anc ? &w->anc[w->n_anc - 1] : NULL;
+		int up;
+
+		if (last && last->dev == st.st_dev && last->ino == st.st_ino)
+			break;		/* ".." of the root is the root */
+		if (w->n_anc == w->cap_anc) {
+			size_t cap = w->cap_anc ? 2 * w->cap_anc : 16;
+			void *na = realloc(w->anc, cap * sizeof(*w->anc));
+
+			if (!na)
+				break;
+			w->anc = na;
+			w->cap_anc = cap;
+		}
+		w->anc[w->n_anc++] = (struct sc_devino){ st.st_dev, st.st_ino };
+		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = up;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
+{
+	return dev == st->st_dev && ino == st->st_ino;
+}
+
+/* A directory that must not be copied: one the walk is already inside
+ * (a link that leads back, -L or -H), or one that holds its destination,
+ * found by device and inode: an operand among the directories that hold
+ * its destination (load_ancestors()), or, deeper, a directory this run
+ * made (the levels' copies: a bind mount of the destination inside the
+ * source, say), which cp calls by the operands' names.  With -L, a
+ * directory anywhere up the destination's way is refused under its own
+ * names.  DST_ST: the destination, when it is there.  True when refused,
+ * said. */
+static _noinline_ bool refuse_directory(struct walk *w, const char *src,
+					const char *dst, const struct stat *sst,
+					const struct stat *dst_st, bool cmdline)
+{
+	bool into = false, top = false;
+
+	if (levels_with(w, sst, false, false)) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot copy cyclic symbolic link %s"),
+				sc_quote(src));
+		return true;
+	}
+	if (cmdline)
+		load_ancestors(w, dst);
+	if (cmdline || w->o->deref == SC_DEREF_ALWAYS) {
+		into = dst_st && same_dir(dst_st->st_dev, dst_st->st_ino, sst);
+		for (size_t i = 0; !into && i < w->n_anc; i++)
+			into = same_dir(w->anc[i].dev, w->anc[i].ino, sst);
+		into = into || levels_with(w, sst, true, false);
+	}
+	if (!into)
+		into = top = levels_with(w, sst, true, true);
+	if (!into)
+		return false;
+	if (top && w->top_src) {
+		src = w->top_src;
+		dst = w->top_dst;
+	}
+	sc_report_error(&w->msgs, 0,
+			_("cannot copy a directory, %s, into itself, %s"),
+			sc_quote(src), sc_quote(dst));
+	return true;
+}
+
+/* Sets the mode of the directory open as FD (O_PATH) to MODE: through
+ * /proc, which leads to the inode FD holds, not to whatever has its name
+ * by now.  Without /proc, through "." in it (which wants search
+ * permission there: root has it).  0 or -1 with errno. */
+static int chmod_dir_fd(int fd, mode_t mode)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	if (fchmodat(AT_FDCWD, name, mode, 0) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	return fchmodat(fd, ".", mode, 0);
+}
+
+/* Makes directory DST like SST, less what must wait (M says what), and
+ * so that we may enter it and write its entries.  *RET_DEV, *RET_INO:
+ * what it is; *RET_FD: it, opened (O_PATH) at once, with nothing
+ * followed: from here on it is reached through that descriptor only,
+ * never by its name, which whoever may write its parent can point
+ * elsewhere.  0 or -1. */
+static _noinline_ int make_directory(struct walk *w, const char *dst,
+				     const struct stat *sst, struct sc_made *m,
+				     dev_t *ret_dev, ino_t *ret_ino,
+				     int *ret_fd)
+{
+	struct stat now;
+	int fd;
+
+	*ret_fd = -1;
+	/* mkdir decides about set-gid (inherited from the parent) */
+	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
+	if (mkdirat(w->dst_fd, w->dst_name,
+		    sst->st_mode & 07777 & ~m->omitted) < 0) {
+		sc_report_error(&w->msgs, errno,
+				_("cannot create directory %s"), sc_quote(dst));
+		return -1;
+	}
+	m->created = true;
+	fd = open_dir_checked(w, w->dst_fd, w->dst_name, O_PATH | O_NOFOLLOW,
+			      0, 0);
+	if (fd < 0 || fstat(fd, &now) < 0) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		if (err == ESTALE)
+			say_replaced(w, dst);
+		else
+			sc_report_error(&w->msgs, err, _("cannot stat %s"),
+					sc_quote(dst));
+		return -1;
+	}
+	m->mode = now.st_mode;
+	m->mode_known = true;
+	*ret_dev = now.st_dev;
+	*ret_ino = now.st_ino;
+	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
+		/* we must enter it and write its entries */
+		m->restore = true;
+		if (chmod_dir_fd(fd, (now.st_mode & 07777) | S_IRWXU) < 0) {
+			sc_report_error(&w->msgs, errno,
+					_("setting permissions for %s"),
+					sc_quote(dst));
+			close(fd);
+			return -1;
+		}
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/* The facts of the directory open as FD, which this run made. */
+static _noinline_ const struct sc_fs_facts *dir_facts_of(struct walk *w,
+							 int fd,
+							 const char *path)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return sc_walk_facts_for_path(w, path);
+	return fstat(fd, &st) == 0 ? sc_walk_facts(w, fd, &st) : NULL;
+}
+
+/* Opens level K, just pushed for SRC -> DST, to copy its entries: first
+ * its copy, when it was there already (it must still be the directory
+ * found), then its source, listed.  What fails is said or left for its
+ * end to say (level_finish()); its entries are then none. */
+static _noinline_ void level_enter(struct walk *w, size_t k, const char *src,
+				   const char *dst)
+{
+	struct level *l = &w->levels[k];
+	bool was_open = l->dfd >= 0;
+	int e, fd = -1;
+
+	if (l->dino && l->dfd < 0) {
+		l->dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
+					  O_PATH | (l->dup ? O_NOFOLLOW : 0),
+					  l->ddev, l->dino);
+		if (l->dfd < 0) {
+			l->lost = -errno;
+			l->lost_copy = true;
+			return;
+		}
+		level_counted(w, k);
+		was_open = true;
+	}
+	e = list_dir(w, l->follow, &l->sst, &fd, &l->ents, &l->n_ents);
+	if ((e == -EMFILE || e == -ENFILE) && l->dfd >= 0) {
+		/* the copy's descriptor goes back while its source is read;
+		 * it is opened again, checked, when needed (level_get()) */
+		level_close(w, l);
+		was_open = false;
+		e = list_dir(w, l->follow, &l->sst, &fd, &l->ents,
+			     &l->n_ents);
+	}
+	if (e < 0) {
+		say_level_lost(w, src, e);
+		l->failed = true;
+		return;
+	}
+	l->sfd = fd;
+	if (!was_open)
+		level_counted(w, k);
+	levels_trim(w, w->max_open);
+	if (l->created)
+		l->dir_facts = dir_facts_of(w, l->dfd, dst);
+}
+
+/* Points W at entry NAME of level K (D: its whole destination path, for
+ * a level whose copy goes by path, --explain). */
+static void at_entry(struct walk *w, size_t k, const char *name,
+		     const char *d)
+{
+	const struct level *l = &w->levels[k];
+
+	w->at_fd = l->sfd;
+	w->at_name = name;
+	w->dst_fd = l->dfd >= 0 ? l->dfd : AT_FDCWD;
+	w->dst_name = l->dfd >= 0 ? name : d;
+	w->in_level = true;
+}
+
+/* Does a directory copy need attributes at its end (M: how it was made)?
+ * Modes and times of a directory go on after its contents: writing the
+ * entries would change the times, and a read-only mode would have
+ * stopped us writing them. */
+static bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
+{
+	const struct sc_options *o = w->o;
+
+	return !o->explain && (m->created || o->preserve_mode ||
+			       o->preserve_timestamps ||
+			       o->preserve_ownership || o->preserve_xattr);
+}
+
+/* The attributes of directory L's copy, SRC -> DST, the walk being back
+ * in L's parent (struct walk names L as its entry there): set through
+ * the copy's descriptor DFD (or one opened again, checked), never by a
+ * name that may lead elsewhere now.  0, or -1 with the message said. */
+static _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
+				    int dfd, const char *src, const char *dst)
+{
+	struct sc_made m = l->m;
+	int own = -1, r;
+
+	if (dfd < 0) {
+		if (w->dst_fd == -1)
+			return -1;	/* its parent was lost: said there */
+		own = dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
+					     O_PATH | (l->dup ? O_NOFOLLOW : 0),
+					     l->ddev, l->dino);
+		if (dfd < 0) {
+			say_level_lost(w, dst, -errno);
+			return -1;
+		}
+	}
+	{
+		struct sc_at s = { w->at_fd, w->at_name, src };
+		struct sc_at d = { dfd, ".", dst };
+
+		r = set_meta(w, -1, -1, &s, &d, &l->sst, &m, 0);
+	}
+	if (own >= 0)
+		close(own);
+	if (r < 0)
+		w->msgs.failed = true;
+	return r < 0 ? -1 : 0;
+}
+
+/* Is the copy of level L (just left: struct walk names it as an entry of
+ * its parent) still where the walk made or found it?  Someone who may
+ * write its parent may have moved it away and put something else in its
+ * place: its entries went into it all the same, through its descriptor,
+ * but the tree is not what it seems. */
+static bool copy_still_there(const struct walk *w, const struct level *l)
+{
+	struct stat st;
+
+	if (w->dst_fd == -1)
+		return true;	/* its parent was lost: said there */
+	if (fstatat(w->dst_fd, w->dst_name, &st,
+		    l->dup ? AT_SYMLINK_NOFOLLOW : 0) < 0)
+		return errno != ENOENT && errno != ENOTDIR;
+	return same_dir(l->ddev, l->dino, &st);
+}
+
+/* The record of a directory made (or, --explain, to be made). */
+static _noinline_ void report_directory(struct walk *w, const char *src,
+					const char *dst)
+{
+	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
+
+	sc_walk_report(w, &rec);
+}
+
+int copy_dir(struct walk *w, const char *src, const char *dst,
+	     const struct stat *sst, const struct stat *dst_st,
+	     bool cmdline, bool follow)
+{
+	const struct sc_options *o = w->o;
+	struct sc_made m = { 0 };
+	dev_t ddev = 0;
+	ino_t dino = 0;
+	int dfd = -1;
+
+	if (refuse_directory(w, src, dst, sst, dst_st, cmdline))
+		return -1;
+	if (!dst_st && !o->explain) {
+		if (make_directory(w, dst, sst, &m, &ddev, &dino, &dfd) < 0)
+			return -1;
+	} else if (dst_st) {
+		m.have_old = true;
+		m.old_mode = dst_st->st_mode;
+		ddev = dst_st->st_dev;
+		dino = dst_st->st_ino;
+	}
+	if (m.created || o->explain)
+		report_directory(w, src, dst);
+	if (level_push(w, src, dst, sst, follow, cmdline, &m, ddev, dino,
+		       dfd) < 0) {
+		if (dfd >= 0)
+			close(dfd);
+		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+		return -1;
+	}
+	/* -x: a mount point is made, not entered */
+	if (!o->one_file_system || cmdline || sst->st_dev == w->root_dev)
+		level_enter(w, w->n_levels - 1, src, dst);
+	return ENTERED;
+}
+
+/* --- the walk's loop ---------------------------------------------------- */
+
+bool level_step(struct walk *w, size_t k)
+{
+	const struct sc_options *o = w->o;
+	struct level *l = &w->levels[k];
+	struct sc_job *batch;
+	struct dent *ent;
+	const char *s, *d;
+	int e;
+
+	if (l->next >= l->n_ents)
+		return false;
+	ent = &l->ents[l->next++];
+	e = level_get(w, k);
+	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
+	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
+	    !w->in_worker &&
+	    sc_jobs_ready(w->jobs, l->dir_facts, l->sfd, ent->name)) {
+		/* -j: new files in a new directory go to a worker in runs;
+		 * their output keeps its place in walk order.  1: no
+		 * descriptors or memory for a job, copied here. */
+		const char *js = entry_name(w, k, false, ent->name);
+		char *s2 = js ? strdup(js) : NULL;
+		const char *jd = entry_name(w, k, true, ent->name);
+		char *d2 = jd ? strdup(jd) : NULL;
+
+		if (!s2 || !d2) {
+			free(s2);
+			free(d2);
+			sc_report_error(&w->msgs, ENOMEM, "%s",
+					sc_quote(level_name(w, k, false)));
+			l->failed = true;
+			goto next;
+		}
+		/* how the workers ask for the data (jobs.c) */
+		if (!l->src_facts)
+			l->src_facts = sc_walk_facts(w, l->sfd, &l->sst);
+		batch = l->batch;
+		e = sc_jobs_add(w->jobs, &batch, l->sfd, l->src_facts,
+				l->dfd, l->dir_facts, s2, d2);
+		/* a file handed back may have moved the levels */
+		l = &w->levels[k];
+		l->batch = batch;
+		if (e != 1)
+			goto next;	/* the job owns S2 and D2 now */
+		free(s2);
+		free(d2);
+	}
+	batch = l->batch;
+	l->batch = NULL;
+	sc_jobs_submit(w->jobs, &batch);
+	/* again: a file handed back while the jobs were flushed may have
+	 * moved W, the levels and their names */
+	l = &w->levels[k];
+	if (level_get(w, k) < 0) {
+		/* lost: said at its end, where the rest of it goes */
+		free(ent->name);
+		ent->name = NULL;
+		return false;
+	}
+	/* set for each entry: copying a subdirectory changes them */
+	w->parent_facts = l->dir_facts;
+	s = entry_name(w, k, false, ent->name);
+	d = s ? entry_name(w, k, true, ent->name) : NULL;
+	if (!s || !d) {
+		sc_report_error(&w->msgs, ENOMEM, "%s",
+				sc_quote(level_name(w, k, false)));
+		l->failed = true;
+		goto next;
+	}
+	at_entry(w, k, ent->name, d);
+	e = entry_begin(w, s, d, false, ent->type);
+	if (e == ENTERED)
+		return true;	/* its name is freed at its end */
+	if (e < 0)
+		w->levels[k].failed = true;
+next:
+	free(ent->name);
+	ent->name = NULL;
+	return true;
+}
+
+/* Points W back at the directory of level K, DONE, just popped, as an
+ * entry of its parent (DST: its copy's whole name): the parent's level
+ * may have to be opened again; never by path if it cannot. */
+static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
+			    const char *dst)
+{
+	w->at_name = done->sname;
+	w->dst_name = done->dname;
+	w->in_level = done->up;
+	if (!done->up) {
+		w->at_fd = done->spfd;
+		w->dst_fd = done->dpfd;
+	} else if (level_get(w, k - 1) == 0) {
+		const struct level *p = &w->levels[k - 1];
+
+		w->at_fd = p->sfd;
+		w->dst_fd = p->dfd >= 0 ? p->dfd : AT_FDCWD;
+		if (p->dfd < 0)
+			w->dst_name = dst;
+	} else {
+		/* said at its end; nothing here goes by path */
+		w->at_fd = w->dst_fd = -1;
+	}
+}
+
+int level_finish(struct walk *w, size_t k)
+{
+	const struct sc_options *o = w->o;
+	struct level *l = &w->levels[k], done;
+	struct sc_job *batch = l->batch;
+	const char *src, *dst;
+	bool attrs;
+	size_t node = 0;
+	int dfd = -1, rc;
+
+	l->batch = NULL;
+	sc_jobs_submit(w->jobs, &batch);
+	/* a file handed back may have moved the levels */
+	l = &w->levels[k];
+	while (l->next < l->n_ents)
+		free(l->ents[l->next++].name);
+	free(l->ents);
+	l->ents = NULL;
+	w->parent_facts = NULL;
+	/* valid from here on: nothing below names an entry or grows them */
+	src = level_name(w, k, false);
+	dst = level_name(w, k, true);
+	/* lost at an entry, or when a subdirectory came back to it */
+	if (l->lost) {
+		say_level_lost(w, l->lost_copy ? dst : src, l->lost);
+		l->failed = true;
+	}
+	attrs = !l->lost_copy && dir_attrs_wanted(w, &l->m);
+	if (attrs && sc_jobs_running(w->jobs))
+		node = level_node(w, k);	/* 0: set now after all */
+	done = *l;
+	/* its copy's descriptor stays for its attributes */
+	level_pop(w, &dfd);
+	at_parent_entry(w, k, &done, dst);
+	if (done.dino && !done.lost_copy && !o->explain &&
+	    !copy_still_there(w, &done)) {
+		say_replaced(w, dst);
+		done.failed = true;
+		attrs = false;
+		done.lost = -ESTALE;
+	}
+	/* -j: said; the attributes of what is below it are not set */
+	if (done.lost && done.node)
+		w->dnodes[done.node - 1].lost = true;
+	if (attrs && !(node && defer_attrs(w, node, &done.sst, &done.m)) &&
+	    set_dir_attrs(w, &done, dfd, src, dst) < 0)
+		done.failed = true;
+	if (dfd >= 0)
+		close(dfd);
+	rc = done.failed ? -1 : 0;
+	if (rc == 0 && done.cmdline && w->multi && !o->explain)
+		remember_made(w, dst);
+	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
+		  done.outer_reported, done.outer_announced);
+	if (done.up) {
+		struct level *p = &w->levels[k - 1];
+
+		if (rc < 0)
+			p->failed = true;
+		free(p->ents[p->next - 1].name);
+		p->ents[p->next - 1].name = NULL;
+	}
+	return rc;
+}
