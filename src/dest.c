@@ -1,16 +1,19 @@
 /* The destination: may it be written, what becomes of what is there
- * (backups, removal, links made in its place), and the signal handler
- * that has the library remove what an interrupted copy leaves. */
+ * (backups, removal, links made in its place), and what cp decides for
+ * the entry the walk copies (sc_dest_settle()).  The signal handler that
+ * has the library remove what an interrupted copy leaves is signals.c's. */
 #include "system.h"
 #include "dest.h"
+#include "walk_state.h"
+#include "file.h"
+#include "links.h"
+#include "operands.h"
 #include "paths.h"
 #include "quote.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -268,142 +271,6 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 	return 1;
 }
 
-/* The copy context of each thread that copies files, the walk's (0)
- * and each -j worker's: a signal that ends the run has the library
- * remove what the copy in progress on each made (sc_copy_ctx_abandon: a
- * file written in place while its name still leads to it, else emptied;
- * a named --atomic temporary).  Set by its thread before its first
- * copy, read by the handler on whichever thread the signal lands: an
- * atomic pointer (lock-free, so safe in a handler).  SIGKILL cannot be
- * caught: only --atomic protects against it. */
-static struct sc_copy_ctx *_Atomic copying[SC_DEST_THREADS];
-
-void sc_dest_register(unsigned thread, struct sc_copy_ctx *x)
-{
-	if (thread < SC_DEST_THREADS)
-		atomic_store_explicit(&copying[thread], x,
-				      memory_order_release);
-}
-
-/* How far the run got, for the line a signal leaves (sc_dest_done()). */
-static atomic_ullong done_files, done_bytes;
-/* That line, translated before any signal (gettext is not safe in a
- * handler); NULL: not said. */
-static const char *interrupted_fmt, *removed_note;
-
-void sc_dest_done(uint64_t bytes)
-{
-	atomic_fetch_add_explicit(&done_files, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&done_bytes, bytes, memory_order_relaxed);
-}
-
-/* Appends S to BUF (of SIZE, *LEN used). */
-static void put_str(char *buf, size_t size, size_t *len, const char *s)
-{
-	while (*s && *len + 1 < size)
-		buf[(*len)++] = *s++;
-}
-
-static void put_num(char *buf, size_t size, size_t *len,
-		    unsigned long long v)
-{
-	char d[24];
-	int n = 0;
-
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10) && n < 23);
-	while (n && *len + 1 < size)
-		buf[(*len)++] = d[--n];
-}
-
-/* The line on stderr that says where SIG stopped the run, REMOVED:
- * whether a partly written file went.  printf() is not safe in a
- * handler: FMT's %s and %llu are filled here, in order (the program's
- * name, the signal's, the files, the bytes). */
-static void say_interrupted(int sig, bool removed)
-{
-	static const struct { int sig; const char *name; } names[] = {
-		{ SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" },
-		{ SIGHUP, "SIGHUP" }, { SIGPIPE, "SIGPIPE" },
-	};
-	const char *sname = "?";
-	unsigned long long nums[2] = {
-		atomic_load_explicit(&done_files, memory_order_relaxed),
-		atomic_load_explicit(&done_bytes, memory_order_relaxed),
-	};
-	char buf[512];
-	size_t len = 0;
-	int strs = 0, n = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i].sig == sig)
-			sname = names[i].name;
-	for (const char *f = interrupted_fmt; *f; f++) {
-		if (f[0] == '%' && f[1] == 's') {
-			put_str(buf, sizeof(buf), &len,
-				strs++ ? sname : sc_program_name);
-			f++;
-		} else if (!strncmp(f, "%llu", 4)) {
-			put_num(buf, sizeof(buf), &len, n < 2 ? nums[n] : 0);
-			n++;
-			f += 3;
-		} else if (len + 1 < sizeof(buf)) {
-			buf[len++] = *f;
-		}
-	}
-	if (removed)
-		put_str(buf, sizeof(buf), &len, removed_note);
-	put_str(buf, sizeof(buf), &len, "\n");
-	(void)!write(STDERR_FILENO, buf, len);
-}
-
-static void on_fatal_signal(int sig)
-{
-	int saved = errno;
-	bool removed = false;
-
-	for (unsigned i = 0; i < SC_DEST_THREADS; i++) {
-		struct sc_copy_ctx *x =
-			atomic_load_explicit(&copying[i],
-					     memory_order_acquire);
-
-		if (x)
-			removed |= sc_copy_ctx_abandon(x);
-	}
-	if (interrupted_fmt)
-		say_interrupted(sig, removed);
-	signal(sig, SIG_DFL);
-	/* delivered when this handler returns (the signal is blocked in
-	 * it): the interrupted code never sees errno changed */
-	raise(sig);
-	errno = saved;
-}
-
-/* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
- * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
- * reported as cp reports it). */
-void sc_dest_catch_signals(bool say)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-
-	if (say) {
-		/* TRANSLATORS: the program's name, the signal's (SIGINT),
-		 * then the files and the bytes copied, in this order */
-		interrupted_fmt = _("%s: interrupted by %s after %llu files (%llu bytes) were copied");
-		removed_note = _("; the file being written was removed");
-	}
-
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
-		struct sigaction old;
-
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		signal(sigs[i], on_fatal_signal);
-	}
-}
-
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline)
 {
@@ -432,5 +299,246 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 	}
 	if (verbose && (r == 0 || say_if_gone))
 		sc_report_removed(m, dst->path);
+	return 0;
+}
+
+/* --- the entry the walk copies ----------------------------------------- */
+
+_noinline_ int sc_dest_stat(struct walk *w, struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	mode_t mode = e->sst.st_mode;
+	bool use_lstat = (!S_ISREG(mode) &&
+			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
+			 o->symbolic_link || o->hard_link ||
+			 o->backup != SC_BACKUP_NONE || o->remove_destination;
+
+	e->dst_exists = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
+				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
+	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
+		/* a symlink loop: -f removes it when it cannot be opened */
+		e->loop = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
+				  AT_SYMLINK_NOFOLLOW) == 0;
+	} else if (!e->dst_exists && errno != ENOENT) {
+		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	return 0;
+}
+
+/* The existing destination is moved aside to its backup name.  0: done
+ * (it is gone), 1: nothing to back up ("." or ".." as the source), -1:
+ * failed, said. */
+static int back_up(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	_cleanup_free_ char *base = sc_path_base(e->src);
+	char *b;
+
+	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
+		return 1;
+	if (o->backup != SC_BACKUP_NUMBERED &&
+	    sc_dest_backup_is_source(o, e->src, &e->sst, w->dst_fd, e->dst)) {
+		sc_report_error(&w->msgs, 0,
+				_("backing up %s might destroy source;  %s not copied"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	if (o->explain)
+		return 0;	/* decided: nothing is moved */
+	b = sc_dest_backup_name(o, w->dst_fd, e->dst);
+	if (!b || (renameat(w->dst_fd, w->dst_name, w->dst_fd,
+			    w->dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
+		   errno != ENOENT)) {
+		sc_report_error(&w->msgs, b ? errno : ENOMEM,
+				_("cannot backup %s"), sc_quote(e->dst));
+		free(b);
+		return -1;
+	}
+	free(w->backup);
+	w->backup = b;		/* shown on the -v line */
+	return 0;
+}
+
+/* Leaves a destination alone that --update finds new enough; its other
+ * names still become links to it, as they would to a copy.  0 or -1. */
+static int keep_newer(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	const char *prev;
+
+	if (o->update == SC_UPDATE_NONE_FAIL) {
+		/* cp 9.6: said, counted, nothing else done */
+		sc_report_error(&w->msgs, 0, _("not replacing %s"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	skipped(w, e->dst);
+	if (o->explain && !o->json)	/* the plan of a file left alone */
+		sc_report_skipped(&w->msgs, e->dst);
+	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
+		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
+		if (prev)
+			return link_to_earlier(w, prev, e->src, e->dst,
+					       &e->sst);
+		remember_copy(w, &e->sst, e->dst);
+	}
+	return 0;
+}
+
+/* --if-changed: a destination that already holds the source's bytes is
+ * neither backed up nor removed: left alone (but for its attributes), as
+ * it is without -b.  E's destination is not a directory.  1: go on, 0:
+ * left alone, -1: failed, said. */
+static int left_unchanged(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	int r;
+
+	if (o->if_changed &&
+	    (o->backup != SC_BACKUP_NONE ||
+	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
+	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
+	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
+		r = sc_file_unchanged(w, e->src, e->dst, &e->sst, &e->dst_st,
+				      e->follow);
+		if (r > 0 && !w->msgs.failed &&
+		    sc_links_tracked(o, &e->sst, e->cmdline))
+			(void)sc_links_remember(&w->links, e->sst.st_dev,
+						e->sst.st_ino, e->dst);
+		if (r != 0)
+			return r > 0 ? 0 : -1;
+	}
+	return 1;
+}
+
+/* E's destination (DST), not a directory, is backed up, or removed when
+ * it must be before the copy.  1: go on and copy, -1: failed, said. */
+static int clear_the_way(struct walk *w, struct entry *e,
+			 const struct sc_at *dst)
+{
+	const struct sc_options *o = w->o;
+	int r;
+
+	if (o->backup != SC_BACKUP_NONE) {
+		r = back_up(w, e);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			e->dst_exists = false;
+	} else if (sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
+		if (!o->explain &&
+		    sc_dest_remove(&w->msgs, dst, o->verbose, true) < 0)
+			return -1;
+		e->dst_exists = false;
+	}
+	return 1;
+}
+
+_noinline_ int sc_dest_settle(struct walk *w, struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	bool src_dir = S_ISDIR(e->sst.st_mode);
+	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
+	bool nothing_to_do = false;
+	struct sc_at src = sc_walk_src(w, e->src), dst = sc_walk_dst(w, e->dst);
+	int r;
+
+	if (o->interactive != SC_OVERWRITE_NEVER &&
+	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
+				  e->cmdline, &nothing_to_do)) {
+		sc_report_error(&w->msgs, 0, _("%s and %s are the same file"),
+				sc_quote(e->src), sc_quote(e->dst));
+		return -1;
+	}
+	if (o->update != SC_UPDATE_ALL && !src_dir &&
+	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
+		return keep_newer(w, e);
+	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
+			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
+			  !sc_dest_ask_overwrite(o, w->privileged, &dst,
+						 &e->dst_st)))) {
+		skipped(w, e->dst);
+		if (o->explain && !o->json)
+			sc_report_skipped(&w->msgs, e->dst);
+		return 0;
+	}
+	if (nothing_to_do)
+		return 0;
+	if (!dst_dir && src_dir) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot overwrite non-directory %s with directory %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	/* cp a/f b/f c: the second would destroy the first */
+	if (!dst_dir && e->cmdline && w->multi &&
+	    o->backup != SC_BACKUP_NUMBERED &&
+	    sc_operands_just_created(w, &e->dst_st)) {
+		sc_report_error(&w->msgs, 0,
+				_("will not overwrite just-created %s with %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	if (!src_dir && dst_dir) {
+		sc_report_error(&w->msgs, 0,
+				_("cannot overwrite directory %s with non-directory"),
+				sc_quote(e->dst));
+		return -1;
+	}
+	if (dst_dir)
+		return 1;
+	r = left_unchanged(w, e);
+	if (r <= 0)
+		return r;
+	return clear_the_way(w, e, &dst);
+}
+
+/* Is DST's directory (the entry of struct walk) the current one? */
+static bool in_cwd(const struct walk *w, const char *dst)
+{
+	struct stat d, dot;
+
+	if (w->dst_fd < 0)
+		return sc_path_in_cwd(dst);
+	return fstat(w->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
+	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
+}
+
+int sc_dest_link_instead(struct walk *w, const struct entry *e)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record rec = { .src = e->src, .dst = e->dst,
+		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
+	struct sc_at to = sc_walk_dst(w, e->dst);
+	struct sc_at target = o->hard_link ? sc_walk_src(w, e->src) :
+			      (struct sc_at){ AT_FDCWD, e->src, e->src };
+	int r;
+
+	if (o->explain) {
+		sc_walk_report(w, &rec);
+		return 0;
+	}
+	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst)) {
+		/* a relative target would be resolved from the link's
+		 * directory, not from here */
+		sc_report_error(&w->msgs, 0,
+				_("%s: can make relative symbolic links only in current directory"),
+				sc_quote_plain(e->dst));
+		return -1;
+	}
+	r = sc_dest_make_link(o->hard_link, &target, &to, e->follow,
+			      o->force || (o->hard_link &&
+					   o->interactive == SC_OVERWRITE_ASK));
+	if (r < 0) {
+		sc_report_error(&w->msgs, -r, o->hard_link ?
+				_("cannot create hard link %s to %s") :
+				_("cannot create symbolic link %s to %s"),
+				sc_quote(e->dst), sc_quote(e->src));
+		return -1;
+	}
+	sc_walk_report(w, &rec);
 	return 0;
 }

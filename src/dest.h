@@ -1,9 +1,9 @@
 /* What to do with the destination: whether it may be written at all
- * (same file, -n, -u, -i), backups, links made in its place, and the
- * signal handler that has the library clean up a partly written file
- * when a signal ends the run.  Decisions are cp's; what is done to one
- * file's destination (the --atomic temporary, a symlink written
- * through, a partial file) is libsmartcp's. */
+ * (same file, -n, -u, -i), backups, links made in its place.  Decisions
+ * are cp's; what is done to one file's destination (the --atomic
+ * temporary, a symlink written through, a partial file) is libsmartcp's,
+ * and the signal handler that has it clean up a partly written file is
+ * signals.c's. */
 #ifndef SMARTCP_DEST_H
 #define SMARTCP_DEST_H
 
@@ -75,28 +75,27 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 int sc_dest_make_link(bool hard, const struct sc_at *target,
 		      const struct sc_at *dst, bool follow, bool replace);
 
-/* --- the signal handler ------------------------------------------------- */
+/* --- the entry the walk copies ----------------------------------------- */
 
-/* Threads that may write destinations: the walk's (0) and -j workers
- * (1 ... SC_DEST_THREADS - 1). */
-#define SC_DEST_THREADS 65
+struct walk;
+struct entry;
 
-/* Thread THREAD copies files through X: a signal that ends the run
- * has the library remove what the copy in progress there made
- * (sc_copy_ctx_abandon()).  NULL: none any more.  Called by that thread
- * before its first copy, and before X is freed. */
-void sc_dest_register(unsigned thread, struct sc_copy_ctx *x);
+/* The destination of E (the entry of W) as cp sees it: through a
+ * symlink when the data of a regular file will be written there; the
+ * name itself when it is to be replaced or backed up.  0, or -1 with the
+ * message said. */
+int sc_dest_stat(struct walk *w, struct entry *e);
 
-/* Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE that
- * removes partial files and named temporaries, then dies of the signal.
- * A signal the caller ignores stays ignored.  SAY (where the summary
- * line would be printed: a terminal): the handler says first how far
- * the run got, "smartcp: interrupted by SIGINT after N files (B bytes)
- * were copied", and whether it removed a file being written. */
-void sc_dest_catch_signals(bool say);
+/* What cp decides about E's existing destination before it copies: the
+ * same file, --update, -n, -i, a directory against a file, what this
+ * run just made, then a backup or a removal.  1: go on and copy, 0: done
+ * (nothing more to do), -1: failed, said.  --explain decides the same,
+ * and says the same, but moves and removes nothing and asks nothing: -i
+ * is taken as answered yes. */
+int sc_dest_settle(struct walk *w, struct entry *e);
 
-/* A file was copied, BYTES of data: counted for the line a signal
- * leaves (sc_dest_catch_signals()).  Any thread. */
-void sc_dest_done(uint64_t bytes);
+/* -l, -s: E's destination becomes a link to the source instead of a
+ * copy.  0 or -1. */
+int sc_dest_link_instead(struct walk *w, const struct entry *e);
 
 #endif

@@ -176,7 +176,7 @@ static _noinline_ void load_ancestors(struct walk *w, const char *dst)
 		close(fd);
 }
 
-static bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
+bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
 {
 	return dev == st->st_dev && ino == st->st_ino;
 }

@@ -12,9 +12,12 @@
 #include "jobs.h"
 #include "levels.h"
 #include "links.h"
+#include "operands.h"
 #include "paths.h"
 #include "pool.h"
 #include "quote.h"
+#include "signals.h"
+#include "workers.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -25,20 +28,13 @@
 #include <sys/stat.h>
 #include <pthread.h>
 
-struct seen {
-	dev_t dev;
-	ino_t ino;
-	bool is_dir;
-	char *name;	/* a source file's name; a source directory's copy */
-};
-
 static struct sc_pool_slot *current_slot(const struct walk *w)
 {
 	return w->slot ? w->slot : sc_jobs_own_slot(w->jobs);
 }
 
 /* Where W's -v lines and messages go now (struct sc_msgs). */
-static void walk_streams(void *arg, FILE **out, FILE **err)
+void walk_streams(void *arg, FILE **out, FILE **err)
 {
 	struct sc_pool_slot *s = current_slot(arg);
 
@@ -54,7 +50,7 @@ void sc_walk_report(struct walk *w, struct sc_record *rec)
 	rec->announced = w->announced;
 	/* counted as the summary counts files */
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
-		sc_dest_done(sc_copy_report_bytes(rec->res));
+		sc_signals_done(sc_copy_report_bytes(rec->res));
 	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
 }
 
@@ -62,8 +58,8 @@ void sc_walk_report(struct walk *w, struct sc_record *rec)
  * record said it was fine: a directory whose entries cannot be read) is
  * said anyway, typed by what its source is (CMDLINE: an operand), with
  * the step and errno of its first error (sc_report_failure()). */
-static void report_failed(struct walk *w, const char *src, const char *dst,
-			  bool cmdline)
+void report_failed(struct walk *w, const char *src, const char *dst,
+		   bool cmdline)
 {
 	const struct sc_options *o = w->o;
 	struct sc_record rec = { .src = src, .dst = dst,
@@ -91,7 +87,7 @@ static void report_failed(struct walk *w, const char *src, const char *dst,
 
 /* --debug: a destination left as it was (-n, --update, a "no" to -i),
  * as cp 9.4 and later say it. */
-static void skipped(struct walk *w, const char *dst)
+void skipped(struct walk *w, const char *dst)
 {
 	if (w->o->debug && !w->o->json && !w->o->explain)
 		sc_report_skipped(&w->msgs, dst);
@@ -123,32 +119,6 @@ const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
 					const struct stat *st)
 {
 	return sc_copier_facts(w->run->copier, fd, st);
-}
-
-/* Command-line operands and what they became, when several go into a
- * directory: cp refuses to overwrite what this run just made, and warns
- * about a source named twice. */
-static bool seen_has(const struct seen *v, size_t n, const struct stat *st)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i].dev == st->st_dev && v[i].ino == st->st_ino)
-			return true;
-	return false;
-}
-
-static void seen_add(struct seen **v, size_t *n, const struct stat *st,
-		     const char *name)
-{
-	struct seen *nv = realloc(*v, (*n + 1) * sizeof(**v));
-
-	if (!nv)
-		return;
-	*v = nv;
-	nv[*n].dev = st->st_dev;
-	nv[*n].ino = st->st_ino;
-	nv[*n].is_dir = S_ISDIR(st->st_mode);
-	nv[*n].name = name ? strdup(name) : NULL;
-	(*n)++;
 }
 
 /* --- attributes ------------------------------------------------------- */
@@ -355,8 +325,7 @@ static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
 
 /* -a, --preserve=links: DST, the copy of ST (the entry of struct walk),
  * is remembered as the copy of its source, with what it is. */
-static void remember_copy(struct walk *w, const struct stat *st,
-			  const char *dst)
+void remember_copy(struct walk *w, const struct stat *st, const char *dst)
 {
 	struct stat now;
 
@@ -367,8 +336,8 @@ static void remember_copy(struct walk *w, const struct stat *st,
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already
  * copied to PREV; DST becomes another name of PREV. */
-static int link_to_earlier(struct walk *w, const char *prev, const char *src,
-			   const char *dst, const struct stat *st)
+int link_to_earlier(struct walk *w, const char *prev, const char *src,
+		    const char *dst, const struct stat *st)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_HARDLINK };
@@ -390,8 +359,8 @@ static int link_to_earlier(struct walk *w, const char *prev, const char *src,
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
-static _noinline_ int copy_new_regular(struct walk *w, const char *src,
-				       const char *dst)
+_noinline_ int copy_new_regular(struct walk *w, const char *src,
+				const char *dst)
 {
 	const struct sc_options *o = w->o;
 	const struct stat *ahead = NULL;
@@ -505,8 +474,8 @@ int entry_begin(struct walk *w, const char *src, const char *dst,
  * back, and, a directory, all that is in it: level by level, in a loop
  * over the levels (struct level), which the C stack does not limit.
  * 0 or -1. */
-static int copy_entry(struct walk *w, const char *src, const char *dst,
-		      bool cmdline, unsigned char dtype)
+int copy_entry(struct walk *w, const char *src, const char *dst,
+	       bool cmdline, unsigned char dtype)
 {
 	size_t base = w->n_levels;
 	int r;
@@ -527,52 +496,6 @@ static int copy_entry(struct walk *w, const char *src, const char *dst,
 	return r;
 }
 
-/* An operand named again: cp copies it once and warns.  Returns true
- * when SRC is to be skipped. */
-static _noinline_ bool named_twice(struct walk *w, const char *src,
-				   const char *dst, const struct stat *sst)
-{
-	if (!S_ISDIR(sst->st_mode)) {
-		if (w->o->backup != SC_BACKUP_NONE)
-			return false;
-		/* the same entry, not another hard link to it */
-		for (size_t i = 0; i < w->n_src_seen; i++)
-			if (w->src_seen[i].dev == sst->st_dev &&
-			    w->src_seen[i].ino == sst->st_ino &&
-			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
-			    sc_path_same_entry(src, w->src_seen[i].name)) {
-				sc_report_warning(&w->msgs, 0,
-						  _("warning: source file %s specified more than once"),
-						  sc_quote(src));
-				return true;
-			}
-		seen_add(&w->src_seen, &w->n_src_seen, sst, src);
-		return false;
-	}
-	for (size_t i = 0; i < w->n_src_seen; i++)
-		if (w->src_seen[i].dev == sst->st_dev &&
-		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
-		    w->src_seen[i].name &&
-		    sc_path_same_entry(dst, w->src_seen[i].name)) {
-			sc_report_warning(&w->msgs, 0,
-					  _("warning: source directory %s specified more than once"),
-					  sc_quote(src));
-			return true;
-		}
-	seen_add(&w->src_seen, &w->n_src_seen, sst, dst);
-	return false;
-}
-
-/* One entry the walk copies, as its phases see it. */
-struct entry {
-	const char *src, *dst;
-	bool cmdline;		/* an operand, not found in a directory */
-	bool follow;		/* symlinks to the source are followed */
-	struct stat sst, dst_st;
-	bool dst_exists;	/* DST_ST holds the destination's stat */
-	bool loop;		/* ... of a symlink loop that -f removes */
-};
-
 /* Stats the source as the options say (through its directory's
  * descriptor when the walk has one).  0, or -1 with the message said. */
 static _noinline_ int stat_source(struct walk *w, struct entry *e)
@@ -589,249 +512,6 @@ static _noinline_ int stat_source(struct walk *w, struct entry *e)
 				sc_quote(e->src));
 		return -1;
 	}
-	return 0;
-}
-
-/* The destination as cp sees it: through a symlink when the data of a
- * regular file will be written there; the name itself when it is to be
- * replaced or backed up.  0, or -1 with the message said. */
-static _noinline_ int stat_destination(struct walk *w, struct entry *e)
-{
-	const struct sc_options *o = w->o;
-	bool as_regular = !o->recursive || o->copy_contents;
-	mode_t mode = e->sst.st_mode;
-	bool use_lstat = (!S_ISREG(mode) &&
-			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
-			 o->symbolic_link || o->hard_link ||
-			 o->backup != SC_BACKUP_NONE || o->remove_destination;
-
-	e->dst_exists = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
-				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
-	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
-		/* a symlink loop: -f removes it when it cannot be opened */
-		e->loop = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
-				  AT_SYMLINK_NOFOLLOW) == 0;
-	} else if (!e->dst_exists && errno != ENOENT) {
-		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
-				sc_quote(e->dst));
-		return -1;
-	}
-	return 0;
-}
-
-/* The existing destination is moved aside to its backup name.  0: done
- * (it is gone), 1: nothing to back up ("." or ".." as the source), -1:
- * failed, said. */
-static int back_up(struct walk *w, const struct entry *e)
-{
-	const struct sc_options *o = w->o;
-	_cleanup_free_ char *base = sc_path_base(e->src);
-	char *b;
-
-	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
-		return 1;
-	if (o->backup != SC_BACKUP_NUMBERED &&
-	    sc_dest_backup_is_source(o, e->src, &e->sst, w->dst_fd, e->dst)) {
-		sc_report_error(&w->msgs, 0,
-				_("backing up %s might destroy source;  %s not copied"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
-	if (o->explain)
-		return 0;	/* decided: nothing is moved */
-	b = sc_dest_backup_name(o, w->dst_fd, e->dst);
-	if (!b || (renameat(w->dst_fd, w->dst_name, w->dst_fd,
-			    w->dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
-		   errno != ENOENT)) {
-		sc_report_error(&w->msgs, b ? errno : ENOMEM,
-				_("cannot backup %s"), sc_quote(e->dst));
-		free(b);
-		return -1;
-	}
-	free(w->backup);
-	w->backup = b;		/* shown on the -v line */
-	return 0;
-}
-
-/* Leaves a destination alone that --update finds new enough; its other
- * names still become links to it, as they would to a copy.  0 or -1. */
-static int keep_newer(struct walk *w, const struct entry *e)
-{
-	const struct sc_options *o = w->o;
-	const char *prev;
-
-	if (o->update == SC_UPDATE_NONE_FAIL) {
-		/* cp 9.6: said, counted, nothing else done */
-		sc_report_error(&w->msgs, 0, _("not replacing %s"),
-				sc_quote(e->dst));
-		return -1;
-	}
-	skipped(w, e->dst);
-	if (o->explain && !o->json)	/* the plan of a file left alone */
-		sc_report_skipped(&w->msgs, e->dst);
-	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
-		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
-		if (prev)
-			return link_to_earlier(w, prev, e->src, e->dst,
-					       &e->sst);
-		remember_copy(w, &e->sst, e->dst);
-	}
-	return 0;
-}
-
-/* What cp decides about an existing destination before it copies: the
- * same file, --update, -n, -i, a directory against a file, what this
- * run just made, then a backup or a removal.  1: go on and copy, 0: done
- * (nothing more to do), -1: failed, said.  --explain decides the same,
- * and says the same, but moves and removes nothing and asks nothing: -i
- * is taken as answered yes. */
-static _noinline_ int settle_destination(struct walk *w, struct entry *e)
-{
-	const struct sc_options *o = w->o;
-	bool src_dir = S_ISDIR(e->sst.st_mode);
-	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
-	bool nothing_to_do = false;
-	struct sc_at src = sc_walk_src(w, e->src), dst = sc_walk_dst(w, e->dst);
-	int r;
-
-	if (o->interactive != SC_OVERWRITE_NEVER &&
-	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
-				  e->cmdline, &nothing_to_do)) {
-		sc_report_error(&w->msgs, 0, _("%s and %s are the same file"),
-				sc_quote(e->src), sc_quote(e->dst));
-		return -1;
-	}
-	if (o->update != SC_UPDATE_ALL && !src_dir &&
-	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
-		return keep_newer(w, e);
-	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
-			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
-			  !sc_dest_ask_overwrite(o, w->privileged, &dst,
-						 &e->dst_st)))) {
-		skipped(w, e->dst);
-		if (o->explain && !o->json)
-			sc_report_skipped(&w->msgs, e->dst);
-		return 0;
-	}
-	if (nothing_to_do)
-		return 0;
-	if (!dst_dir && src_dir) {
-		sc_report_error(&w->msgs, 0,
-				_("cannot overwrite non-directory %s with directory %s"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
-	/* cp a/f b/f c: the second would destroy the first */
-	if (!dst_dir && e->cmdline && w->multi &&
-	    o->backup != SC_BACKUP_NUMBERED &&
-	    seen_has(w->dst_seen, w->n_dst_seen, &e->dst_st)) {
-		sc_report_error(&w->msgs, 0,
-				_("will not overwrite just-created %s with %s"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
-	if (!src_dir && dst_dir) {
-		sc_report_error(&w->msgs, 0,
-				_("cannot overwrite directory %s with non-directory"),
-				sc_quote(e->dst));
-		return -1;
-	}
-	/* --if-changed: a destination that already holds the source's
-	 * bytes is neither backed up nor removed: left alone (but for its
-	 * attributes), as it is without -b */
-	if (o->if_changed && !dst_dir &&
-	    (o->backup != SC_BACKUP_NONE ||
-	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
-	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
-	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
-		r = sc_file_unchanged(w, e->src, e->dst, &e->sst, &e->dst_st,
-				      e->follow);
-		if (r > 0 && !w->msgs.failed &&
-		    sc_links_tracked(o, &e->sst, e->cmdline))
-			(void)sc_links_remember(&w->links, e->sst.st_dev,
-						e->sst.st_ino, e->dst);
-		if (r != 0)
-			return r > 0 ? 0 : -1;
-	}
-	if (o->backup != SC_BACKUP_NONE && !dst_dir) {
-		r = back_up(w, e);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			e->dst_exists = false;
-	} else if (!dst_dir &&
-		   sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
-		if (!o->explain &&
-		    sc_dest_remove(&w->msgs, &dst, o->verbose, true) < 0)
-			return -1;
-		e->dst_exists = false;
-	}
-	return 1;
-}
-
-/* Several operands into a directory: never write through a symlink this
- * run made.  True (said) when E's destination is one. */
-static _noinline_ bool through_new_symlink(struct walk *w,
-					   const struct entry *e)
-{
-	struct stat l;
-
-	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
-	    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
-		sc_report_error(&w->msgs, 0,
-				_("will not copy %s through just-created symlink %s"),
-				sc_quote(e->src), sc_quote(e->dst));
-		return true;
-	}
-	return false;
-}
-
-/* Is DST's directory (the entry of struct walk) the current one? */
-static bool in_cwd(const struct walk *w, const char *dst)
-{
-	struct stat d, dot;
-
-	if (w->dst_fd < 0)
-		return sc_path_in_cwd(dst);
-	return fstat(w->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
-	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
-}
-
-/* -l, -s: the destination becomes a link to the source instead of a
- * copy.  0 or -1. */
-static int link_instead(struct walk *w, const struct entry *e)
-{
-	const struct sc_options *o = w->o;
-	struct sc_record rec = { .src = e->src, .dst = e->dst,
-		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
-	struct sc_at to = sc_walk_dst(w, e->dst);
-	struct sc_at target = o->hard_link ? sc_walk_src(w, e->src) :
-			      (struct sc_at){ AT_FDCWD, e->src, e->src };
-	int r;
-
-	if (o->explain) {
-		sc_walk_report(w, &rec);
-		return 0;
-	}
-	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst)) {
-		/* a relative target would be resolved from the link's
-		 * directory, not from here */
-		sc_report_error(&w->msgs, 0,
-				_("%s: can make relative symbolic links only in current directory"),
-				sc_quote_plain(e->dst));
-		return -1;
-	}
-	r = sc_dest_make_link(o->hard_link, &target, &to, e->follow,
-			      o->force || (o->hard_link &&
-					   o->interactive == SC_OVERWRITE_ASK));
-	if (r < 0) {
-		sc_report_error(&w->msgs, -r, o->hard_link ?
-				_("cannot create hard link %s to %s") :
-				_("cannot create symbolic link %s to %s"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
-	sc_walk_report(w, &rec);
 	return 0;
 }
 
@@ -865,7 +545,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
 		return link_to_earlier(w, prev, e->src, e->dst, &e->sst);
 	if (o->hard_link || o->symbolic_link)
-		return link_instead(w, e);
+		return sc_dest_link_instead(w, e);
 
 	if (S_ISLNK(e->sst.st_mode))
 		r = copy_symlink(w, e->src, e->dst, &e->sst,
@@ -881,16 +561,6 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	if (r == 0 && !w->msgs.failed && tracked)
 		remember_copy(w, &e->sst, e->dst);
 	return r;
-}
-
-/* Several operands into a directory: what this one became, so that a
- * later operand does not overwrite it or write through it. */
-_noinline_ void remember_made(struct walk *w, const char *dst)
-{
-	struct stat l;
-
-	if (lstat(dst, &l) == 0)
-		seen_add(&w->dst_seen, &w->n_dst_seen, &l, NULL);
 }
 
 /* Copies what SRC names to DST, deciding as cp does: the source, then
@@ -918,17 +588,17 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 		return -1;
 	}
 	if (cmdline && w->multi && !o->explain &&
-	    named_twice(w, src, dst, &e->sst))
+	    sc_operands_named_twice(w, src, dst, &e->sst))
 		return 0;
-	if (stat_destination(w, e) < 0)
+	if (sc_dest_stat(w, e) < 0)
 		return -1;
 	if (e->dst_exists) {
-		r = settle_destination(w, e);
+		r = sc_dest_settle(w, e);
 		if (r <= 0)
 			return r;
 	}
 	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
-	    !o->explain && through_new_symlink(w, e))
+	    !o->explain && sc_operands_through_new_symlink(w, e))
 		return -1;
 
 	if (S_ISDIR(e->sst.st_mode))
@@ -941,456 +611,6 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 		remember_made(w, dst);	/* a directory: at its end */
 	return r;
 }
-
-/* --- operands ----------------------------------------------------------- */
-
-/* The name SRC gets inside a target directory. */
-static char *target_name(struct walk *w, const char *dir, const char *src)
-{
-	_cleanup_free_ char *copy = strdup(src);
-	const char *base;
-	char *slash;
-
-	if (!copy)
-		return NULL;
-	sc_path_strip_slashes(copy);
-	if (w->o->parents)
-		return sc_path_join(dir, copy);
-	slash = strrchr(copy, '/');
-	base = slash && slash[1] ? slash + 1 : copy;
-	/* cp -r d/.. t: into t itself, named "t/." as cp names it, not
-	 * into t's parent */
-	if (!strcmp(base, ".."))
-		base = ".";
-	return sc_path_join(dir, base);
-}
-
-/* --parents: a directory of the source's path, made or found under the
- * target; its attributes go on after the copy (parents_protect). */
-struct parent {
-	char *src, *dst;
-	struct stat st;		/* the source directory's */
-	bool restore;		/* set mode st.st_mode at the end */
-};
-
-static void parents_free(struct parent *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].src);
-		free(v[i].dst);
-	}
-	free(v);
-}
-
-/* Makes the directories of SRC's path under DIR that are missing, as cp
- * does: like their source directories, less what must wait.  Existing
- * ones are listed too when attributes are preserved.  Returns 0 or -1. */
-static int make_parents(struct walk *w, const char *dir, const char *src,
-			struct parent **ret, size_t *ret_n)
-{
-	const struct sc_options *o = w->o;
-	_cleanup_free_ char *rel = strdup(src), *full = NULL, *top = NULL;
-	struct parent *v = NULL;
-	size_t n = 0;
-	struct stat st;
-	char *p, *slash;
-
-	*ret = NULL;
-	*ret_n = 0;
-	if (!rel)
-		return -1;
-	sc_path_strip_slashes(rel);
-	full = sc_path_join(dir, rel);
-	top = full ? sc_path_dir(full) : NULL;
-	if (!top)
-		return -1;
-	if (stat(top, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return 0;	/* all there: nothing to make or fix */
-		sc_report_error(&w->msgs, 0,
-				_("%s exists but is not a directory"),
-				sc_quote(top));
-		return -1;
-	}
-	for (p = rel; *p == '/'; p++)
-		;
-	for (; (slash = strchr(p, '/')); p = slash + 1) {
-		_cleanup_free_ char *d = NULL;
-		bool missing;
-		struct stat sst, now;
-
-		if (slash == p)
-			continue;	/* "a//b" */
-		*slash = '\0';
-		d = sc_path_join(dir, rel);
-		if (!d)
-			goto fail;
-		missing = stat(d, &st) != 0;
-		if (missing || o->preserve_ownership || o->preserve_mode ||
-		    o->preserve_timestamps) {
-			struct parent *nv;
-			int err = stat(rel, &sst) < 0 ? errno :
-				  S_ISDIR(sst.st_mode) ? 0 : ENOTDIR;
-
-			if (err) {
-				sc_report_error(&w->msgs, err,
-						_("failed to get attributes of %s"),
-						sc_quote(rel));
-				goto fail;
-			}
-			nv = realloc(v, (n + 1) * sizeof(*v));
-			if (!nv)
-				goto fail;
-			v = nv;
-			v[n] = (struct parent){ strdup(rel), strdup(d), sst, false };
-			n++;
-			if (!v[n - 1].src || !v[n - 1].dst)
-				goto fail;
-		}
-		if (missing) {
-			mode_t omitted = sst.st_mode &
-				(o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
-				 o->preserve_mode ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
-			mode_t mode = (o->explicit_no_preserve_mode ? 0777 :
-				       sst.st_mode) & 07777 & ~omitted;
-
-			if (o->explain) {
-				*slash = '/';
-				continue;
-			}
-			if (mkdir(d, mode) < 0) {
-				sc_report_error(&w->msgs, errno,
-						_("cannot make directory %s"),
-						sc_quote(d));
-				goto fail;
-			}
-			if (o->verbose)
-				/* cp prints these two names unquoted */
-				sc_report_parent_made(&w->msgs, rel, d);
-			if (lstat(d, &now) < 0) {
-				sc_report_error(&w->msgs, errno,
-						_("failed to get attributes of %s"),
-						sc_quote(d));
-				goto fail;
-			}
-			if (!o->preserve_mode) {
-				if (omitted & ~now.st_mode)
-					omitted &= ~w->umask;
-				if ((omitted & ~now.st_mode) ||
-				    (now.st_mode & S_IRWXU) != S_IRWXU) {
-					v[n - 1].st.st_mode = now.st_mode | omitted;
-					v[n - 1].restore = true;
-				}
-			}
-			if ((now.st_mode & S_IRWXU) != S_IRWXU &&
-			    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0) {
-				sc_report_error(&w->msgs, errno,
-						_("setting permissions for %s"),
-						sc_quote(d));
-				goto fail;
-			}
-		} else if (!S_ISDIR(st.st_mode)) {
-			sc_report_error(&w->msgs, 0,
-					_("%s exists but is not a directory"),
-					sc_quote(d));
-			goto fail;
-		}
-		*slash = '/';
-	}
-	*ret = v;
-	*ret_n = n;
-	return 0;
-fail:
-	parents_free(v, n);
-	return -1;
-}
-
-/* After the copy: the parents' times, owners and modes, deepest first. */
-static int parents_protect(struct walk *w, struct parent *v, size_t n)
-{
-	for (size_t i = n; i-- > 0;) {
-		struct sc_at s = { AT_FDCWD, v[i].src, v[i].src };
-		struct sc_at d = { AT_FDCWD, v[i].dst, v[i].dst };
-
-		if (set_meta(w, -1, -1, &s, &d, &v[i].st, NULL,
-			     SC_MADE_PARENT |
-			     (v[i].restore ? SC_MADE_RESTORE : 0)) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The target of the operands, as cp finds it: -t DIR, -T, or the last
- * operand when it is a directory or there are more than two (*N then
- * counts the sources only).  *RET_DIR: the target directory, or NULL for
- * "copy OPS[0] onto OPS[1]".  0, or 1 with the message said. */
-static int find_target(struct walk *w, char **ops, int *n,
-		       const char **ret_dir)
-{
-	const struct sc_options *o = w->o;
-	const char *dir = o->target_directory;
-	struct stat st;
-
-	if (*n < 1 || (*n < 2 && !dir)) {
-		if (*n < 1)
-			sc_report_error(&w->msgs, 0, _("missing file operand"));
-		else
-			sc_report_error(&w->msgs, 0,
-					_("missing destination file operand after %s"),
-					sc_quote(ops[0]));
-		sc_options_try_help();
-		return 1;
-	}
-	if (dir && o->no_target_directory) {
-		sc_report_error(&w->msgs, 0,
-				_("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
-		return 1;
-	}
-	if (o->no_target_directory) {
-		if (*n > 2) {
-			sc_report_error(&w->msgs, 0, _("extra operand %s"),
-					sc_quote(ops[2]));
-			sc_options_try_help();
-			return 1;
-		}
-	} else if (!dir) {
-		bool is_dir = stat(ops[*n - 1], &st) == 0 &&
-			      S_ISDIR(st.st_mode);
-
-		if (is_dir || *n > 2) {
-			dir = ops[--*n];
-			if (!is_dir) {
-				sc_report_error(&w->msgs,
-						stat(dir, &st) < 0 ? errno : ENOTDIR,
-						_("target %s"), sc_quote(dir));
-				return 1;
-			}
-		}
-	} else {
-		int err = stat(dir, &st) < 0 ? errno :
-			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
-
-		if (err) {
-			sc_report_error(&w->msgs, err, _("target directory %s"),
-					sc_quote(dir));
-			return 1;
-		}
-	}
-	if (o->parents && !dir) {
-		sc_report_error(&w->msgs, 0,
-				_("with --parents, the destination must be a directory"));
-		sc_options_try_help();
-		return 1;
-	}
-	*ret_dir = dir;
-	return 0;
-}
-
-/* cp SRC DST: one copy, under DST's name.  0, or 1 when it failed.
- * --strip-trailing-slashes acts on operands going into a directory
- * only: cp leaves "f/ g" as it is (ENOTDIR). */
-static int copy_onto(struct walk *w, const char *src, const char *dst)
-{
-	const struct sc_options *o = w->o;
-	struct stat st;
-
-	if (o->force && o->backup != SC_BACKUP_NONE && !strcmp(src, dst) &&
-	    stat(src, &st) == 0 && S_ISREG(st.st_mode)) {
-		/* cp -fb f f: the copy is the backup, made under the
-		 * backup's name, and f stays as it is */
-		struct sc_options once = *o;
-		_cleanup_free_ char *b = sc_dest_backup_name(o, AT_FDCWD, src);
-		int r;
-
-		if (!b) {
-			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
-			return 1;
-		}
-		once.backup = SC_BACKUP_NONE;
-		w->o = &once;
-		r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
-		w->o = o;
-		return r;
-	}
-	return copy_entry(w, src, dst, true, DT_UNKNOWN) < 0;
-}
-
-/* cp SRC... DIR: each source under its name in DIR (--parents: under
- * its whole path, the directories of which are made first).  0, or 1
- * when any failed. */
-static int copy_into(struct walk *w, const char *dir, char **ops, int n)
-{
-	const struct sc_options *o = w->o;
-	int rc = 0;
-
-	/* only several operands can collide with each other */
-	w->multi = n >= 2;
-	for (int i = 0; i < n; i++) {
-		struct parent *parents = NULL;
-		size_t n_parents = 0;
-		char *dst;
-
-		if (o->strip_trailing_slashes)
-			sc_path_strip_slashes(ops[i]);
-		if (o->parents &&
-		    make_parents(w, dir, ops[i], &parents, &n_parents) < 0) {
-			rc = 1;
-			continue;
-		}
-		dst = target_name(w, dir, ops[i]);
-		if (!dst) {
-			sc_report_error(&w->msgs, ENOMEM, "%s",
-					sc_quote(ops[i]));
-			rc = 1;
-			continue;
-		}
-		if (copy_entry(w, ops[i], dst, true, DT_UNKNOWN) < 0)
-			rc = 1;
-		if (o->parents && !o->explain &&
-		    parents_protect(w, parents, n_parents) < 0) {
-			w->run->failures++;
-			rc = 1;
-		}
-		parents_free(parents, n_parents);
-		free(dst);
-	}
-	return rc;
-}
-
-/* The operands as cp takes them.  0, or 1 when anything failed. */
-static int run_operands(struct walk *w, char **ops, int n)
-{
-	const char *dir = NULL;
-
-	if (find_target(w, ops, &n, &dir))
-		return 1;
-	if (!dir)
-		return copy_onto(w, ops[0], ops[1]);
-	return copy_into(w, dir, ops, n);
-}
-
-/* --- -j: what workers do with a file (jobs.c runs them) ---------------- */
-
-/* Points W at file F of a job: through the job's directories, which it
- * always has (level_step() makes jobs only of a level with both open,
- * and sc_jobs_add() keeps its own), never by path: a directory on the
- * way may lead elsewhere by now. */
-static void job_entry(struct walk *w, const struct sc_job_file *f)
-{
-	w->at_fd = f->dirfd;
-	w->at_name = sc_path_last(f->src);
-	w->dst_fd = f->dst_dirfd;
-	w->dst_name = sc_path_last(f->dst);
-	w->in_level = false;
-}
-
-/* On worker ID: copy new file F with the worker's own walk. */
-static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
-			  const struct sc_job_file *f)
-{
-	struct walk *w = &((struct walk *)arg)->workers[id];
-	int r;
-
-	w->slot = slot;
-	w->thread = 1 + id;
-	w->parent_facts = f->parent_facts;
-	w->ahead_fd = f->ahead_fd;
-	w->ahead_st = f->ahead_st;
-	sc_report_begin(&w->msgs);
-	w->reported = false;
-	w->announced = false;
-	job_entry(w, f);
-	r = copy_new_regular(w, f->src, f->dst);
-	if (r != 1 && w->msgs.failed)
-		report_failed(w, f->src, f->dst, false);
-	w->slot = NULL;
-	return r == 1 ? 1 : w->msgs.failed ? -1 : 0;
-}
-
-/* On the walk thread: a file a worker handed back, by the general path. */
-static void copy_handed_back(void *arg, const struct sc_job_file *f)
-{
-	struct walk *w = arg;
-	const char *at_name = w->at_name, *dst_name = w->dst_name;
-	int at_fd = w->at_fd, dst_fd = w->dst_fd;
-	bool in_level = w->in_level;
-
-	w->parent_facts = f->parent_facts;
-	job_entry(w, f);
-	copy_entry(w, f->src, f->dst, false, DT_UNKNOWN);
-	/* the walk's entry as it was; the walk checks its level's
-	 * descriptors before it uses them again (copy_entries()) */
-	w->at_fd = at_fd;
-	w->at_name = at_name;
-	w->dst_fd = dst_fd;
-	w->dst_name = dst_name;
-	w->in_level = in_level;
-	w->parent_facts = NULL;
-}
-
-/* Out of descriptors in the library's open: the walk gives some back. */
-static bool walk_fd_short(void *arg, int err, unsigned *tries)
-{
-	return sc_walk_fd_short(arg, err, tries);
-}
-
-/* One walk per worker, copies of the walk thread's as it is now: as many
- * as there is memory for, up to N. */
-static unsigned start_workers(void *arg, unsigned n)
-{
-	struct walk *w = arg;
-	unsigned i;
-
-	/* A worker may meet a filesystem whose facts need libmount (a FUSE
-	 * subtype, an unknown magic): it is loaded now, on the walk thread,
-	 * so that no library's first-use set-up runs in a worker. */
-	sc_copier_preload(w->run->copier);
-	w->workers = calloc(n, sizeof(*w->workers));
-	if (!w->workers)
-		return 0;
-	for (i = 0; i < n; i++) {
-		struct walk *k = &w->workers[i];
-
-		*k = *w;
-		k->in_worker = true;
-		k->ahead_fd = -1;
-		k->workers = NULL;
-		k->backup = NULL;
-		k->msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
-		/* one copier for the run (its facts and what it learned
-		 * shared, under its lock), a context and a report each */
-		k->cx = NULL;
-		k->crep = NULL;
-		if (sc_copy_ctx_new(w->run->copier, &k->cx) < 0 ||
-		    sc_copy_report_new(&k->crep) < 0) {
-			sc_copy_ctx_free(k->cx);
-			break;
-		}
-		sc_copy_ctx_set_fd_short(k->cx, walk_fd_short, k);
-		sc_dest_register(1 + i, k->cx);
-	}
-	return i;
-}
-
-static void stop_workers(void *arg, unsigned n)
-{
-	struct walk *w = arg;
-
-	for (unsigned i = 0; w->workers && i < n; i++) {
-		sc_dest_register(1 + i, NULL);
-		sc_copy_ctx_free(w->workers[i].cx);
-		sc_copy_report_free(w->workers[i].crep);
-	}
-	free(w->workers);
-	w->workers = NULL;
-}
-
-static const struct sc_jobs_ops worker_ops = {
-	.start = start_workers,
-	.copy = copy_on_worker,
-	.copy_back = copy_handed_back,
-	.stop = stop_workers,
-};
 
 /* --assume-fs: facts of filesystems of the named types that nothing is
  * looked up for; one filesystem (one mount) for both ends, or two.  The
@@ -1443,7 +663,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	umask(w.umask);
 	w.privileged = geteuid() == 0;
 	if (make_copier(&run, opts, w.umask) < 0 ||
-	    sc_jobs_new(opts, &worker_ops, &w, &w.jobs) < 0 ||
+	    sc_jobs_new(opts, &sc_workers_ops, &w, &w.jobs) < 0 ||
 	    sc_copy_ctx_new(run.copier, &w.cx) < 0 ||
 	    sc_copy_report_new(&w.crep) < 0) {
 		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
@@ -1454,8 +674,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		sc_fs_facts_free(run.assumed[1]);
 		return 1;
 	}
-	sc_copy_ctx_set_fd_short(w.cx, walk_fd_short, &w);
-	sc_dest_register(0, w.cx);
+	sc_copy_ctx_set_fd_short(w.cx, sc_workers_fd_short, &w);
+	sc_signals_register(0, w.cx);
 	sc_report_copier(rep, run.copier);
 	w.max_open = sc_jobs_levels(w.jobs);
 	/* Progress: never in scripts -- only when stderr is a terminal. */
@@ -1466,10 +686,10 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	}
 	if (!opts->explain)
 		/* the summary's condition (smartcp.c): a terminal */
-		sc_dest_catch_signals(!opts->quiet && !opts->as_cp &&
-				      !opts->json && sc_report_stderr_tty());
+		sc_signals_catch(!opts->quiet && !opts->as_cp &&
+				 !opts->json && sc_report_stderr_tty());
 
-	rc = run_operands(&w, operands, n);
+	rc = sc_operands_run(&w, operands, n);
 	if (sc_jobs_running(w.jobs)) {
 		sc_jobs_finish(w.jobs);
 		set_deferred_attrs(&w);
@@ -1481,7 +701,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 
 	sc_jobs_free(w.jobs);
 	sc_report_copier(rep, NULL);
-	sc_dest_register(0, NULL);
+	sc_signals_register(0, NULL);
 	sc_copy_ctx_free(w.cx);
 	sc_copy_report_free(w.crep);
 	sc_copier_free(run.copier);
@@ -1489,16 +709,12 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_fs_facts_free(run.assumed[1]);
 	free(w.backup);
 	sc_links_free(&w.links);
-	for (size_t i = 0; i < w.n_src_seen; i++)
-		free(w.src_seen[i].name);
-	free(w.src_seen);
-	free(w.dst_seen);
+	sc_operands_free(&w);
 	free(w.levels);
 	free_dnodes(&w);
 	free(w.deferred);	/* none left: set_deferred_attrs() */
 	free(w.level_hash);
 	free(w.src_names.p);
 	free(w.dst_names.p);
-	free(w.anc);
 	return rc;
 }

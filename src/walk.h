@@ -1,9 +1,10 @@
-/* Operands -> files: target resolution, recursion, directories, symlinks
- * and special files, in cp's order.  The copy of one regular file is
- * file.c's and the proof that it came out right proof.c's; what to do
- * with a destination is dest.c's, attributes attrs.c's, hard links
- * links.c's, -j jobs.c's; the GNU-form messages for the files it fails on
- * are said through report.c, and it keeps going. */
+/* Operands -> files: recursion, directories, symlinks and special files,
+ * in cp's order.  The target and what the operands are to each other are
+ * operands.c's; the copy of one regular file is file.c's and the proof
+ * that it came out right proof.c's; what to do with a destination is
+ * dest.c's, attributes attrs.c's, hard links links.c's, -j jobs.c's and
+ * workers.c's; the GNU-form messages for the files it fails on are said
+ * through report.c, and it keeps going. */
 #ifndef SMARTCP_WALK_H
 #define SMARTCP_WALK_H
 

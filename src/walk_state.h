@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -20,7 +21,7 @@
 #include "report.h"
 
 struct deferred;	/* deferred.c: directory attributes set at the end */
-struct seen;		/* walk.c: operands and what they became */
+struct seen;		/* operands.c: operands and what they became */
 struct level;		/* levels.h: a directory being copied, and its copy */
 struct dnode;		/* deferred.h: a directory whose attributes wait */
 
@@ -87,7 +88,7 @@ struct walk {
 	bool privileged;	/* root: may chown, and must say when it fails */
 	bool in_worker;		/* a -j worker's copy of the walk */
 	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
-	unsigned thread;	/* 0: the walk's, 1 + N: worker N (dest.h) */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
 	struct sc_msgs msgs;	/* this thread's messages about its entry */
 	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
 	const struct stat *ahead_st;	/* its fstat (struct sc_job_file) */
@@ -122,6 +123,64 @@ struct walk {
 	size_t n_src_seen, n_dst_seen;
 	dev_t root_dev;		/* -x: the device of the current operand */
 };
+
+/* walk.c's services for operands.c, dest.c and workers.c */
+
+/* One entry the walk copies, as its phases see it. */
+struct entry {
+	const char *src, *dst;
+	bool cmdline;		/* an operand, not found in a directory */
+	bool follow;		/* symlinks to the source are followed */
+	struct stat sst, dst_st;
+	bool dst_exists;	/* DST_ST holds the destination's stat */
+	bool loop;		/* ... of a symlink loop that -f removes */
+};
+
+/* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
+ * back, and, a directory, all that is in it (DTYPE: its d_type, or
+ * DT_UNKNOWN).  0 or -1. */
+int copy_entry(struct walk *w, const char *src, const char *dst,
+	       bool cmdline, unsigned char dtype);
+
+/* The fast path for a regular file entering a directory this run made
+ * (the entry of W).  Returns 1 when the caller must take the general
+ * path. */
+int copy_new_regular(struct walk *w, const char *src, const char *dst);
+
+/* --json: an entry that failed before a record was made is said anyway
+ * (CMDLINE: an operand). */
+void report_failed(struct walk *w, const char *src, const char *dst,
+		   bool cmdline);
+
+/* Where W (ARG)'s -v lines and messages go now (struct sc_msgs). */
+void walk_streams(void *arg, FILE **out, FILE **err);
+
+/* --debug: a destination DST left as it was (-n, --update, a "no" to
+ * -i). */
+void skipped(struct walk *w, const char *dst);
+
+/* -a, --preserve=links: SRC (ST) is another name of a file already
+ * copied to PREV; DST becomes another name of PREV.  0 or -1. */
+int link_to_earlier(struct walk *w, const char *prev, const char *src,
+		    const char *dst, const struct stat *st);
+
+/* -a, --preserve=links: DST, the copy of ST (the entry of W), is
+ * remembered as the copy of its source. */
+void remember_copy(struct walk *w, const struct stat *st, const char *dst);
+
+/* The metadata of S's copy D through the copier (struct sc_made M, and
+ * MADE: SC_MADE_* bits beyond M's).  0, or -1 when a failure counts. */
+int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
+	     const struct sc_at *d, const struct stat *st,
+	     const struct sc_made *m, unsigned made);
+
+/* Is ST the directory DEV, INO? */
+bool same_dir(dev_t dev, ino_t ino, const struct stat *st);
+
+/* Is ST a level's source directory (COPY false), or a level's copy (COPY;
+ * CREATED: one this run made)? */
+bool levels_with(const struct walk *w, const struct stat *st, bool copy,
+		 bool created);
 
 /* Records REC (its backup and -v state from W) for the report.  Marks
  * W's current entry as reported. */

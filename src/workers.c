@@ -1,0 +1,131 @@
+/* -j: what the walk's workers do with a file, and the state each has
+ * (jobs.c runs them): a new regular file is copied on a worker, with
+ * its own copy of the walk (struct walk); one it cannot copy there is
+ * handed back and copied by the walk thread, by the general path. */
+#include "system.h"
+#include "workers.h"
+#include "walk_state.h"
+#include "signals.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+
+/* Points W at file F of a job: through the job's directories, which it
+ * always has (level_step() makes jobs only of a level with both open,
+ * and sc_jobs_add() keeps its own), never by path: a directory on the
+ * way may lead elsewhere by now. */
+static void job_entry(struct walk *w, const struct sc_job_file *f)
+{
+	w->at_fd = f->dirfd;
+	w->at_name = sc_path_last(f->src);
+	w->dst_fd = f->dst_dirfd;
+	w->dst_name = sc_path_last(f->dst);
+	w->in_level = false;
+}
+
+/* On worker ID: copy new file F with the worker's own walk. */
+static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
+			  const struct sc_job_file *f)
+{
+	struct walk *w = &((struct walk *)arg)->workers[id];
+	int r;
+
+	w->slot = slot;
+	w->thread = 1 + id;
+	w->parent_facts = f->parent_facts;
+	w->ahead_fd = f->ahead_fd;
+	w->ahead_st = f->ahead_st;
+	sc_report_begin(&w->msgs);
+	w->reported = false;
+	w->announced = false;
+	job_entry(w, f);
+	r = copy_new_regular(w, f->src, f->dst);
+	if (r != 1 && w->msgs.failed)
+		report_failed(w, f->src, f->dst, false);
+	w->slot = NULL;
+	return r == 1 ? 1 : w->msgs.failed ? -1 : 0;
+}
+
+/* On the walk thread: a file a worker handed back, by the general path. */
+static void copy_handed_back(void *arg, const struct sc_job_file *f)
+{
+	struct walk *w = arg;
+	const char *at_name = w->at_name, *dst_name = w->dst_name;
+	int at_fd = w->at_fd, dst_fd = w->dst_fd;
+	bool in_level = w->in_level;
+
+	w->parent_facts = f->parent_facts;
+	job_entry(w, f);
+	copy_entry(w, f->src, f->dst, false, DT_UNKNOWN);
+	/* the walk's entry as it was; the walk checks its level's
+	 * descriptors before it uses them again (copy_entries()) */
+	w->at_fd = at_fd;
+	w->at_name = at_name;
+	w->dst_fd = dst_fd;
+	w->dst_name = dst_name;
+	w->in_level = in_level;
+	w->parent_facts = NULL;
+}
+
+bool sc_workers_fd_short(void *arg, int err, unsigned *tries)
+{
+	return sc_walk_fd_short(arg, err, tries);
+}
+
+/* One walk per worker, copies of the walk thread's as it is now: as many
+ * as there is memory for, up to N. */
+static unsigned start_workers(void *arg, unsigned n)
+{
+	struct walk *w = arg;
+	unsigned i;
+
+	/* A worker may meet a filesystem whose facts need libmount (a FUSE
+	 * subtype, an unknown magic): it is loaded now, on the walk thread,
+	 * so that no library's first-use set-up runs in a worker. */
+	sc_copier_preload(w->run->copier);
+	w->workers = calloc(n, sizeof(*w->workers));
+	if (!w->workers)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct walk *k = &w->workers[i];
+
+		*k = *w;
+		k->in_worker = true;
+		k->ahead_fd = -1;
+		k->workers = NULL;
+		k->backup = NULL;
+		k->msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
+		/* one copier for the run (its facts and what it learned
+		 * shared, under its lock), a context and a report each */
+		k->cx = NULL;
+		k->crep = NULL;
+		if (sc_copy_ctx_new(w->run->copier, &k->cx) < 0 ||
+		    sc_copy_report_new(&k->crep) < 0) {
+			sc_copy_ctx_free(k->cx);
+			break;
+		}
+		sc_copy_ctx_set_fd_short(k->cx, sc_workers_fd_short, k);
+		sc_signals_register(1 + i, k->cx);
+	}
+	return i;
+}
+
+static void stop_workers(void *arg, unsigned n)
+{
+	struct walk *w = arg;
+
+	for (unsigned i = 0; w->workers && i < n; i++) {
+		sc_signals_register(1 + i, NULL);
+		sc_copy_ctx_free(w->workers[i].cx);
+		sc_copy_report_free(w->workers[i].crep);
+	}
+	free(w->workers);
+	w->workers = NULL;
+}
+
+const struct sc_jobs_ops sc_workers_ops = {
+	.start = start_workers,
+	.copy = copy_on_worker,
+	.copy_back = copy_handed_back,
+	.stop = stop_workers,
+};
