@@ -5,6 +5,7 @@
 #include "levels.h"
 #include "report.h"
 #include "walk_state.h"
+#include "entry.h"
 
 #include <fcntl.h>
 #include <string.h>

@@ -5,9 +5,10 @@
 #include "system.h"
 #include "dest.h"
 #include "walk_state.h"
+#include "entry.h"
+#include "seen.h"
 #include "file.h"
 #include "links.h"
-#include "operands.h"
 #include "paths.h"
 #include "quote.h"
 
@@ -112,6 +113,31 @@ bool sc_dest_deref_never(const struct sc_options *o, bool cmdline)
 	       (o->deref == SC_DEREF_ARGS && !cmdline);
 }
 
+/* sc_dest_same_file_ok(), links not followed, the last question: do SRC
+ * and DST (SL, DL: their lstat) lead to one file through their links?
+ * Then only -l may go on (RET_NOTHING_TO_DO: unless DST is a link). */
+static bool same_through_links_ok(const struct sc_options *o,
+				  const struct sc_at *src, const struct stat *sl,
+				  const struct sc_at *dst, const struct stat *dl,
+				  bool *ret_nothing_to_do)
+{
+	struct stat a, b;
+
+	if (S_ISLNK(sl->st_mode) ?
+	    fstatat(src->dirfd, src->name, &a, 0) < 0 : (a = *sl, false))
+		return true;
+	if (S_ISLNK(dl->st_mode) ?
+	    fstatat(dst->dirfd, dst->name, &b, 0) < 0 : (b = *dl, false))
+		return true;
+	if (!SAME_INODE(a, b))
+		return true;
+	if (o->hard_link) {
+		*ret_nothing_to_do = !S_ISLNK(dl->st_mode);
+		return true;
+	}
+	return false;
+}
+
 bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
 			  const struct stat *sst, const struct sc_at *dst,
 			  const struct stat *dst_st, bool cmdline,
@@ -119,7 +145,7 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
 {
 	bool same = SAME_INODE(*sst, *dst_st), same_link;
 	bool never = sc_dest_deref_never(o, cmdline);
-	struct stat sl, dl, a, b;
+	struct stat sl, dl;
 
 	*ret_nothing_to_do = false;
 	if (same && o->hard_link) {
@@ -177,20 +203,9 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
 	}
 	if (o->symbolic_link && S_ISLNK(dl.st_mode))
 		return true;	/* a link may be made again */
-	if (never) {
-		if (S_ISLNK(sl.st_mode) ?
-		    fstatat(src->dirfd, src->name, &a, 0) < 0 : (a = sl, false))
-			return true;
-		if (S_ISLNK(dl.st_mode) ?
-		    fstatat(dst->dirfd, dst->name, &b, 0) < 0 : (b = dl, false))
-			return true;
-		if (!SAME_INODE(a, b))
-			return true;
-		if (o->hard_link) {
-			*ret_nothing_to_do = !S_ISLNK(dl.st_mode);
-			return true;
-		}
-	}
+	if (never)
+		return same_through_links_ok(o, src, &sl, dst, &dl,
+					     ret_nothing_to_do);
 	return false;
 }
 
@@ -476,7 +491,7 @@ _noinline_ int sc_dest_settle(struct walk *w, struct entry *e)
 	/* cp a/f b/f c: the second would destroy the first */
 	if (!dst_dir && e->cmdline && w->multi &&
 	    o->backup != SC_BACKUP_NUMBERED &&
-	    sc_operands_just_created(w, &e->dst_st)) {
+	    sc_seen_just_created(w, &e->dst_st)) {
 		sc_report_error(&w->msgs, 0,
 				_("will not overwrite just-created %s with %s"),
 				sc_quote(e->dst), sc_quote(e->src));
@@ -540,5 +555,63 @@ int sc_dest_link_instead(struct walk *w, const struct entry *e)
 		return -1;
 	}
 	sc_walk_report(w, &rec);
+	return 0;
+}
+
+/* DST (the entry of struct walk) becomes a hard link to PREV, a copy
+ * made earlier of ST (the source), which may be anywhere in the tree,
+ * deeper than PATH_MAX.  Found by its path, it must still be that copy:
+ * a directory on the way may lead elsewhere by now (-ESTALE).  0, 1 when
+ * it replaced an existing DST, or -errno. */
+static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
+					const char *dst, const struct stat *st)
+{
+	struct sc_at to = sc_walk_dst(w, dst), from = { .path = prev };
+	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
+	struct stat now;
+
+	if (e < 0)
+		return e;
+	if (fstatat(from.dirfd, from.name, &now, AT_SYMLINK_NOFOLLOW) < 0)
+		e = -errno;
+	else if (!sc_links_is_copy(&w->links, st->st_dev, st->st_ino, &now))
+		e = -ESTALE;
+	else
+		e = sc_dest_make_link(true, &from, &to, false, true);
+	if (from.dirfd >= 0)
+		close(from.dirfd);
+	return e;
+}
+
+/* -a, --preserve=links: DST, the copy of ST (the entry of struct walk),
+ * is remembered as the copy of its source, with what it is. */
+void remember_copy(struct walk *w, const struct stat *st, const char *dst)
+{
+	struct stat now;
+
+	if (sc_links_remember(&w->links, st->st_dev, st->st_ino, dst) == 0 &&
+	    fstatat(w->dst_fd, w->dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
+		sc_links_identify(&w->links, st->st_dev, st->st_ino, &now);
+}
+
+/* -a, --preserve=links: SRC (ST) is another name of a file already
+ * copied to PREV; DST becomes another name of PREV. */
+int link_to_earlier(struct walk *w, const char *prev, const char *src,
+		    const char *dst, const struct stat *st)
+{
+	struct sc_record rec = { .src = src, .dst = dst,
+				 .kind = SC_KIND_HARDLINK };
+	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst, st);
+
+	if (e < 0) {
+		sc_report_error(&w->msgs, -e,
+				_("cannot create hard link %s to %s"),
+				sc_quote(dst), sc_quote(prev));
+		return -1;
+	}
+	sc_walk_report(w, &rec);
+	/* cp -v says it after the "->" line, as GNU cp does */
+	if (e > 0 && w->o->verbose)
+		sc_report_removed(&w->msgs, dst);
 	return 0;
 }

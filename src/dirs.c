@@ -9,18 +9,14 @@
 #include "quote.h"
 #include "report.h"
 #include "walk_state.h"
+#include "entry.h"
+#include "seen.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-
-struct dent {
-	ino_t ino;
-	unsigned char type;	/* d_type: DT_UNKNOWN on some filesystems */
-	char *name;
-};
 
 static int by_ino(const void *a, const void *b)
 {
@@ -356,7 +352,7 @@ static _noinline_ void level_enter(struct walk *w, size_t k, const char *src,
 
 /* Points W at entry NAME of level K (D: its whole destination path, for
  * a level whose copy goes by path, --explain). */
-static void at_entry(struct walk *w, size_t k, const char *name,
+void at_entry(struct walk *w, size_t k, const char *name,
 		     const char *d)
 {
 	const struct level *l = &w->levels[k];
@@ -372,7 +368,7 @@ static void at_entry(struct walk *w, size_t k, const char *name,
  * Modes and times of a directory go on after its contents: writing the
  * entries would change the times, and a read-only mode would have
  * stopped us writing them. */
-static bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
+bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
 {
 	const struct sc_options *o = w->o;
 
@@ -385,7 +381,7 @@ static bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
  * in L's parent (struct walk names L as its entry there): set through
  * the copy's descriptor DFD (or one opened again, checked), never by a
  * name that may lead elsewhere now.  0, or -1 with the message said. */
-static _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
+_noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 				    int dfd, const char *src, const char *dst)
 {
 	struct sc_made m = l->m;
@@ -420,7 +416,7 @@ static _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
  * write its parent may have moved it away and put something else in its
  * place: its entries went into it all the same, through its descriptor,
  * but the tree is not what it seems. */
-static bool copy_still_there(const struct walk *w, const struct level *l)
+bool copy_still_there(const struct walk *w, const struct level *l)
 {
 	struct stat st;
 
@@ -478,174 +474,3 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 }
 
 /* --- the walk's loop ---------------------------------------------------- */
-
-bool level_step(struct walk *w, size_t k)
-{
-	const struct sc_options *o = w->o;
-	struct level *l = &w->levels[k];
-	struct sc_job *batch;
-	struct dent *ent;
-	const char *s, *d;
-	int e;
-
-	if (l->next >= l->n_ents)
-		return false;
-	ent = &l->ents[l->next++];
-	e = level_get(w, k);
-	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
-	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
-	    !w->in_worker &&
-	    sc_jobs_ready(w->jobs, l->dir_facts, l->sfd, ent->name)) {
-		/* -j: new files in a new directory go to a worker in runs;
-		 * their output keeps its place in walk order.  1: no
-		 * descriptors or memory for a job, copied here. */
-		const char *js = entry_name(w, k, false, ent->name);
-		char *s2 = js ? strdup(js) : NULL;
-		const char *jd = entry_name(w, k, true, ent->name);
-		char *d2 = jd ? strdup(jd) : NULL;
-
-		if (!s2 || !d2) {
-			free(s2);
-			free(d2);
-			sc_report_error(&w->msgs, ENOMEM, "%s",
-					sc_quote(level_name(w, k, false)));
-			l->failed = true;
-			goto next;
-		}
-		/* how the workers ask for the data (jobs.c) */
-		if (!l->src_facts)
-			l->src_facts = sc_walk_facts(w, l->sfd, &l->sst);
-		batch = l->batch;
-		e = sc_jobs_add(w->jobs, &batch, l->sfd, l->src_facts,
-				l->dfd, l->dir_facts, s2, d2);
-		/* a file handed back may have moved the levels */
-		l = &w->levels[k];
-		l->batch = batch;
-		if (e != 1)
-			goto next;	/* the job owns S2 and D2 now */
-		free(s2);
-		free(d2);
-	}
-	batch = l->batch;
-	l->batch = NULL;
-	sc_jobs_submit(w->jobs, &batch);
-	/* again: a file handed back while the jobs were flushed may have
-	 * moved W, the levels and their names */
-	l = &w->levels[k];
-	if (level_get(w, k) < 0) {
-		/* lost: said at its end, where the rest of it goes */
-		free(ent->name);
-		ent->name = NULL;
-		return false;
-	}
-	/* set for each entry: copying a subdirectory changes them */
-	w->parent_facts = l->dir_facts;
-	s = entry_name(w, k, false, ent->name);
-	d = s ? entry_name(w, k, true, ent->name) : NULL;
-	if (!s || !d) {
-		sc_report_error(&w->msgs, ENOMEM, "%s",
-				sc_quote(level_name(w, k, false)));
-		l->failed = true;
-		goto next;
-	}
-	at_entry(w, k, ent->name, d);
-	e = entry_begin(w, s, d, false, ent->type);
-	if (e == ENTERED)
-		return true;	/* its name is freed at its end */
-	if (e < 0)
-		w->levels[k].failed = true;
-next:
-	free(ent->name);
-	ent->name = NULL;
-	return true;
-}
-
-/* Points W back at the directory of level K, DONE, just popped, as an
- * entry of its parent (DST: its copy's whole name): the parent's level
- * may have to be opened again; never by path if it cannot. */
-static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
-			    const char *dst)
-{
-	w->at_name = done->sname;
-	w->dst_name = done->dname;
-	w->in_level = done->up;
-	if (!done->up) {
-		w->at_fd = done->spfd;
-		w->dst_fd = done->dpfd;
-	} else if (level_get(w, k - 1) == 0) {
-		const struct level *p = &w->levels[k - 1];
-
-		w->at_fd = p->sfd;
-		w->dst_fd = p->dfd >= 0 ? p->dfd : AT_FDCWD;
-		if (p->dfd < 0)
-			w->dst_name = dst;
-	} else {
-		/* said at its end; nothing here goes by path */
-		w->at_fd = w->dst_fd = -1;
-	}
-}
-
-int level_finish(struct walk *w, size_t k)
-{
-	const struct sc_options *o = w->o;
-	struct level *l = &w->levels[k], done;
-	struct sc_job *batch = l->batch;
-	const char *src, *dst;
-	bool attrs;
-	size_t node = 0;
-	int dfd = -1, rc;
-
-	l->batch = NULL;
-	sc_jobs_submit(w->jobs, &batch);
-	/* a file handed back may have moved the levels */
-	l = &w->levels[k];
-	while (l->next < l->n_ents)
-		free(l->ents[l->next++].name);
-	free(l->ents);
-	l->ents = NULL;
-	w->parent_facts = NULL;
-	/* valid from here on: nothing below names an entry or grows them */
-	src = level_name(w, k, false);
-	dst = level_name(w, k, true);
-	/* lost at an entry, or when a subdirectory came back to it */
-	if (l->lost) {
-		say_level_lost(w, l->lost_copy ? dst : src, l->lost);
-		l->failed = true;
-	}
-	attrs = !l->lost_copy && dir_attrs_wanted(w, &l->m);
-	if (attrs && sc_jobs_running(w->jobs))
-		node = level_node(w, k);	/* 0: set now after all */
-	done = *l;
-	/* its copy's descriptor stays for its attributes */
-	level_pop(w, &dfd);
-	at_parent_entry(w, k, &done, dst);
-	if (done.dino && !done.lost_copy && !o->explain &&
-	    !copy_still_there(w, &done)) {
-		say_replaced(w, dst);
-		done.failed = true;
-		attrs = false;
-		done.lost = -ESTALE;
-	}
-	/* -j: said; the attributes of what is below it are not set */
-	if (done.lost && done.node)
-		w->dnodes[done.node - 1].lost = true;
-	if (attrs && !(node && defer_attrs(w, node, &done.sst, &done.m)) &&
-	    set_dir_attrs(w, &done, dfd, src, dst) < 0)
-		done.failed = true;
-	if (dfd >= 0)
-		close(dfd);
-	rc = done.failed ? -1 : 0;
-	if (rc == 0 && done.cmdline && w->multi && !o->explain)
-		remember_made(w, dst);
-	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
-		  done.outer_reported, done.outer_announced);
-	if (done.up) {
-		struct level *p = &w->levels[k - 1];
-
-		if (rc < 0)
-			p->failed = true;
-		free(p->ents[p->next - 1].name);
-		p->ents[p->next - 1].name = NULL;
-	}
-	return rc;
-}

@@ -56,6 +56,7 @@
 #include "system.h"
 #include "file.h"
 #include "walk_state.h"
+#include "entry.h"
 #include "attrs.h"
 #include "dest.h"
 #include "quote.h"
@@ -154,6 +155,58 @@ static bool meta_kind(enum sc_event_kind k)
 	       (k >= SC_EV_OLD_LIST && k <= SC_EV_OLD_MODE);
 }
 
+/* The events said by one message naming the source or its copy (DST),
+ * with the event's errno (ERR) or without. */
+static const struct {
+	enum sc_event_kind kind;
+	const char *fmt;
+	bool dst, err;
+} plain_events[] = {
+	{ SC_EV_OPEN_SOURCE, N_("cannot open %s for reading"), false, true },
+	{ SC_EV_STAT_SOURCE, N_("cannot fstat %s"), false, true },
+	{ SC_EV_REPLACED,
+	  N_("skipping file %s, as it was replaced while being copied"),
+	  false, false },
+	{ SC_EV_COMPARE, N_("error reading %s"), false, true },
+	{ SC_EV_OPEN_DEST, N_("cannot create regular file %s"), true, true },
+	{ SC_EV_DANGLING, N_("not writing through dangling symlink %s"), true,
+	  false },
+	{ SC_EV_STAT_DEST, N_("cannot fstat %s"), true, true },
+	{ SC_EV_REPAIR_START, N_("error writing %s"), true, true },
+	{ SC_EV_SYNC, N_("error writing %s"), true, true },
+	{ SC_EV_COMMIT, N_("cannot replace %s"), true, true },
+	{ SC_EV_CLOSE, N_("failed to close %s"), true, true },
+	{ SC_EV_SYNC_DIR, N_("cannot sync the directory of %s"), true, true },
+};
+
+/* --verify found the copy wrong, or could not read or write to check. */
+static void say_verify_failed(struct walk *w, struct file_copy *f,
+			      const struct sc_event *ev)
+{
+	struct sc_record *rec = f->rec;
+	int err = -ev->err;
+
+	if (err) {
+		sc_report_error(&w->msgs, err,
+				ev->vside == SC_VSIDE_SOURCE ?
+				_("error reading %s") :
+				ev->vside == SC_VSIDE_WRITE ?
+				_("error writing %s") :
+				_("error reading back %s"),
+				sc_quote(ev->vside == SC_VSIDE_SOURCE ?
+					 f->src : f->dst));
+		rec->failure = ev->vside == SC_VSIDE_SOURCE ? "read" :
+			       ev->vside == SC_VSIDE_WRITE ? "write" :
+			       "verify";
+	} else {
+		rec->failure = "verify";
+		sc_report_error(&w->msgs, 0,
+				_("%s differs from %s at byte %lld, also after copying again"),
+				sc_quote(f->dst), sc_quote(f->src),
+				(long long)ev->offset);
+	}
+}
+
 /* Says event EV of F's copy as smartcp always said it (the table
  * above), setting the record's fields the message goes with. */
 static void say_event(struct walk *w, struct file_copy *f,
@@ -163,44 +216,23 @@ static void say_event(struct walk *w, struct file_copy *f,
 	struct sc_record *rec = f->rec;
 	int err = -ev->err;
 
+	for (size_t i = 0; i < ARRAY_SIZE(plain_events); i++)
+		if (plain_events[i].kind == ev->kind) {
+			/* each format takes one %s: the file's name */
+			sc_report_verror_args(&w->msgs, true,
+					      plain_events[i].err ? err : 0,
+					      _(plain_events[i].fmt),
+					      sc_quote(plain_events[i].dst ?
+						       f->dst : f->src));
+			return;
+		}
 	switch (ev->kind) {
-	case SC_EV_OPEN_SOURCE:
-		sc_report_error(&w->msgs, err, _("cannot open %s for reading"),
-				sc_quote(f->src));
-		break;
-	case SC_EV_STAT_SOURCE:
-		sc_report_error(&w->msgs, err, _("cannot fstat %s"),
-				sc_quote(f->src));
-		break;
-	case SC_EV_REPLACED:
-		sc_report_error(&w->msgs, 0,
-				_("skipping file %s, as it was replaced while being copied"),
-				sc_quote(f->src));
-		break;
-	case SC_EV_COMPARE:
-		sc_report_error(&w->msgs, err, _("error reading %s"),
-				sc_quote(f->src));
-		break;
 	case SC_EV_REMOVE_DEST:
 		if (err)
 			sc_report_error(&w->msgs, err, _("cannot remove %s"),
 					sc_quote(f->dst));
 		else if (o->verbose)
 			sc_report_removed(&w->msgs, f->dst);
-		break;
-	case SC_EV_OPEN_DEST:
-		sc_report_error(&w->msgs, err,
-				_("cannot create regular file %s"),
-				sc_quote(f->dst));
-		break;
-	case SC_EV_DANGLING:
-		sc_report_error(&w->msgs, 0,
-				_("not writing through dangling symlink %s"),
-				sc_quote(f->dst));
-		break;
-	case SC_EV_STAT_DEST:
-		sc_report_error(&w->msgs, err, _("cannot fstat %s"),
-				sc_quote(f->dst));
 		break;
 	case SC_EV_UNVERIFIABLE:
 		sc_report_error(&w->msgs, 0,
@@ -227,10 +259,6 @@ static void say_event(struct walk *w, struct file_copy *f,
 				    o->as_cp);
 		}
 		break;
-	case SC_EV_REPAIR_START:
-		sc_report_error(&w->msgs, err, _("error writing %s"),
-				sc_quote(f->dst));
-		break;
 	case SC_EV_REPAIR:
 		sc_report_error(&w->msgs, err, ev->side == SC_SIDE_READ ?
 				_("error reading %s") : _("error writing %s"),
@@ -239,42 +267,7 @@ static void say_event(struct walk *w, struct file_copy *f,
 		rec->failure = ev->side == SC_SIDE_READ ? "read" : "write";
 		break;
 	case SC_EV_VERIFY:
-		if (err) {
-			sc_report_error(&w->msgs, err,
-					ev->vside == SC_VSIDE_SOURCE ?
-					_("error reading %s") :
-					ev->vside == SC_VSIDE_WRITE ?
-					_("error writing %s") :
-					_("error reading back %s"),
-					sc_quote(ev->vside == SC_VSIDE_SOURCE ?
-						 f->src : f->dst));
-			rec->failure = ev->vside == SC_VSIDE_SOURCE ? "read" :
-				       ev->vside == SC_VSIDE_WRITE ? "write" :
-				       "verify";
-		} else {
-			rec->failure = "verify";
-			sc_report_error(&w->msgs, 0,
-					_("%s differs from %s at byte %lld, also after copying again"),
-					sc_quote(f->dst), sc_quote(f->src),
-					(long long)ev->offset);
-		}
-		break;
-	case SC_EV_SYNC:
-		sc_report_error(&w->msgs, err, _("error writing %s"),
-				sc_quote(f->dst));
-		break;
-	case SC_EV_COMMIT:
-		sc_report_error(&w->msgs, err, _("cannot replace %s"),
-				sc_quote(f->dst));
-		break;
-	case SC_EV_CLOSE:
-		sc_report_error(&w->msgs, err, _("failed to close %s"),
-				sc_quote(f->dst));
-		break;
-	case SC_EV_SYNC_DIR:
-		sc_report_error(&w->msgs, err,
-				_("cannot sync the directory of %s"),
-				sc_quote(f->dst));
+		say_verify_failed(w, f, ev);
 		break;
 	default:
 		if (meta_kind(ev->kind) || ev->kind == SC_EV_META_XATTR ||

@@ -133,35 +133,6 @@ const char *sc_report_change_text(char *buf, size_t size,
 	return buf;
 }
 
-/* The library says its reasons in its own words; where those name what
- * is an option here, smartcp has always said the option (--explain,
- * --json, --rules are interfaces): the same words as before. */
-static const struct {
-	const char *lib, *prog;
-} why_words[] = {
-	{ "not among the allowed roads", N_("excluded by --road") },
-	{ "reflink never", N_("--reflink=never") },
-	{ "reflink always", N_("--reflink=always") },
-	{ "reflink never: copy_file_range may share extents",
-	  N_("--reflink=never: copy_file_range may share extents") },
-	{ "sparse always: zero runs must be seen to become holes",
-	  N_("--sparse=always: zero runs must be seen to become holes") },
-	{ "sparse never: every block must be written",
-	  N_("--sparse=never: every block must be written") },
-	{ "verification of a stream", N_("--verify of a stream") },
-	{ "no data is copied", N_("--attributes-only: no data is copied") },
-};
-
-const char *sc_report_why(const char *why)
-{
-	if (!why)
-		return "";
-	for (size_t i = 0; i < ARRAY_SIZE(why_words); i++)
-		if (!strcmp(why, why_words[i].lib))
-			return why_words[i].prog;
-	return why;
-}
-
 static void explain_fs(const char *label, const struct sc_fs_facts *fs,
 		       const struct sc_record *rec, bool is_src, bool assumed)
 {

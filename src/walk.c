@@ -4,6 +4,8 @@
 #include "system.h"
 #include "walk.h"
 #include "walk_state.h"
+#include "entry.h"
+#include "seen.h"
 #include "attrs.h"
 #include "deferred.h"
 #include "dest.h"
@@ -28,160 +30,14 @@
 #include <sys/stat.h>
 #include <pthread.h>
 
-static struct sc_pool_slot *current_slot(const struct walk *w)
-{
-	return w->slot ? w->slot : sc_jobs_own_slot(w->jobs);
-}
-
-/* Where W's -v lines and messages go now (struct sc_msgs). */
-void walk_streams(void *arg, FILE **out, FILE **err)
-{
-	struct sc_pool_slot *s = current_slot(arg);
-
-	*out = s ? s->out : NULL;
-	*err = s ? s->err : NULL;
-}
-
-void sc_walk_report(struct walk *w, struct sc_record *rec)
-{
-	w->reported = true;
-	sc_report_failure(&w->msgs, rec);
-	rec->backup = w->backup;
-	rec->announced = w->announced;
-	/* counted as the summary counts files */
-	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
-		sc_signals_done(sc_copy_report_bytes(rec->res));
-	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
-}
-
-/* --json: an entry that failed before a record was made (or after its
- * record said it was fine: a directory whose entries cannot be read) is
- * said anyway, typed by what its source is (CMDLINE: an operand), with
- * the step and errno of its first error (sc_report_failure()). */
-void report_failed(struct walk *w, const char *src, const char *dst,
-		   bool cmdline)
-{
-	const struct sc_options *o = w->o;
-	struct sc_record rec = { .src = src, .dst = dst,
-				 .kind = SC_KIND_UNKNOWN };
-	bool follow = o->deref == SC_DEREF_ALWAYS ||
-		      (o->deref == SC_DEREF_ARGS && cmdline);
-	struct stat st;
-
-	if (!o->json || w->msgs.recorded == 2)
-		return;
-	if (fstatat(w->at_fd, w->at_name, &st,
-		    follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
-		rec.kind = S_ISDIR(st.st_mode) ? SC_KIND_DIR :
-			   o->hard_link ? SC_KIND_HARDLINK :
-			   o->symbolic_link || S_ISLNK(st.st_mode) ?
-			   SC_KIND_SYMLINK :
-			   S_ISREG(st.st_mode) || !o->recursive ||
-			   o->copy_contents ? SC_KIND_FILE : SC_KIND_SPECIAL;
-	if (w->msgs.step && !strcmp(w->msgs.step, "link"))
-		rec.kind = SC_KIND_HARDLINK;	/* to a copy made earlier */
-	if (rec.kind == SC_KIND_FILE)
-		rec.src_size = st.st_size;
-	sc_walk_report(w, &rec);
-}
-
-/* --debug: a destination left as it was (-n, --update, a "no" to -i),
- * as cp 9.4 and later say it. */
-void skipped(struct walk *w, const char *dst)
-{
-	if (w->o->debug && !w->o->json && !w->o->explain)
-		sc_report_skipped(&w->msgs, dst);
-}
-
-/* Called as cp, -v names a file that is not a directory before copying
- * it, as cp does: the line is there even when the copy then fails, and
- * comes before the error.  Under smartcp's own name the line comes after
- * the copy, with the road it took. */
-static void announce(struct walk *w, const char *src, const char *dst)
-{
-	const struct sc_options *o = w->o;
-
-	if (!o->verbose || !o->as_cp || o->json || o->explain || w->announced)
-		return;
-	sc_report_cp_line(&w->msgs, src, dst, w->backup);
-	w->announced = true;
-}
-
-static int on_progress(void *arg, uint64_t done, enum sc_road road)
-{
-	struct walk *w = arg;
-
-	sc_report_progress(w->rep, w->current, done, w->current_size, road);
-	return 0;
-}
-
-const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
-					const struct stat *st)
-{
-	return sc_copier_facts(w->run->copier, fd, st);
-}
-
-/* --- attributes ------------------------------------------------------- */
-
-/* The metadata of S's copy D (their paths name them in messages)
- * through the copier, which keeps what --preserve asks for; its events
- * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -1 when
- * a failure counts. */
-int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
-	     const struct sc_at *d, const struct stat *st,
-	     const struct sc_made *m, unsigned made)
-{
-	const struct sc_attrs_env env = {
-		.o = w->o, .privileged = w->privileged, .msgs = &w->msgs,
-	};
-	/* a name relative to no directory descriptor: its path */
-	struct sc_meta_args a = {
-		.size = sizeof(a),
-		.src_fd = in, .src_dirfd = s->dirfd >= 0 ? s->dirfd : AT_FDCWD,
-		.src_name = s->dirfd >= 0 ? s->name : s->path,
-		.dst_fd = out, .dst_dirfd = d->dirfd >= 0 ? d->dirfd : AT_FDCWD,
-		.dst_name = d->dirfd >= 0 ? d->name : d->path,
-		.src_st = st,
-		.made = made,
-	};
-	int e;
-
-	if (m) {
-		a.made |= (m->created ? SC_MADE_CREATED : 0) |
-			  (m->mode_known ? SC_MADE_MODE_KNOWN : 0) |
-			  (m->restore ? SC_MADE_RESTORE : 0) |
-			  (m->have_old ? SC_MADE_OLD : 0);
-		a.made_mode = m->mode;
-		a.omitted = m->omitted;
-		a.extra = m->extra;
-		a.old_mode = m->old_mode;
-	}
-	e = sc_copy_ctx_meta(w->cx, &a, w->crep);
-	sc_attrs_say_all(&env, w->crep, s->path, d->path);
-	return e < 0 ? -1 : 0;
-}
-
-int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
-		      const char *dst, const struct stat *st, struct sc_made *m)
-{
-	struct sc_at s = sc_walk_src(w, src), d = sc_walk_dst(w, dst);
-
-	return set_meta(w, in, out, &s, &d, st, m, 0);
-}
-
-/* --- filesystem facts -------------------------------------------------- */
-
-const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
-						 const char *path)
-{
-	return sc_copier_facts_at(w->run->copier, AT_FDCWD, path);
-}
+static bool level_step(struct walk *w, size_t k);
+static int level_finish(struct walk *w, size_t k);
 
 /* --- the walk ---------------------------------------------------------- */
 
-/* The target of symlink AT_NAME in AT_FD, or NULL with errno.  st_size is only a hint: links in /proc and on some
- * filesystems (ISO 9660 Rock Ridge) say 0, so the buffer grows until
- * the target fits. */
+/* The target of symlink AT_NAME in AT_FD, or NULL with errno.  st_size
+ * is only a hint: links in /proc and on some filesystems (ISO 9660 Rock
+ * Ridge) say 0, so the buffer grows until the target fits. */
 static char *read_link(int at_fd, const char *at_name, off_t hint,
 		       size_t *len)
 {
@@ -297,64 +153,6 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline);
-
-/* DST (the entry of struct walk) becomes a hard link to PREV, a copy
- * made earlier of ST (the source), which may be anywhere in the tree,
- * deeper than PATH_MAX.  Found by its path, it must still be that copy:
- * a directory on the way may lead elsewhere by now (-ESTALE).  0, 1 when
- * it replaced an existing DST, or -errno. */
-static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
-					const char *dst, const struct stat *st)
-{
-	struct sc_at to = sc_walk_dst(w, dst), from = { .path = prev };
-	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
-	struct stat now;
-
-	if (e < 0)
-		return e;
-	if (fstatat(from.dirfd, from.name, &now, AT_SYMLINK_NOFOLLOW) < 0)
-		e = -errno;
-	else if (!sc_links_is_copy(&w->links, st->st_dev, st->st_ino, &now))
-		e = -ESTALE;
-	else
-		e = sc_dest_make_link(true, &from, &to, false, true);
-	if (from.dirfd >= 0)
-		close(from.dirfd);
-	return e;
-}
-
-/* -a, --preserve=links: DST, the copy of ST (the entry of struct walk),
- * is remembered as the copy of its source, with what it is. */
-void remember_copy(struct walk *w, const struct stat *st, const char *dst)
-{
-	struct stat now;
-
-	if (sc_links_remember(&w->links, st->st_dev, st->st_ino, dst) == 0 &&
-	    fstatat(w->dst_fd, w->dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
-		sc_links_identify(&w->links, st->st_dev, st->st_ino, &now);
-}
-
-/* -a, --preserve=links: SRC (ST) is another name of a file already
- * copied to PREV; DST becomes another name of PREV. */
-int link_to_earlier(struct walk *w, const char *prev, const char *src,
-		    const char *dst, const struct stat *st)
-{
-	struct sc_record rec = { .src = src, .dst = dst,
-				 .kind = SC_KIND_HARDLINK };
-	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst, st);
-
-	if (e < 0) {
-		sc_report_error(&w->msgs, -e,
-				_("cannot create hard link %s to %s"),
-				sc_quote(dst), sc_quote(prev));
-		return -1;
-	}
-	sc_walk_report(w, &rec);
-	/* cp -v says it after the "->" line, as GNU cp does */
-	if (e > 0 && w->o->verbose)
-		sc_report_removed(&w->msgs, dst);
-	return 0;
-}
 
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
@@ -588,7 +386,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 		return -1;
 	}
 	if (cmdline && w->multi && !o->explain &&
-	    sc_operands_named_twice(w, src, dst, &e->sst))
+	    sc_seen_named_twice(w, src, dst, &e->sst))
 		return 0;
 	if (sc_dest_stat(w, e) < 0)
 		return -1;
@@ -598,7 +396,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 			return r;
 	}
 	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
-	    !o->explain && sc_operands_through_new_symlink(w, e))
+	    !o->explain && sc_seen_through_new_symlink(w, e))
 		return -1;
 
 	if (S_ISDIR(e->sst.st_mode))
@@ -608,113 +406,182 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	else
 		r = copy_non_directory(w, e);
 	if (r == 0 && cmdline && w->multi && !o->explain)
-		remember_made(w, dst);	/* a directory: at its end */
+		sc_seen_remember_made(w, dst);	/* a directory: at its end */
 	return r;
 }
 
-/* --assume-fs: facts of filesystems of the named types that nothing is
- * looked up for; one filesystem (one mount) for both ends, or two.  The
- * types were checked when the options were read. */
-static void assume_facts(struct run *run, const struct sc_options *o)
+/* Copies the next entry of level K, the deepest, or enters it (a new
+ * level).  False when K has no more to copy. */
+static bool level_step(struct walk *w, size_t k)
 {
-	for (int i = 0; i < 2; i++) {
-		int id = o->assume_one_fs ? 1 : i + 1;
+	const struct sc_options *o = w->o;
+	struct level *l = &w->levels[k];
+	struct sc_job *batch;
+	struct dent *ent;
+	const char *s, *d;
+	int e;
 
-		/* not failing: the options checked the types (but memory) */
-		sc_fs_facts_assume(o->assume_type[i], id, id,
-				   &run->assumed[i]);
+	if (l->next >= l->n_ents)
+		return false;
+	ent = &l->ents[l->next++];
+	e = level_get(w, k);
+	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
+	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
+	    !w->in_worker &&
+	    sc_jobs_ready(w->jobs, l->dir_facts, l->sfd, ent->name)) {
+		/* -j: new files in a new directory go to a worker in runs;
+		 * their output keeps its place in walk order.  1: no
+		 * descriptors or memory for a job, copied here. */
+		const char *js = entry_name(w, k, false, ent->name);
+		char *s2 = js ? strdup(js) : NULL;
+		const char *jd = entry_name(w, k, true, ent->name);
+		char *d2 = jd ? strdup(jd) : NULL;
+
+		if (!s2 || !d2) {
+			free(s2);
+			free(d2);
+			sc_report_error(&w->msgs, ENOMEM, "%s",
+					sc_quote(level_name(w, k, false)));
+			l->failed = true;
+			goto next;
+		}
+		/* how the workers ask for the data (jobs.c) */
+		if (!l->src_facts)
+			l->src_facts = sc_walk_facts(w, l->sfd, &l->sst);
+		batch = l->batch;
+		e = sc_jobs_add(w->jobs, &batch, l->sfd, l->src_facts,
+				l->dfd, l->dir_facts, s2, d2);
+		/* a file handed back may have moved the levels */
+		l = &w->levels[k];
+		l->batch = batch;
+		if (e != 1)
+			goto next;	/* the job owns S2 and D2 now */
+		free(s2);
+		free(d2);
 	}
-	run->fs_assumed = true;
+	batch = l->batch;
+	l->batch = NULL;
+	sc_jobs_submit(w->jobs, &batch);
+	/* again: a file handed back while the jobs were flushed may have
+	 * moved W, the levels and their names */
+	l = &w->levels[k];
+	if (level_get(w, k) < 0) {
+		/* lost: said at its end, where the rest of it goes */
+		free(ent->name);
+		ent->name = NULL;
+		return false;
+	}
+	/* set for each entry: copying a subdirectory changes them */
+	w->parent_facts = l->dir_facts;
+	s = entry_name(w, k, false, ent->name);
+	d = s ? entry_name(w, k, true, ent->name) : NULL;
+	if (!s || !d) {
+		sc_report_error(&w->msgs, ENOMEM, "%s",
+				sc_quote(level_name(w, k, false)));
+		l->failed = true;
+		goto next;
+	}
+	at_entry(w, k, ent->name, d);
+	e = entry_begin(w, s, d, false, ent->type);
+	if (e == ENTERED)
+		return true;	/* its name is freed at its end */
+	if (e < 0)
+		w->levels[k].failed = true;
+next:
+	free(ent->name);
+	ent->name = NULL;
+	return true;
 }
 
-/* The run's copier: the options as its flags and setters.  0 or -1. */
-static int make_copier(struct run *run, const struct sc_options *o,
-		       mode_t um)
+/* Points W back at the directory of level K, DONE, just popped, as an
+ * entry of its parent (DST: its copy's whole name): the parent's level
+ * may have to be opened again; never by path if it cannot. */
+static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
+			    const char *dst)
 {
-	struct sc_copier *c;
+	w->at_name = done->sname;
+	w->dst_name = done->dname;
+	w->in_level = done->up;
+	if (!done->up) {
+		w->at_fd = done->spfd;
+		w->dst_fd = done->dpfd;
+	} else if (level_get(w, k - 1) == 0) {
+		const struct level *p = &w->levels[k - 1];
 
-	if (sc_copier_new(sc_attrs_copier_flags(o), &c) < 0)
-		return -1;
-	run->copier = c;
-	if (sc_copier_set_roads(c, o->roads, o->roads_forced) < 0 ||
-	    sc_copier_set_reflink(c, o->reflink) < 0 ||
-	    sc_copier_set_sparse(c, o->sparse) < 0 ||
-	    sc_copier_set_umask(c, um) < 0 ||
-	    sc_copier_want_uuid(c, o->explain || o->json) < 0 ||
-	    (o->kernel_assumed && sc_copier_assume_kernel(c, o->kernel) < 0) ||
-	    (run->fs_assumed && run->assumed[0] && run->assumed[1] &&
-	     sc_copier_assume_fs(c, run->assumed[0], run->assumed[1]) < 0))
-		return -1;
-	return 0;
+		w->at_fd = p->sfd;
+		w->dst_fd = p->dfd >= 0 ? p->dfd : AT_FDCWD;
+		if (p->dfd < 0)
+			w->dst_name = dst;
+	} else {
+		/* said at its end; nothing here goes by path */
+		w->at_fd = w->dst_fd = -1;
+	}
 }
 
-int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
-		char **operands, int n)
+/* Leaves level K, the deepest, its entries done: what is to be said of
+ * it, its copy's attributes, and the end of the entry it is
+ * (copy_path(), copy_entry()).  0 or -1, as that entry's copy. */
+static int level_finish(struct walk *w, size_t k)
 {
-	struct run run = { 0 };
-	struct walk w = { .o = opts, .rep = rep, .run = &run,
-			  .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 };
-	int rc;
+	const struct sc_options *o = w->o;
+	struct level *l = &w->levels[k], done;
+	struct sc_job *batch = l->batch;
+	const char *src, *dst;
+	bool attrs;
+	size_t node = 0;
+	int dfd = -1, rc;
 
-	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
-	if (opts->fs_assumed)
-		assume_facts(&run, opts);
-	w.umask = umask(0);
-	umask(w.umask);
-	w.privileged = geteuid() == 0;
-	if (make_copier(&run, opts, w.umask) < 0 ||
-	    sc_jobs_new(opts, &sc_workers_ops, &w, &w.jobs) < 0 ||
-	    sc_copy_ctx_new(run.copier, &w.cx) < 0 ||
-	    sc_copy_report_new(&w.crep) < 0) {
-		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
-		sc_copy_ctx_free(w.cx);
-		sc_jobs_free(w.jobs);
-		sc_copier_free(run.copier);
-		sc_fs_facts_free(run.assumed[0]);
-		sc_fs_facts_free(run.assumed[1]);
-		return 1;
+	l->batch = NULL;
+	sc_jobs_submit(w->jobs, &batch);
+	/* a file handed back may have moved the levels */
+	l = &w->levels[k];
+	while (l->next < l->n_ents)
+		free(l->ents[l->next++].name);
+	free(l->ents);
+	l->ents = NULL;
+	w->parent_facts = NULL;
+	/* valid from here on: nothing below names an entry or grows them */
+	src = level_name(w, k, false);
+	dst = level_name(w, k, true);
+	/* lost at an entry, or when a subdirectory came back to it */
+	if (l->lost) {
+		say_level_lost(w, l->lost_copy ? dst : src, l->lost);
+		l->failed = true;
 	}
-	sc_copy_ctx_set_fd_short(w.cx, sc_workers_fd_short, &w);
-	sc_signals_register(0, w.cx);
-	sc_report_copier(rep, run.copier);
-	w.max_open = sc_jobs_levels(w.jobs);
-	/* Progress: never in scripts -- only when stderr is a terminal. */
-	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
-	    (!opts->as_cp || opts->progress)) {
-		sc_report_progress_enable(rep, opts->progress);
-		sc_copy_ctx_set_progress(w.cx, on_progress, &w);
+	attrs = !l->lost_copy && dir_attrs_wanted(w, &l->m);
+	if (attrs && sc_jobs_running(w->jobs))
+		node = level_node(w, k);	/* 0: set now after all */
+	done = *l;
+	/* its copy's descriptor stays for its attributes */
+	level_pop(w, &dfd);
+	at_parent_entry(w, k, &done, dst);
+	if (done.dino && !done.lost_copy && !o->explain &&
+	    !copy_still_there(w, &done)) {
+		say_replaced(w, dst);
+		done.failed = true;
+		attrs = false;
+		done.lost = -ESTALE;
 	}
-	if (!opts->explain)
-		/* the summary's condition (smartcp.c): a terminal */
-		sc_signals_catch(!opts->quiet && !opts->as_cp &&
-				 !opts->json && sc_report_stderr_tty());
+	/* -j: said; the attributes of what is below it are not set */
+	if (done.lost && done.node)
+		w->dnodes[done.node - 1].lost = true;
+	if (attrs && !(node && defer_attrs(w, node, &done.sst, &done.m)) &&
+	    set_dir_attrs(w, &done, dfd, src, dst) < 0)
+		done.failed = true;
+	if (dfd >= 0)
+		close(dfd);
+	rc = done.failed ? -1 : 0;
+	if (rc == 0 && done.cmdline && w->multi && !o->explain)
+		sc_seen_remember_made(w, dst);
+	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
+		  done.outer_reported, done.outer_announced);
+	if (done.up) {
+		struct level *p = &w->levels[k - 1];
 
-	rc = sc_operands_run(&w, operands, n);
-	if (sc_jobs_running(w.jobs)) {
-		sc_jobs_finish(w.jobs);
-		set_deferred_attrs(&w);
+		if (rc < 0)
+			p->failed = true;
+		free(p->ents[p->next - 1].name);
+		p->ents[p->next - 1].name = NULL;
 	}
-	run.failures += (int)sc_jobs_failures(w.jobs);
-	if (run.failures)
-		rc = 1;
-	sc_report_finish(rep, run.failures ? run.failures : rc);
-
-	sc_jobs_free(w.jobs);
-	sc_report_copier(rep, NULL);
-	sc_signals_register(0, NULL);
-	sc_copy_ctx_free(w.cx);
-	sc_copy_report_free(w.crep);
-	sc_copier_free(run.copier);
-	sc_fs_facts_free(run.assumed[0]);
-	sc_fs_facts_free(run.assumed[1]);
-	free(w.backup);
-	sc_links_free(&w.links);
-	sc_operands_free(&w);
-	free(w.levels);
-	free_dnodes(&w);
-	free(w.deferred);	/* none left: set_deferred_attrs() */
-	free(w.level_hash);
-	free(w.src_names.p);
-	free(w.dst_names.p);
 	return rc;
 }

@@ -147,18 +147,6 @@ int copy_entry(struct walk *w, const char *src, const char *dst,
  * path. */
 int copy_new_regular(struct walk *w, const char *src, const char *dst);
 
-/* --json: an entry that failed before a record was made is said anyway
- * (CMDLINE: an operand). */
-void report_failed(struct walk *w, const char *src, const char *dst,
-		   bool cmdline);
-
-/* Where W (ARG)'s -v lines and messages go now (struct sc_msgs). */
-void walk_streams(void *arg, FILE **out, FILE **err);
-
-/* --debug: a destination DST left as it was (-n, --update, a "no" to
- * -i). */
-void skipped(struct walk *w, const char *dst);
-
 /* -a, --preserve=links: SRC (ST) is another name of a file already
  * copied to PREV; DST becomes another name of PREV.  0 or -1. */
 int link_to_earlier(struct walk *w, const char *prev, const char *src,
@@ -168,12 +156,6 @@ int link_to_earlier(struct walk *w, const char *prev, const char *src,
  * remembered as the copy of its source. */
 void remember_copy(struct walk *w, const struct stat *st, const char *dst);
 
-/* The metadata of S's copy D through the copier (struct sc_made M, and
- * MADE: SC_MADE_* bits beyond M's).  0, or -1 when a failure counts. */
-int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
-	     const struct sc_at *d, const struct stat *st,
-	     const struct sc_made *m, unsigned made);
-
 /* Is ST the directory DEV, INO? */
 bool same_dir(dev_t dev, ino_t ino, const struct stat *st);
 
@@ -181,10 +163,6 @@ bool same_dir(dev_t dev, ino_t ino, const struct stat *st);
  * CREATED: one this run made)? */
 bool levels_with(const struct walk *w, const struct stat *st, bool copy,
 		 bool created);
-
-/* Records REC (its backup and -v state from W) for the report.  Marks
- * W's current entry as reported. */
-void sc_walk_report(struct walk *w, struct sc_record *rec);
 
 /* The source entry being copied, SRC, and its destination DST, as the
  * kernel is to be asked about them (see struct walk). */
@@ -213,29 +191,7 @@ int sc_walk_open_dest(struct walk *w, int flags, mode_t mode);
  * other error, or when nothing is left to give back. */
 bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries);
 
-/* The facts of the filesystem that FD (fstat'ed as ST) is on, from the
- * run's cache; NULL when they cannot be learned.  Any thread. */
-const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
-					 const struct stat *st);
-
-/* The facts of PATH's filesystem; for a path that may not exist yet
- * (--explain), its nearest existing ancestor's.  NULL when none. */
-const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
-						 const char *path);
-
-/* The metadata --preserve asks for, through the run's copier, for SRC
- * and DST, the entry being copied (see struct walk): 0, or -1 with the
- * message said. */
-int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
-		      const char *dst, const struct stat *st, struct sc_made *m);
-
 /* walk.c's services for levels.c and dirs.c */
-
-/* The metadata of S's copy D through the run's copier (set_meta() in
- * walk.c): 0, or -1 when a failure counts. */
-int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
-	     const struct sc_at *d, const struct stat *st,
-	     const struct sc_made *m, unsigned made);
 
 /* An entry's copy begins (entry_begin(): 0, -1, or ENTERED, dirs.h, a
  * directory now a level of the walk), and ends (entry_end()). */
@@ -247,6 +203,6 @@ void entry_end(struct walk *w, const char *src, const char *dst,
 
 /* Several operands into a directory: DST is what this one became, so
  * that a later operand does not overwrite it or write through it. */
-void remember_made(struct walk *w, const char *dst);
+void sc_seen_remember_made(struct walk *w, const char *dst);
 
 #endif

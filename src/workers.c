@@ -5,6 +5,7 @@
 #include "system.h"
 #include "workers.h"
 #include "walk_state.h"
+#include "entry.h"
 #include "signals.h"
 
 #include <dirent.h>

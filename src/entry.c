@@ -1,0 +1,152 @@
+/* The entry being copied, as the walk, the copy of a file (file.c), the
+ * destination policy (dest.c), the directories (dirs.c, deferred.c) and
+ * the -j workers (workers.c) all see it: its record and what has been
+ * said of it, its attributes, the facts of its filesystems.  It calls
+ * only downwards (the report, the attributes, the copier), never back
+ * into any of them. */
+#include "system.h"
+#include "entry.h"
+#include "attrs.h"
+#include "jobs.h"
+#include "signals.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static struct sc_pool_slot *current_slot(const struct walk *w)
+{
+	return w->slot ? w->slot : sc_jobs_own_slot(w->jobs);
+}
+
+/* Where W's -v lines and messages go now (struct sc_msgs). */
+void walk_streams(void *arg, FILE **out, FILE **err)
+{
+	struct sc_pool_slot *s = current_slot(arg);
+
+	*out = s ? s->out : NULL;
+	*err = s ? s->err : NULL;
+}
+
+void sc_walk_report(struct walk *w, struct sc_record *rec)
+{
+	w->reported = true;
+	sc_report_failure(&w->msgs, rec);
+	rec->backup = w->backup;
+	rec->announced = w->announced;
+	/* counted as the summary counts files */
+	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
+		sc_signals_done(sc_copy_report_bytes(rec->res));
+	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
+}
+
+/* --json: an entry that failed before a record was made (or after its
+ * record said it was fine: a directory whose entries cannot be read) is
+ * said anyway, typed by what its source is (CMDLINE: an operand), with
+ * the step and errno of its first error (sc_report_failure()). */
+void report_failed(struct walk *w, const char *src, const char *dst,
+		   bool cmdline)
+{
+	const struct sc_options *o = w->o;
+	struct sc_record rec = { .src = src, .dst = dst,
+				 .kind = SC_KIND_UNKNOWN };
+	bool follow = o->deref == SC_DEREF_ALWAYS ||
+		      (o->deref == SC_DEREF_ARGS && cmdline);
+	struct stat st;
+
+	if (!o->json || w->msgs.recorded == 2)
+		return;
+	if (fstatat(w->at_fd, w->at_name, &st,
+		    follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
+		rec.kind = S_ISDIR(st.st_mode) ? SC_KIND_DIR :
+			   o->hard_link ? SC_KIND_HARDLINK :
+			   o->symbolic_link || S_ISLNK(st.st_mode) ?
+			   SC_KIND_SYMLINK :
+			   S_ISREG(st.st_mode) || !o->recursive ||
+			   o->copy_contents ? SC_KIND_FILE : SC_KIND_SPECIAL;
+	if (w->msgs.step && !strcmp(w->msgs.step, "link"))
+		rec.kind = SC_KIND_HARDLINK;	/* to a copy made earlier */
+	if (rec.kind == SC_KIND_FILE)
+		rec.src_size = st.st_size;
+	sc_walk_report(w, &rec);
+}
+
+/* --debug: a destination left as it was (-n, --update, a "no" to -i),
+ * as cp 9.4 and later say it. */
+void skipped(struct walk *w, const char *dst)
+{
+	if (w->o->debug && !w->o->json && !w->o->explain)
+		sc_report_skipped(&w->msgs, dst);
+}
+
+/* Called as cp, -v names a file that is not a directory before copying
+ * it, as cp does: the line is there even when the copy then fails, and
+ * comes before the error.  Under smartcp's own name the line comes after
+ * the copy, with the road it took. */
+void announce(struct walk *w, const char *src, const char *dst)
+{
+	const struct sc_options *o = w->o;
+
+	if (!o->verbose || !o->as_cp || o->json || o->explain || w->announced)
+		return;
+	sc_report_cp_line(&w->msgs, src, dst, w->backup);
+	w->announced = true;
+}
+
+const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
+					const struct stat *st)
+{
+	return sc_copier_facts(w->run->copier, fd, st);
+}
+
+/* The metadata of S's copy D (their paths name them in messages)
+ * through the copier, which keeps what --preserve asks for; its events
+ * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -1 when
+ * a failure counts. */
+int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
+	     const struct sc_at *d, const struct stat *st,
+	     const struct sc_made *m, unsigned made)
+{
+	const struct sc_attrs_env env = {
+		.o = w->o, .privileged = w->privileged, .msgs = &w->msgs,
+	};
+	/* a name relative to no directory descriptor: its path */
+	struct sc_meta_args a = {
+		.size = sizeof(a),
+		.src_fd = in, .src_dirfd = s->dirfd >= 0 ? s->dirfd : AT_FDCWD,
+		.src_name = s->dirfd >= 0 ? s->name : s->path,
+		.dst_fd = out, .dst_dirfd = d->dirfd >= 0 ? d->dirfd : AT_FDCWD,
+		.dst_name = d->dirfd >= 0 ? d->name : d->path,
+		.src_st = st,
+		.made = made,
+	};
+	int e;
+
+	if (m) {
+		a.made |= (m->created ? SC_MADE_CREATED : 0) |
+			  (m->mode_known ? SC_MADE_MODE_KNOWN : 0) |
+			  (m->restore ? SC_MADE_RESTORE : 0) |
+			  (m->have_old ? SC_MADE_OLD : 0);
+		a.made_mode = m->mode;
+		a.omitted = m->omitted;
+		a.extra = m->extra;
+		a.old_mode = m->old_mode;
+	}
+	e = sc_copy_ctx_meta(w->cx, &a, w->crep);
+	sc_attrs_say_all(&env, w->crep, s->path, d->path);
+	return e < 0 ? -1 : 0;
+}
+
+int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
+		      const char *dst, const struct stat *st, struct sc_made *m)
+{
+	struct sc_at s = sc_walk_src(w, src), d = sc_walk_dst(w, dst);
+
+	return set_meta(w, in, out, &s, &d, st, m, 0);
+}
+
+const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
+						 const char *path)
+{
+	return sc_copier_facts_at(w->run->copier, AT_FDCWD, path);
+}

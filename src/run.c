@@ -1,0 +1,136 @@
+/* The run: the copier and the report set up for the options, the signal
+ * handler, the -j workers, the operands copied (operands.c, through the
+ * walk), the directory attributes left for the end, and all of it taken
+ * down again.  The top of the program below main(): it calls the others
+ * and none of them calls it. */
+#include "system.h"
+#include "walk.h"
+#include "walk_state.h"
+#include "deferred.h"
+#include "entry.h"
+#include "jobs.h"
+#include "levels.h"
+#include "operands.h"
+#include "seen.h"
+#include "signals.h"
+#include "workers.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int on_progress(void *arg, uint64_t done, enum sc_road road)
+{
+	struct walk *w = arg;
+
+	sc_report_progress(w->rep, w->current, done, w->current_size, road);
+	return 0;
+}
+
+/* --assume-fs: facts of filesystems of the named types that nothing is
+ * looked up for; one filesystem (one mount) for both ends, or two.  The
+ * types were checked when the options were read. */
+static void assume_facts(struct run *run, const struct sc_options *o)
+{
+	for (int i = 0; i < 2; i++) {
+		int id = o->assume_one_fs ? 1 : i + 1;
+
+		/* not failing: the options checked the types (but memory) */
+		sc_fs_facts_assume(o->assume_type[i], id, id,
+				   &run->assumed[i]);
+	}
+	run->fs_assumed = true;
+}
+
+/* The run's copier: the options as its flags and setters.  0 or -1. */
+static int make_copier(struct run *run, const struct sc_options *o,
+		       mode_t um)
+{
+	struct sc_copier *c;
+
+	if (sc_copier_new(sc_attrs_copier_flags(o), &c) < 0)
+		return -1;
+	run->copier = c;
+	if (sc_copier_set_roads(c, o->roads, o->roads_forced) < 0 ||
+	    sc_copier_set_reflink(c, o->reflink) < 0 ||
+	    sc_copier_set_sparse(c, o->sparse) < 0 ||
+	    sc_copier_set_umask(c, um) < 0 ||
+	    sc_copier_want_uuid(c, o->explain || o->json) < 0 ||
+	    (o->kernel_assumed && sc_copier_assume_kernel(c, o->kernel) < 0) ||
+	    (run->fs_assumed && run->assumed[0] && run->assumed[1] &&
+	     sc_copier_assume_fs(c, run->assumed[0], run->assumed[1]) < 0))
+		return -1;
+	return 0;
+}
+
+int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
+		char **operands, int n)
+{
+	struct run run = { 0 };
+	struct walk w = { .o = opts, .rep = rep, .run = &run,
+			  .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 };
+	int rc;
+
+	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
+	if (opts->fs_assumed)
+		assume_facts(&run, opts);
+	w.umask = umask(0);
+	umask(w.umask);
+	w.privileged = geteuid() == 0;
+	if (make_copier(&run, opts, w.umask) < 0 ||
+	    sc_jobs_new(opts, &sc_workers_ops, &w, &w.jobs) < 0 ||
+	    sc_copy_ctx_new(run.copier, &w.cx) < 0 ||
+	    sc_copy_report_new(&w.crep) < 0) {
+		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
+		sc_copy_ctx_free(w.cx);
+		sc_jobs_free(w.jobs);
+		sc_copier_free(run.copier);
+		sc_fs_facts_free(run.assumed[0]);
+		sc_fs_facts_free(run.assumed[1]);
+		return 1;
+	}
+	sc_copy_ctx_set_fd_short(w.cx, sc_workers_fd_short, &w);
+	sc_signals_register(0, w.cx);
+	sc_report_copier(rep, run.copier);
+	w.max_open = sc_jobs_levels(w.jobs);
+	/* Progress: never in scripts -- only when stderr is a terminal. */
+	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
+	    (!opts->as_cp || opts->progress)) {
+		sc_report_progress_enable(rep, opts->progress);
+		sc_copy_ctx_set_progress(w.cx, on_progress, &w);
+	}
+	if (!opts->explain)
+		/* the summary's condition (smartcp.c): a terminal */
+		sc_signals_catch(!opts->quiet && !opts->as_cp &&
+				 !opts->json && sc_report_stderr_tty());
+
+	rc = sc_operands_run(&w, operands, n);
+	if (sc_jobs_running(w.jobs)) {
+		sc_jobs_finish(w.jobs);
+		set_deferred_attrs(&w);
+	}
+	run.failures += (int)sc_jobs_failures(w.jobs);
+	if (run.failures)
+		rc = 1;
+	sc_report_finish(rep, run.failures ? run.failures : rc);
+
+	sc_jobs_free(w.jobs);
+	sc_report_copier(rep, NULL);
+	sc_signals_register(0, NULL);
+	sc_copy_ctx_free(w.cx);
+	sc_copy_report_free(w.crep);
+	sc_copier_free(run.copier);
+	sc_fs_facts_free(run.assumed[0]);
+	sc_fs_facts_free(run.assumed[1]);
+	free(w.backup);
+	sc_links_free(&w.links);
+	sc_seen_free(&w);
+	free(w.levels);
+	free_dnodes(&w);
+	free(w.deferred);	/* none left: set_deferred_attrs() */
+	free(w.level_hash);
+	free(w.src_names.p);
+	free(w.dst_names.p);
+	return rc;
+}

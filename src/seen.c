@@ -1,0 +1,121 @@
+/* Operands and what they became, when several go into a directory: cp
+ * copies a source named twice once (and warns), and never writes over,
+ * or through, what this run just made of an earlier operand.  Kept by
+ * the operands (operands.c), asked by the walk and the destination
+ * policy, which is why it is a file of its own below them. */
+#include "system.h"
+#include "seen.h"
+#include "walk_state.h"
+#include "entry.h"
+#include "quote.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* An operand and what it became (struct walk's src_seen, dst_seen). */
+struct seen {
+	dev_t dev;
+	ino_t ino;
+	bool is_dir;
+	char *name;	/* a source file's name; a source directory's copy */
+};
+
+/* Command-line operands and what they became, when several go into a
+ * directory: cp refuses to overwrite what this run just made, and warns
+ * about a source named twice. */
+static bool seen_has(const struct seen *v, size_t n, const struct stat *st)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].dev == st->st_dev && v[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static void seen_add(struct seen **v, size_t *n, const struct stat *st,
+		     const char *name)
+{
+	struct seen *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return;
+	*v = nv;
+	nv[*n].dev = st->st_dev;
+	nv[*n].ino = st->st_ino;
+	nv[*n].is_dir = S_ISDIR(st->st_mode);
+	nv[*n].name = name ? strdup(name) : NULL;
+	(*n)++;
+}
+
+bool sc_seen_just_created(const struct walk *w, const struct stat *st)
+{
+	return seen_has(w->dst_seen, w->n_dst_seen, st);
+}
+
+_noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
+					    const char *dst,
+					    const struct stat *sst)
+{
+	if (!S_ISDIR(sst->st_mode)) {
+		if (w->o->backup != SC_BACKUP_NONE)
+			return false;
+		/* the same entry, not another hard link to it */
+		for (size_t i = 0; i < w->n_src_seen; i++)
+			if (w->src_seen[i].dev == sst->st_dev &&
+			    w->src_seen[i].ino == sst->st_ino &&
+			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
+			    sc_path_same_entry(src, w->src_seen[i].name)) {
+				sc_report_warning(&w->msgs, 0,
+						  _("warning: source file %s specified more than once"),
+						  sc_quote(src));
+				return true;
+			}
+		seen_add(&w->src_seen, &w->n_src_seen, sst, src);
+		return false;
+	}
+	for (size_t i = 0; i < w->n_src_seen; i++)
+		if (w->src_seen[i].dev == sst->st_dev &&
+		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
+		    w->src_seen[i].name &&
+		    sc_path_same_entry(dst, w->src_seen[i].name)) {
+			sc_report_warning(&w->msgs, 0,
+					  _("warning: source directory %s specified more than once"),
+					  sc_quote(src));
+			return true;
+		}
+	seen_add(&w->src_seen, &w->n_src_seen, sst, dst);
+	return false;
+}
+
+_noinline_ bool sc_seen_through_new_symlink(struct walk *w,
+						    const struct entry *e)
+{
+	struct stat l;
+
+	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
+	    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
+		sc_report_error(&w->msgs, 0,
+				_("will not copy %s through just-created symlink %s"),
+				sc_quote(e->src), sc_quote(e->dst));
+		return true;
+	}
+	return false;
+}
+
+_noinline_ void sc_seen_remember_made(struct walk *w, const char *dst)
+{
+	struct stat l;
+
+	if (lstat(dst, &l) == 0)
+		seen_add(&w->dst_seen, &w->n_dst_seen, &l, NULL);
+}
+
+void sc_seen_free(struct walk *w)
+{
+	for (size_t i = 0; i < w->n_src_seen; i++)
+		free(w->src_seen[i].name);
+	free(w->src_seen);
+	free(w->dst_seen);
+	free(w->anc);
+}
