@@ -98,4 +98,13 @@ int sc_dest_settle(struct walk *w, struct entry *e);
  * copy.  0 or -1. */
 int sc_dest_link_instead(struct walk *w, const struct entry *e);
 
+/* -a, --preserve=links: SRC (ST) is another name of a file already
+ * copied to PREV; DST becomes another name of PREV.  0 or -1. */
+int link_to_earlier(struct walk *w, const char *prev, const char *src,
+		    const char *dst, const struct stat *st);
+
+/* -a, --preserve=links: DST, the copy of ST (the entry of W), is
+ * remembered as the copy of its source. */
+void remember_copy(struct walk *w, const struct stat *st, const char *dst);
+
 #endif

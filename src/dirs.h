@@ -54,4 +54,7 @@ int set_dir_attrs(struct walk *w, const struct level *l, int dfd,
  * but the tree is not what it seems. */
 bool copy_still_there(const struct walk *w, const struct level *l);
 
+/* Is ST the directory DEV, INO? */
+bool same_dir(dev_t dev, ino_t ino, const struct stat *st);
+
 #endif

@@ -162,4 +162,19 @@ void say_replaced(struct walk *w, const char *name);
  * (again) (E = -errno): said. */
 void say_level_lost(struct walk *w, const char *name, int e);
 
+/* Opens the source entry being copied: AT_NAME in AT_FD (see struct
+ * walk).  A descriptor, or -1 with errno.  Out of descriptors (EMFILE,
+ * ENFILE), it tries again once the walk gave some back. */
+int sc_walk_open_source(struct walk *w, int flags);
+
+/* Opens DST_NAME in DST_FD with FLAGS and MODE, trying again as
+ * sc_walk_open_source() does. */
+int sc_walk_open_dest(struct walk *w, int flags, mode_t mode);
+
+/* An open failed with ERR: when it is EMFILE or ENFILE, the walk gives
+ * back the descriptors it can spare (directories it keeps open, fewer
+ * -j workers at once) and says whether to try again.  False for any
+ * other error, or when nothing is left to give back. */
+bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries);
+
 #endif

@@ -1,6 +1,8 @@
-/* The walk: from operands to files, the way GNU cp does it, recording
- * each file for the report.  Messages follow cp's wording so scripts and
- * people see what they know; names are quoted with sc_quote(). */
+/* The traversal: from an operand to its files, the way GNU cp does it
+ * (in inode order, depth first, a loop over directory levels, no
+ * recursion), each file recorded for the report.  Messages follow cp's
+ * wording so scripts and people see what they know; names are quoted
+ * with sc_quote(). */
 #include "system.h"
 #include "walk.h"
 #include "walk_state.h"
@@ -212,7 +214,7 @@ _noinline_ int copy_new_regular(struct walk *w, const char *src,
 /* The end of an entry (SRC -> DST): counted when it failed, and the
  * state of the entry it interrupted (that of the directory it is in) is
  * W's again. */
-void entry_end(struct walk *w, const char *src, const char *dst,
+static void entry_end(struct walk *w, const char *src, const char *dst,
 	       bool cmdline, const struct sc_msgs *outer_msgs,
 	       bool outer_reported, bool outer_announced)
 {
@@ -231,7 +233,7 @@ void entry_end(struct walk *w, const char *src, const char *dst,
 /* Copies SRC to DST, or, a directory, makes it a level of the walk
  * (ENTERED): the level keeps the state of the entry it interrupts, and
  * its end (level_finish()) ends it.  Else 0 or -1. */
-int entry_begin(struct walk *w, const char *src, const char *dst,
+static int entry_begin(struct walk *w, const char *src, const char *dst,
 		bool cmdline, unsigned char dtype)
 {
 	const struct sc_options *o = w->o;

@@ -1,10 +1,22 @@
-/* Operands -> files: recursion, directories, symlinks and special files,
- * in cp's order.  The target and what the operands are to each other are
- * operands.c's; the copy of one regular file is file.c's and the proof
- * that it came out right proof.c's; what to do with a destination is
- * dest.c's, attributes attrs.c's, hard links links.c's, -j jobs.c's and
- * workers.c's; the GNU-form messages for the files it fails on are said
- * through report.c, and it keeps going. */
+/* The program below main(), in layers that call only downwards
+ * (tests/src-calls.sh checks it):
+ *   run.c       the run: copier, report, signals, -j workers, operands
+ *   operands.c  the target, -t, -T, --parents; each operand to the walk
+ *   workers.c   what a -j worker does with a file
+ *   walk.c      the traversal: entries in cp's order, directories as
+ *               levels of a loop, symlinks, special files, hard links
+ *   dest.c      what to do with an existing destination; links to
+ *               earlier copies
+ *   file.c      the copy of one regular file, through libsmartcp
+ *   dirs.c, levels.c, deferred.c, seen.c
+ *               directories made and listed; the descriptor budget and
+ *               reopening; -j's directory attributes at the end; what
+ *               operands became
+ *   entry.c     the entry being copied: its record, messages,
+ *               attributes, facts
+ *   attrs.c, report*.c, messages.c, links.c, jobs.c, pool.c, paths.c,
+ *   quote.c     below them all.
+ * sc_walk_run() (run.c) is the whole program's copy. */
 #ifndef SMARTCP_WALK_H
 #define SMARTCP_WALK_H
 

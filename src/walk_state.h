@@ -1,8 +1,8 @@
-/* The walk's state, private to src/: what the tree walk (walk.c), the
- * copy of one regular file (file.c) and the proof that the copy came out
- * right (proof.c) share, and the few services of the walk they call.  The
- * walk owns it; the others are handed the struct walk of the entry being
- * copied. */
+/* The walk's state, private to src/: the run's (struct run), the
+ * traversal's and its entry's (struct walk; a -j worker has a copy of its
+ * own), and one entry's as the copy decides it (struct entry).  The walk
+ * owns it; the files below it are handed the struct walk of the entry
+ * being copied. */
 #ifndef SMARTCP_WALK_STATE_H
 #define SMARTCP_WALK_STATE_H
 
@@ -124,8 +124,6 @@ struct walk {
 	dev_t root_dev;		/* -x: the device of the current operand */
 };
 
-/* walk.c's services for operands.c, dest.c and workers.c */
-
 /* One entry the walk copies, as its phases see it. */
 struct entry {
 	const char *src, *dst;
@@ -135,6 +133,9 @@ struct entry {
 	bool dst_exists;	/* DST_ST holds the destination's stat */
 	bool loop;		/* ... of a symlink loop that -f removes */
 };
+
+/* The walk (walk.c), for the operands (operands.c) and the -j workers
+ * (workers.c) */
 
 /* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
  * back, and, a directory, all that is in it (DTYPE: its d_type, or
@@ -147,23 +148,6 @@ int copy_entry(struct walk *w, const char *src, const char *dst,
  * path. */
 int copy_new_regular(struct walk *w, const char *src, const char *dst);
 
-/* -a, --preserve=links: SRC (ST) is another name of a file already
- * copied to PREV; DST becomes another name of PREV.  0 or -1. */
-int link_to_earlier(struct walk *w, const char *prev, const char *src,
-		    const char *dst, const struct stat *st);
-
-/* -a, --preserve=links: DST, the copy of ST (the entry of W), is
- * remembered as the copy of its source. */
-void remember_copy(struct walk *w, const struct stat *st, const char *dst);
-
-/* Is ST the directory DEV, INO? */
-bool same_dir(dev_t dev, ino_t ino, const struct stat *st);
-
-/* Is ST a level's source directory (COPY false), or a level's copy (COPY;
- * CREATED: one this run made)? */
-bool levels_with(const struct walk *w, const struct stat *st, bool copy,
-		 bool created);
-
 /* The source entry being copied, SRC, and its destination DST, as the
  * kernel is to be asked about them (see struct walk). */
 static inline struct sc_at sc_walk_src(const struct walk *w, const char *src)
@@ -175,34 +159,5 @@ static inline struct sc_at sc_walk_dst(const struct walk *w, const char *dst)
 {
 	return (struct sc_at){ w->dst_fd, w->dst_name, dst };
 }
-
-/* Opens the source entry being copied: AT_NAME in AT_FD (see struct
- * walk).  A descriptor, or -1 with errno.  Out of descriptors (EMFILE,
- * ENFILE), it tries again once the walk gave some back. */
-int sc_walk_open_source(struct walk *w, int flags);
-
-/* Opens DST_NAME in DST_FD with FLAGS and MODE, trying again as
- * sc_walk_open_source() does. */
-int sc_walk_open_dest(struct walk *w, int flags, mode_t mode);
-
-/* An open failed with ERR: when it is EMFILE or ENFILE, the walk gives
- * back the descriptors it can spare (directories it keeps open, fewer
- * -j workers at once) and says whether to try again.  False for any
- * other error, or when nothing is left to give back. */
-bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries);
-
-/* walk.c's services for levels.c and dirs.c */
-
-/* An entry's copy begins (entry_begin(): 0, -1, or ENTERED, dirs.h, a
- * directory now a level of the walk), and ends (entry_end()). */
-int entry_begin(struct walk *w, const char *src, const char *dst,
-		bool cmdline, unsigned char dtype);
-void entry_end(struct walk *w, const char *src, const char *dst,
-	       bool cmdline, const struct sc_msgs *outer_msgs,
-	       bool outer_reported, bool outer_announced);
-
-/* Several operands into a directory: DST is what this one became, so
- * that a later operand does not overwrite it or write through it. */
-void sc_seen_remember_made(struct walk *w, const char *dst);
 
 #endif

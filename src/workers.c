@@ -6,6 +6,7 @@
 #include "workers.h"
 #include "walk_state.h"
 #include "entry.h"
+#include "levels.h"
 #include "signals.h"
 
 #include <dirent.h>
