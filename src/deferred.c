@@ -180,7 +180,7 @@ void set_deferred_attrs(struct walk *w)
 		size_t k;
 		struct level *l, *p;
 
-		sc_report_begin(&w->msgs);	/* the directory's own */
+		sc_report_begin(&w->wk.msgs);	/* the directory's own */
 		if (replay_to(w, d->node - 1, &chain, &cap) < 0)
 			continue;	/* said, once */
 		k = w->n_levels - 1;
@@ -205,9 +205,9 @@ void set_deferred_attrs(struct walk *w)
 			if (set_meta(w, -1, -1, &s, &t, &d->st, &d->m,
 				     0) < 0) {
 				w->run->failures++;
-				w->msgs.failed = true;
+				w->wk.msgs.failed = true;
 			}
-			if (w->msgs.failed && w->o->json) {
+			if (w->wk.msgs.failed && w->run->o->json) {
 				/* its record came when it was made: a
 				 * second one */
 				struct sc_record rec = {

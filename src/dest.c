@@ -319,9 +319,9 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 
 /* --- the entry the walk copies ----------------------------------------- */
 
-_noinline_ int sc_dest_stat(struct walk *w, struct entry *e)
+_noinline_ int sc_dest_stat(struct walk *w, struct decision *e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	bool as_regular = !o->recursive || o->copy_contents;
 	mode_t mode = e->sst.st_mode;
 	bool use_lstat = (!S_ISREG(mode) &&
@@ -329,14 +329,14 @@ _noinline_ int sc_dest_stat(struct walk *w, struct entry *e)
 			 o->symbolic_link || o->hard_link ||
 			 o->backup != SC_BACKUP_NONE || o->remove_destination;
 
-	e->dst_exists = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
+	e->dst_exists = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
 				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
 	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
 		/* a symlink loop: -f removes it when it cannot be opened */
-		e->loop = fstatat(w->dst_fd, w->dst_name, &e->dst_st,
+		e->loop = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
 				  AT_SYMLINK_NOFOLLOW) == 0;
 	} else if (!e->dst_exists && errno != ENOENT) {
-		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+		sc_report_error(&w->wk.msgs, errno, _("cannot stat %s"),
 				sc_quote(e->dst));
 		return -1;
 	}
@@ -346,53 +346,53 @@ _noinline_ int sc_dest_stat(struct walk *w, struct entry *e)
 /* The existing destination is moved aside to its backup name.  0: done
  * (it is gone), 1: nothing to back up ("." or ".." as the source), -1:
  * failed, said. */
-static int back_up(struct walk *w, const struct entry *e)
+static int back_up(struct walk *w, const struct decision *e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	_cleanup_free_ char *base = sc_path_base(e->src);
 	char *b;
 
 	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
 		return 1;
 	if (o->backup != SC_BACKUP_NUMBERED &&
-	    sc_dest_backup_is_source(o, e->src, &e->sst, w->dst_fd, e->dst)) {
-		sc_report_error(&w->msgs, 0,
+	    sc_dest_backup_is_source(o, e->src, &e->sst, w->e.dst_fd, e->dst)) {
+		sc_report_error(&w->wk.msgs, 0,
 				_("backing up %s might destroy source;  %s not copied"),
 				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
 	if (o->explain)
 		return 0;	/* decided: nothing is moved */
-	b = sc_dest_backup_name(o, w->dst_fd, e->dst);
-	if (!b || (renameat(w->dst_fd, w->dst_name, w->dst_fd,
-			    w->dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
+	b = sc_dest_backup_name(o, w->e.dst_fd, e->dst);
+	if (!b || (renameat(w->e.dst_fd, w->e.dst_name, w->e.dst_fd,
+			    w->e.dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
 		   errno != ENOENT)) {
-		sc_report_error(&w->msgs, b ? errno : ENOMEM,
+		sc_report_error(&w->wk.msgs, b ? errno : ENOMEM,
 				_("cannot backup %s"), sc_quote(e->dst));
 		free(b);
 		return -1;
 	}
-	free(w->backup);
-	w->backup = b;		/* shown on the -v line */
+	free(w->e.backup);
+	w->e.backup = b;		/* shown on the -v line */
 	return 0;
 }
 
 /* Leaves a destination alone that --update finds new enough; its other
  * names still become links to it, as they would to a copy.  0 or -1. */
-static int keep_newer(struct walk *w, const struct entry *e)
+static int keep_newer(struct walk *w, const struct decision *e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	const char *prev;
 
 	if (o->update == SC_UPDATE_NONE_FAIL) {
 		/* cp 9.6: said, counted, nothing else done */
-		sc_report_error(&w->msgs, 0, _("not replacing %s"),
+		sc_report_error(&w->wk.msgs, 0, _("not replacing %s"),
 				sc_quote(e->dst));
 		return -1;
 	}
 	skipped(w, e->dst);
 	if (o->explain && !o->json)	/* the plan of a file left alone */
-		sc_report_skipped(&w->msgs, e->dst);
+		sc_report_skipped(&w->wk.msgs, e->dst);
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev)
@@ -407,9 +407,9 @@ static int keep_newer(struct walk *w, const struct entry *e)
  * neither backed up nor removed: left alone (but for its attributes), as
  * it is without -b.  E's destination is not a directory.  1: go on, 0:
  * left alone, -1: failed, said. */
-static int left_unchanged(struct walk *w, const struct entry *e)
+static int left_unchanged(struct walk *w, const struct decision *e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	int r;
 
 	if (o->if_changed &&
@@ -419,7 +419,7 @@ static int left_unchanged(struct walk *w, const struct entry *e)
 	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
 		r = sc_file_unchanged(w, e->src, e->dst, &e->sst, &e->dst_st,
 				      e->follow);
-		if (r > 0 && !w->msgs.failed &&
+		if (r > 0 && !w->wk.msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
 			(void)sc_links_remember(&w->links, e->sst.st_dev,
 						e->sst.st_ino, e->dst);
@@ -431,10 +431,10 @@ static int left_unchanged(struct walk *w, const struct entry *e)
 
 /* E's destination (DST), not a directory, is backed up, or removed when
  * it must be before the copy.  1: go on and copy, -1: failed, said. */
-static int clear_the_way(struct walk *w, struct entry *e,
+static int clear_the_way(struct walk *w, struct decision *e,
 			 const struct sc_at *dst)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	int r;
 
 	if (o->backup != SC_BACKUP_NONE) {
@@ -445,16 +445,16 @@ static int clear_the_way(struct walk *w, struct entry *e,
 			e->dst_exists = false;
 	} else if (sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
 		if (!o->explain &&
-		    sc_dest_remove(&w->msgs, dst, o->verbose, true) < 0)
+		    sc_dest_remove(&w->wk.msgs, dst, o->verbose, true) < 0)
 			return -1;
 		e->dst_exists = false;
 	}
 	return 1;
 }
 
-_noinline_ int sc_dest_settle(struct walk *w, struct entry *e)
+_noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	bool src_dir = S_ISDIR(e->sst.st_mode);
 	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
 	bool nothing_to_do = false;
@@ -464,7 +464,7 @@ _noinline_ int sc_dest_settle(struct walk *w, struct entry *e)
 	if (o->interactive != SC_OVERWRITE_NEVER &&
 	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
 				  e->cmdline, &nothing_to_do)) {
-		sc_report_error(&w->msgs, 0, _("%s and %s are the same file"),
+		sc_report_error(&w->wk.msgs, 0, _("%s and %s are the same file"),
 				sc_quote(e->src), sc_quote(e->dst));
 		return -1;
 	}
@@ -473,17 +473,17 @@ _noinline_ int sc_dest_settle(struct walk *w, struct entry *e)
 		return keep_newer(w, e);
 	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
 			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
-			  !sc_dest_ask_overwrite(o, w->privileged, &dst,
+			  !sc_dest_ask_overwrite(o, w->run->privileged, &dst,
 						 &e->dst_st)))) {
 		skipped(w, e->dst);
 		if (o->explain && !o->json)
-			sc_report_skipped(&w->msgs, e->dst);
+			sc_report_skipped(&w->wk.msgs, e->dst);
 		return 0;
 	}
 	if (nothing_to_do)
 		return 0;
 	if (!dst_dir && src_dir) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("cannot overwrite non-directory %s with directory %s"),
 				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
@@ -492,13 +492,13 @@ _noinline_ int sc_dest_settle(struct walk *w, struct entry *e)
 	if (!dst_dir && e->cmdline && w->multi &&
 	    o->backup != SC_BACKUP_NUMBERED &&
 	    sc_seen_just_created(w, &e->dst_st)) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("will not overwrite just-created %s with %s"),
 				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
 	if (!src_dir && dst_dir) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("cannot overwrite directory %s with non-directory"),
 				sc_quote(e->dst));
 		return -1;
@@ -516,15 +516,15 @@ static bool in_cwd(const struct walk *w, const char *dst)
 {
 	struct stat d, dot;
 
-	if (w->dst_fd < 0)
+	if (w->e.dst_fd < 0)
 		return sc_path_in_cwd(dst);
-	return fstat(w->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
+	return fstat(w->e.dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
 	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
 }
 
-int sc_dest_link_instead(struct walk *w, const struct entry *e)
+int sc_dest_link_instead(struct walk *w, const struct decision *e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct sc_record rec = { .src = e->src, .dst = e->dst,
 		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
 	struct sc_at to = sc_walk_dst(w, e->dst);
@@ -539,7 +539,7 @@ int sc_dest_link_instead(struct walk *w, const struct entry *e)
 	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst)) {
 		/* a relative target would be resolved from the link's
 		 * directory, not from here */
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("%s: can make relative symbolic links only in current directory"),
 				sc_quote_plain(e->dst));
 		return -1;
@@ -548,7 +548,7 @@ int sc_dest_link_instead(struct walk *w, const struct entry *e)
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
 	if (r < 0) {
-		sc_report_error(&w->msgs, -r, o->hard_link ?
+		sc_report_error(&w->wk.msgs, -r, o->hard_link ?
 				_("cannot create hard link %s to %s") :
 				_("cannot create symbolic link %s to %s"),
 				sc_quote(e->dst), sc_quote(e->src));
@@ -590,7 +590,7 @@ void remember_copy(struct walk *w, const struct stat *st, const char *dst)
 	struct stat now;
 
 	if (sc_links_remember(&w->links, st->st_dev, st->st_ino, dst) == 0 &&
-	    fstatat(w->dst_fd, w->dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
+	    fstatat(w->e.dst_fd, w->e.dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
 		sc_links_identify(&w->links, st->st_dev, st->st_ino, &now);
 }
 
@@ -601,17 +601,17 @@ int link_to_earlier(struct walk *w, const char *prev, const char *src,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_HARDLINK };
-	int e = w->o->explain ? 0 : link_earlier_copy(w, prev, dst, st);
+	int e = w->run->o->explain ? 0 : link_earlier_copy(w, prev, dst, st);
 
 	if (e < 0) {
-		sc_report_error(&w->msgs, -e,
+		sc_report_error(&w->wk.msgs, -e,
 				_("cannot create hard link %s to %s"),
 				sc_quote(dst), sc_quote(prev));
 		return -1;
 	}
 	sc_walk_report(w, &rec);
 	/* cp -v says it after the "->" line, as GNU cp does */
-	if (e > 0 && w->o->verbose)
-		sc_report_removed(&w->msgs, dst);
+	if (e > 0 && w->run->o->verbose)
+		sc_report_removed(&w->wk.msgs, dst);
 	return 0;
 }

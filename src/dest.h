@@ -78,13 +78,13 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 /* --- the entry the walk copies ----------------------------------------- */
 
 struct walk;
-struct entry;
+struct decision;
 
 /* The destination of E (the entry of W) as cp sees it: through a
  * symlink when the data of a regular file will be written there; the
  * name itself when it is to be replaced or backed up.  0, or -1 with the
  * message said. */
-int sc_dest_stat(struct walk *w, struct entry *e);
+int sc_dest_stat(struct walk *w, struct decision *e);
 
 /* What cp decides about E's existing destination before it copies: the
  * same file, --update, -n, -i, a directory against a file, what this
@@ -92,11 +92,11 @@ int sc_dest_stat(struct walk *w, struct entry *e);
  * (nothing more to do), -1: failed, said.  --explain decides the same,
  * and says the same, but moves and removes nothing and asks nothing: -i
  * is taken as answered yes. */
-int sc_dest_settle(struct walk *w, struct entry *e);
+int sc_dest_settle(struct walk *w, struct decision *e);
 
 /* -l, -s: E's destination becomes a link to the source instead of a
  * copy.  0 or -1. */
-int sc_dest_link_instead(struct walk *w, const struct entry *e);
+int sc_dest_link_instead(struct walk *w, const struct decision *e);
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already
  * copied to PREV; DST becomes another name of PREV.  0 or -1. */

@@ -77,7 +77,7 @@ static _noinline_ int list_dir(struct walk *w, bool follow,
 			       const struct stat *want, int *keep,
 			       struct dent **ret, size_t *ret_n)
 {
-	int fd = open_dir_checked(w, w->at_fd, w->at_name,
+	int fd = open_dir_checked(w, w->e.at_fd, w->e.at_name,
 				  O_RDONLY | (follow ? 0 : O_NOFOLLOW),
 				  want->st_dev, want->st_ino);
 	unsigned tries = 0;
@@ -193,14 +193,14 @@ static _noinline_ bool refuse_directory(struct walk *w, const char *src,
 	bool into = false, top = false;
 
 	if (levels_with(w, sst, false, false)) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("cannot copy cyclic symbolic link %s"),
 				sc_quote(src));
 		return true;
 	}
 	if (cmdline)
 		load_ancestors(w, dst);
-	if (cmdline || w->o->deref == SC_DEREF_ALWAYS) {
+	if (cmdline || w->run->o->deref == SC_DEREF_ALWAYS) {
 		into = dst_st && same_dir(dst_st->st_dev, dst_st->st_ino, sst);
 		for (size_t i = 0; !into && i < w->n_anc; i++)
 			into = same_dir(w->anc[i].dev, w->anc[i].ino, sst);
@@ -214,7 +214,7 @@ static _noinline_ bool refuse_directory(struct walk *w, const char *src,
 		src = w->top_src;
 		dst = w->top_dst;
 	}
-	sc_report_error(&w->msgs, 0,
+	sc_report_error(&w->wk.msgs, 0,
 			_("cannot copy a directory, %s, into itself, %s"),
 			sc_quote(src), sc_quote(dst));
 	return true;
@@ -253,14 +253,14 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	*ret_fd = -1;
 	/* mkdir decides about set-gid (inherited from the parent) */
 	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
-	if (mkdirat(w->dst_fd, w->dst_name,
+	if (mkdirat(w->e.dst_fd, w->e.dst_name,
 		    sst->st_mode & 07777 & ~m->omitted) < 0) {
-		sc_report_error(&w->msgs, errno,
+		sc_report_error(&w->wk.msgs, errno,
 				_("cannot create directory %s"), sc_quote(dst));
 		return -1;
 	}
 	m->created = true;
-	fd = open_dir_checked(w, w->dst_fd, w->dst_name, O_PATH | O_NOFOLLOW,
+	fd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name, O_PATH | O_NOFOLLOW,
 			      0, 0);
 	if (fd < 0 || fstat(fd, &now) < 0) {
 		int err = errno;
@@ -270,7 +270,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 		if (err == ESTALE)
 			say_replaced(w, dst);
 		else
-			sc_report_error(&w->msgs, err, _("cannot stat %s"),
+			sc_report_error(&w->wk.msgs, err, _("cannot stat %s"),
 					sc_quote(dst));
 		return -1;
 	}
@@ -282,7 +282,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 		/* we must enter it and write its entries */
 		m->restore = true;
 		if (chmod_dir_fd(fd, (now.st_mode & 07777) | S_IRWXU) < 0) {
-			sc_report_error(&w->msgs, errno,
+			sc_report_error(&w->wk.msgs, errno,
 					_("setting permissions for %s"),
 					sc_quote(dst));
 			close(fd);
@@ -317,7 +317,7 @@ static _noinline_ void level_enter(struct walk *w, size_t k, const char *src,
 	int e, fd = -1;
 
 	if (l->dino && l->dfd < 0) {
-		l->dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
+		l->dfd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
 					  O_PATH | (l->dup ? O_NOFOLLOW : 0),
 					  l->ddev, l->dino);
 		if (l->dfd < 0) {
@@ -357,11 +357,11 @@ void at_entry(struct walk *w, size_t k, const char *name,
 {
 	const struct level *l = &w->levels[k];
 
-	w->at_fd = l->sfd;
-	w->at_name = name;
-	w->dst_fd = l->dfd >= 0 ? l->dfd : AT_FDCWD;
-	w->dst_name = l->dfd >= 0 ? name : d;
-	w->in_level = true;
+	w->e.at_fd = l->sfd;
+	w->e.at_name = name;
+	w->e.dst_fd = l->dfd >= 0 ? l->dfd : AT_FDCWD;
+	w->e.dst_name = l->dfd >= 0 ? name : d;
+	w->e.in_level = true;
 }
 
 /* Does a directory copy need attributes at its end (M: how it was made)?
@@ -370,7 +370,7 @@ void at_entry(struct walk *w, size_t k, const char *name,
  * stopped us writing them. */
 bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 
 	return !o->explain && (m->created || o->preserve_mode ||
 			       o->preserve_timestamps ||
@@ -388,9 +388,9 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 	int own = -1, r;
 
 	if (dfd < 0) {
-		if (w->dst_fd == -1)
+		if (w->e.dst_fd == -1)
 			return -1;	/* its parent was lost: said there */
-		own = dfd = open_dir_checked(w, w->dst_fd, w->dst_name,
+		own = dfd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
 					     O_PATH | (l->dup ? O_NOFOLLOW : 0),
 					     l->ddev, l->dino);
 		if (dfd < 0) {
@@ -399,7 +399,7 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		}
 	}
 	{
-		struct sc_at s = { w->at_fd, w->at_name, src };
+		struct sc_at s = { w->e.at_fd, w->e.at_name, src };
 		struct sc_at d = { dfd, ".", dst };
 
 		r = set_meta(w, -1, -1, &s, &d, &l->sst, &m, 0);
@@ -407,7 +407,7 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 	if (own >= 0)
 		close(own);
 	if (r < 0)
-		w->msgs.failed = true;
+		w->wk.msgs.failed = true;
 	return r < 0 ? -1 : 0;
 }
 
@@ -420,9 +420,9 @@ bool copy_still_there(const struct walk *w, const struct level *l)
 {
 	struct stat st;
 
-	if (w->dst_fd == -1)
+	if (w->e.dst_fd == -1)
 		return true;	/* its parent was lost: said there */
-	if (fstatat(w->dst_fd, w->dst_name, &st,
+	if (fstatat(w->e.dst_fd, w->e.dst_name, &st,
 		    l->dup ? AT_SYMLINK_NOFOLLOW : 0) < 0)
 		return errno != ENOENT && errno != ENOTDIR;
 	return same_dir(l->ddev, l->dino, &st);
@@ -441,7 +441,7 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 	     const struct stat *sst, const struct stat *dst_st,
 	     bool cmdline, bool follow)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct sc_made m = { 0 };
 	dev_t ddev = 0;
 	ino_t dino = 0;
@@ -464,11 +464,11 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 		       dfd) < 0) {
 		if (dfd >= 0)
 			close(dfd);
-		sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+		sc_report_error(&w->wk.msgs, ENOMEM, "%s", sc_quote(src));
 		return -1;
 	}
 	/* -x: a mount point is made, not entered */
-	if (!o->one_file_system || cmdline || sst->st_dev == w->root_dev)
+	if (!o->one_file_system || cmdline || sst->st_dev == w->run->root_dev)
 		level_enter(w, w->n_levels - 1, src, dst);
 	return ENTERED;
 }

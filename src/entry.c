@@ -16,7 +16,7 @@
 
 static struct sc_pool_slot *current_slot(const struct walk *w)
 {
-	return w->slot ? w->slot : sc_jobs_own_slot(w->jobs);
+	return w->wk.slot ? w->wk.slot : sc_jobs_own_slot(w->run->jobs);
 }
 
 /* Where W's -v lines and messages go now (struct sc_msgs). */
@@ -30,14 +30,14 @@ void walk_streams(void *arg, FILE **out, FILE **err)
 
 void sc_walk_report(struct walk *w, struct sc_record *rec)
 {
-	w->reported = true;
-	sc_report_failure(&w->msgs, rec);
-	rec->backup = w->backup;
-	rec->announced = w->announced;
+	w->e.reported = true;
+	sc_report_failure(&w->wk.msgs, rec);
+	rec->backup = w->e.backup;
+	rec->announced = w->e.announced;
 	/* counted as the summary counts files */
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
 		sc_signals_done(sc_copy_report_bytes(rec->res));
-	sc_report_record(w->rep, rec, sc_report_out(&w->msgs));
+	sc_report_record(w->run->rep, rec, sc_report_out(&w->wk.msgs));
 }
 
 /* --json: an entry that failed before a record was made (or after its
@@ -47,16 +47,16 @@ void sc_walk_report(struct walk *w, struct sc_record *rec)
 void report_failed(struct walk *w, const char *src, const char *dst,
 		   bool cmdline)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_UNKNOWN };
 	bool follow = o->deref == SC_DEREF_ALWAYS ||
 		      (o->deref == SC_DEREF_ARGS && cmdline);
 	struct stat st;
 
-	if (!o->json || w->msgs.recorded == 2)
+	if (!o->json || w->wk.msgs.recorded == 2)
 		return;
-	if (fstatat(w->at_fd, w->at_name, &st,
+	if (fstatat(w->e.at_fd, w->e.at_name, &st,
 		    follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
 		rec.kind = S_ISDIR(st.st_mode) ? SC_KIND_DIR :
 			   o->hard_link ? SC_KIND_HARDLINK :
@@ -64,7 +64,7 @@ void report_failed(struct walk *w, const char *src, const char *dst,
 			   SC_KIND_SYMLINK :
 			   S_ISREG(st.st_mode) || !o->recursive ||
 			   o->copy_contents ? SC_KIND_FILE : SC_KIND_SPECIAL;
-	if (w->msgs.step && !strcmp(w->msgs.step, "link"))
+	if (w->wk.msgs.step && !strcmp(w->wk.msgs.step, "link"))
 		rec.kind = SC_KIND_HARDLINK;	/* to a copy made earlier */
 	if (rec.kind == SC_KIND_FILE)
 		rec.src_size = st.st_size;
@@ -75,8 +75,8 @@ void report_failed(struct walk *w, const char *src, const char *dst,
  * as cp 9.4 and later say it. */
 void skipped(struct walk *w, const char *dst)
 {
-	if (w->o->debug && !w->o->json && !w->o->explain)
-		sc_report_skipped(&w->msgs, dst);
+	if (w->run->o->debug && !w->run->o->json && !w->run->o->explain)
+		sc_report_skipped(&w->wk.msgs, dst);
 }
 
 /* Called as cp, -v names a file that is not a directory before copying
@@ -85,12 +85,12 @@ void skipped(struct walk *w, const char *dst)
  * the copy, with the road it took. */
 void announce(struct walk *w, const char *src, const char *dst)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 
-	if (!o->verbose || !o->as_cp || o->json || o->explain || w->announced)
+	if (!o->verbose || !o->as_cp || o->json || o->explain || w->e.announced)
 		return;
-	sc_report_cp_line(&w->msgs, src, dst, w->backup);
-	w->announced = true;
+	sc_report_cp_line(&w->wk.msgs, src, dst, w->e.backup);
+	w->e.announced = true;
 }
 
 const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
@@ -108,7 +108,7 @@ int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
 	     const struct sc_made *m, unsigned made)
 {
 	const struct sc_attrs_env env = {
-		.o = w->o, .privileged = w->privileged, .msgs = &w->msgs,
+		.o = w->run->o, .privileged = w->run->privileged, .msgs = &w->wk.msgs,
 	};
 	/* a name relative to no directory descriptor: its path */
 	struct sc_meta_args a = {
@@ -132,8 +132,8 @@ int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
 		a.extra = m->extra;
 		a.old_mode = m->old_mode;
 	}
-	e = sc_copy_ctx_meta(w->cx, &a, w->crep);
-	sc_attrs_say_all(&env, w->crep, s->path, d->path);
+	e = sc_copy_ctx_meta(w->wk.cx, &a, w->wk.crep);
+	sc_attrs_say_all(&env, w->wk.crep, s->path, d->path);
 	return e < 0 ? -1 : 0;
 }
 

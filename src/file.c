@@ -88,7 +88,7 @@ struct file_copy {
  * cp's words. */
 static void say_copy_failed(struct walk *w, const struct file_copy *f, int e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct sc_record *rec = f->rec;
 	const struct sc_copy_report *res = f->rep;
 	unsigned n = sc_copy_report_attempts(res);
@@ -104,26 +104,26 @@ static void say_copy_failed(struct walk *w, const struct file_copy *f, int e)
 	if (o->reflink == SC_REFLINK_ALWAYS &&
 	    (!any || last == SC_ROAD_CLONE)) {
 		rec->failure = "clone";
-		sc_report_error(&w->msgs, -e, _("failed to clone %s from %s"),
+		sc_report_error(&w->wk.msgs, -e, _("failed to clone %s from %s"),
 				sc_quote(f->dst), sc_quote(f->src));
 	} else if (sc_copy_report_flags(res) & SC_REPORT_EXTEND_FAILED) {
 		rec->failure = "write";
-		sc_report_error(&w->msgs, -e, _("failed to extend %s"),
+		sc_report_error(&w->wk.msgs, -e, _("failed to extend %s"),
 				sc_quote(f->dst));
 	} else if (o->as_cp && any && last == SC_ROAD_RANGE) {
 		/* cp's words for a copy_file_range that failed; under its
 		 * own name smartcp finds the end that failed
 		 * (road_range.c) */
 		rec->failure = "copy";
-		sc_report_error(&w->msgs, -e, _("error copying %s to %s"),
+		sc_report_error(&w->wk.msgs, -e, _("error copying %s to %s"),
 				sc_quote(f->src), sc_quote(f->dst));
 	} else if (side == SC_SIDE_READ) {
 		rec->failure = "read";
-		sc_report_error(&w->msgs, -e, _("error reading %s"),
+		sc_report_error(&w->wk.msgs, -e, _("error reading %s"),
 				sc_quote(f->src));
 	} else {
 		rec->failure = "write";
-		sc_report_error(&w->msgs, -e, _("error writing %s"),
+		sc_report_error(&w->wk.msgs, -e, _("error writing %s"),
 				sc_quote(f->dst));
 	}
 }
@@ -139,11 +139,11 @@ static void say_changed(struct walk *w, struct sc_record *rec, bool allowed)
 	rec->change_failed = true;
 	sc_report_change_text(what, sizeof(what), &rec->change, true);
 	if (rec->change.again)
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("%s changed while it was copied, and again while it was copied once more: %s"),
 				sc_quote(rec->src), what);
 	else
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("%s changed while it was copied: %s"),
 				sc_quote(rec->src), what);
 }
@@ -187,7 +187,7 @@ static void say_verify_failed(struct walk *w, struct file_copy *f,
 	int err = -ev->err;
 
 	if (err) {
-		sc_report_error(&w->msgs, err,
+		sc_report_error(&w->wk.msgs, err,
 				ev->vside == SC_VSIDE_SOURCE ?
 				_("error reading %s") :
 				ev->vside == SC_VSIDE_WRITE ?
@@ -200,7 +200,7 @@ static void say_verify_failed(struct walk *w, struct file_copy *f,
 			       "verify";
 	} else {
 		rec->failure = "verify";
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("%s differs from %s at byte %lld, also after copying again"),
 				sc_quote(f->dst), sc_quote(f->src),
 				(long long)ev->offset);
@@ -212,14 +212,14 @@ static void say_verify_failed(struct walk *w, struct file_copy *f,
 static void say_event(struct walk *w, struct file_copy *f,
 		      const struct sc_event *ev)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct sc_record *rec = f->rec;
 	int err = -ev->err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(plain_events); i++)
 		if (plain_events[i].kind == ev->kind) {
 			/* each format takes one %s: the file's name */
-			sc_report_verror_args(&w->msgs, true,
+			sc_report_verror_args(&w->wk.msgs, true,
 					      plain_events[i].err ? err : 0,
 					      _(plain_events[i].fmt),
 					      sc_quote(plain_events[i].dst ?
@@ -229,13 +229,13 @@ static void say_event(struct walk *w, struct file_copy *f,
 	switch (ev->kind) {
 	case SC_EV_REMOVE_DEST:
 		if (err)
-			sc_report_error(&w->msgs, err, _("cannot remove %s"),
+			sc_report_error(&w->wk.msgs, err, _("cannot remove %s"),
 					sc_quote(f->dst));
 		else if (o->verbose)
-			sc_report_removed(&w->msgs, f->dst);
+			sc_report_removed(&w->wk.msgs, f->dst);
 		break;
 	case SC_EV_UNVERIFIABLE:
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("cannot verify %s: nothing written there can be read back"),
 				sc_quote(f->dst));
 		rec->failure = "verify";
@@ -260,7 +260,7 @@ static void say_event(struct walk *w, struct file_copy *f,
 		}
 		break;
 	case SC_EV_REPAIR:
-		sc_report_error(&w->msgs, err, ev->side == SC_SIDE_READ ?
+		sc_report_error(&w->wk.msgs, err, ev->side == SC_SIDE_READ ?
 				_("error reading %s") : _("error writing %s"),
 				sc_quote(ev->side == SC_SIDE_READ ? f->src :
 					 f->dst));
@@ -273,8 +273,8 @@ static void say_event(struct walk *w, struct file_copy *f,
 		if (meta_kind(ev->kind) || ev->kind == SC_EV_META_XATTR ||
 		    ev->kind == SC_EV_META_XATTR_CONF) {
 			struct sc_attrs_env env = {
-				.o = o, .privileged = w->privileged,
-				.msgs = &w->msgs,
+				.o = o, .privileged = w->run->privileged,
+				.msgs = &w->wk.msgs,
 			};
 
 			sc_attrs_say(&env, ev, f->src, f->dst);
@@ -364,16 +364,16 @@ static struct sc_copy_args file_args(struct walk *w, const struct stat *sst,
 				     const struct stat *dst_st, bool follow,
 				     int pre_in, const struct stat *pre_ist)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 
 	return (struct sc_copy_args){
 		.size = sizeof(struct sc_copy_args),
-		.src_dirfd = w->at_fd, .src_name = w->at_name,
+		.src_dirfd = w->e.at_fd, .src_name = w->e.at_name,
 		.src_fd = pre_in, .src_st = pre_in >= 0 ? pre_ist : NULL,
 		.src_expect = sst,
-		.dst_dirfd = w->dst_fd, .dst_name = w->dst_name, .dst_fd = -1,
+		.dst_dirfd = w->e.dst_fd, .dst_name = w->e.dst_name, .dst_fd = -1,
 		.dst_st = dst_st,
-		.dst_dir_facts = w->parent_facts,
+		.dst_dir_facts = w->e.parent_facts,
 		/* a FIFO or a device is read as a stream (without -R, its
 		 * data is copied); a dangling symlink is written through
 		 * only as POSIX says (cp: POSIXLY_CORRECT) */
@@ -391,7 +391,7 @@ static struct sc_copy_args file_args(struct walk *w, const struct stat *sst,
 static int explain_file(struct walk *w, struct file_copy *f,
 			struct sc_copy_args *a)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	int e;
 
 	/* A symlink to nowhere is not written through (a backup or
@@ -401,8 +401,8 @@ static int explain_file(struct walk *w, struct file_copy *f,
 		a->flags |= SC_FILE_DANGLING;
 	bool meta_failed;
 
-	e = sc_copy_ctx_explain(w->cx, a, w->crep);
-	f->rep = w->crep;
+	e = sc_copy_ctx_explain(w->wk.cx, a, w->wk.crep);
+	f->rep = w->wk.crep;
 	fill_record(f->rec, f->rep);
 	if (say_events(w, f, &meta_failed) >= 0 || e < 0)
 		return -1;
@@ -420,7 +420,7 @@ static int outcome(struct walk *w, struct file_copy *f, int e, int fatal,
 	unsigned flags = sc_copy_report_flags(f->rep);
 
 	if (meta_failed)
-		w->msgs.failed = true;
+		w->wk.msgs.failed = true;
 	if (e == 0 || (fatal < 0 && meta_failed && !f->atomic &&
 		       !(flags & SC_REPORT_UNCHANGED))) {
 		/* done; an attribute that was not kept, in place, fails the
@@ -441,7 +441,7 @@ static int outcome(struct walk *w, struct file_copy *f, int e, int fatal,
 	if (!rec->err)
 		rec->err = e;
 	rec->seconds = elapsed(t0);
-	if (w->o->json)
+	if (w->run->o->json)
 		sc_walk_report(w, rec);
 	return -1;
 }
@@ -457,20 +457,20 @@ int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
 	bool meta_failed;
 	int e, fatal;
 
-	if (w->o->explain || !S_ISREG(sst->st_mode) ||
+	if (w->run->o->explain || !S_ISREG(sst->st_mode) ||
 	    !S_ISREG(dst_st->st_mode))
 		return 0;	/* --explain reads no data */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	a = file_args(w, sst, dst_st, follow, -1, NULL);
 	a.flags |= SC_FILE_COMPARE_ONLY;
-	e = sc_copy_ctx_copy(w->cx, &a, w->crep);
-	f.rep = w->crep;
+	e = sc_copy_ctx_copy(w->wk.cx, &a, w->wk.crep);
+	f.rep = w->wk.crep;
 	fill_record(&rec, f.rep);
 	fatal = say_events(w, &f, &meta_failed);
 	if (!(sc_copy_report_flags(f.rep) & SC_REPORT_UNCHANGED))
 		return e < 0 ? -1 : 0;
 	if (e < 0 || fatal >= 0 || meta_failed) {
-		w->msgs.failed = true;
+		w->wk.msgs.failed = true;
 		return -1;
 	}
 	rec.seconds = elapsed(&t0);
@@ -487,7 +487,7 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 		 const struct stat *sst, const struct stat *dst_st,
 		 bool follow, int pre_in, const struct stat *pre_ist)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
 	struct file_copy f = {
 		.src = src, .dst = dst, .rec = &rec,
@@ -503,14 +503,14 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	int e, r, fatal;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	w->current = src;
-	w->current_size = pre_in >= 0 ? pre_ist->st_size :
+	w->e.current = src;
+	w->e.current_size = pre_in >= 0 ? pre_ist->st_size :
 			  sst ? sst->st_size : 0;
 	if (o->explain) {
 		r = explain_file(w, &f, &a);
 	} else {
-		e = sc_copy_ctx_copy(w->cx, &a, w->crep);
-		f.rep = w->crep;
+		e = sc_copy_ctx_copy(w->wk.cx, &a, w->wk.crep);
+		f.rep = w->wk.crep;
 		fill_record(&rec, f.rep);
 		fatal = say_events(w, &f, &meta_failed);
 		r = outcome(w, &f, e, fatal, meta_failed, &t0);
@@ -521,7 +521,7 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	 * says it (cp 9.2 and later) */
 	if ((sc_copy_report_flags(f.rep) & SC_REPORT_OPENED) && o->debug &&
 	    !o->attributes_only && !o->json && !o->explain)
-		sc_report_debug(sc_report_out(&w->msgs),
+		sc_report_debug(sc_report_out(&w->wk.msgs),
 				rec.copied ? rec.res : NULL,
 				rec.planned ? rec.plan : NULL,
 				o->reflink != SC_REFLINK_NEVER &&

@@ -263,16 +263,16 @@ bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries)
 	/* first what the walk keeps for later, then fewer workers at once
 	 * and time for them to close what they hold: a worker's files are
 	 * small, or they hold few descriptors for long */
-	if (!w->in_worker && levels_trim(w, 0)) {
+	if (!w->wk.in_worker && levels_trim(w, 0)) {
 		errno = err;
 		return true;
 	}
 	/* alone, no one else will give any back: it is a failure */
-	if ((!w->in_worker && !sc_jobs_running(w->jobs)) || (*tries)++ >= 250) {
+	if ((!w->wk.in_worker && !sc_jobs_running(w->run->jobs)) || (*tries)++ >= 250) {
 		errno = err;
 		return false;
 	}
-	sc_jobs_fd_short(w->jobs);
+	sc_jobs_fd_short(w->run->jobs);
 	nanosleep(&pause, NULL);
 	errno = err;
 	return true;
@@ -283,7 +283,7 @@ int sc_walk_open_source(struct walk *w, int flags)
 	unsigned tries = 0;
 	int fd;
 
-	while ((fd = openat(w->at_fd, w->at_name, flags)) < 0 &&
+	while ((fd = openat(w->e.at_fd, w->e.at_name, flags)) < 0 &&
 	       sc_walk_fd_short(w, errno, &tries))
 		;
 	return fd;
@@ -294,7 +294,7 @@ int sc_walk_open_dest(struct walk *w, int flags, mode_t mode)
 	unsigned tries = 0;
 	int fd;
 
-	while ((fd = openat(w->dst_fd, w->dst_name, flags, mode)) < 0 &&
+	while ((fd = openat(w->e.dst_fd, w->e.dst_name, flags, mode)) < 0 &&
 	       sc_walk_fd_short(w, errno, &tries))
 		;
 	return fd;
@@ -465,7 +465,7 @@ void level_pop(struct walk *w, int *ret_dfd)
 
 _noinline_ void say_replaced(struct walk *w, const char *name)
 {
-	sc_report_error(&w->msgs, 0,
+	sc_report_error(&w->wk.msgs, 0,
 			_("skipping directory %s, as it was replaced while being copied"),
 			sc_quote(name));
 }
@@ -475,7 +475,7 @@ _noinline_ void say_level_lost(struct walk *w, const char *name, int e)
 	if (e == -ESTALE)
 		say_replaced(w, name);
 	else
-		sc_report_error(&w->msgs, -e, _("cannot access %s"),
+		sc_report_error(&w->wk.msgs, -e, _("cannot access %s"),
 				sc_quote(name));
 }
 
@@ -485,7 +485,7 @@ _noinline_ int level_push(struct walk *w, const char *src,
 			  const struct sc_made *m, dev_t ddev,
 			  ino_t dino, int dfd)
 {
-	bool root = !w->in_level || !w->n_levels;
+	bool root = !w->e.in_level || !w->n_levels;
 	struct level *l;
 
 	if (w->n_levels == w->cap_levels) {
@@ -501,11 +501,11 @@ _noinline_ int level_push(struct walk *w, const char *src,
 	*l = (struct level){
 		.dev = sst->st_dev, .ino = sst->st_ino,
 		.ddev = ddev, .dino = dino, .sfd = -1, .dfd = dfd,
-		.up = !root, .dup = !root && w->dst_fd >= 0,
-		.spfd = w->at_fd, .dpfd = w->dst_fd,
-		.sname = w->at_name,
+		.up = !root, .dup = !root && w->e.dst_fd >= 0,
+		.spfd = w->e.at_fd, .dpfd = w->e.dst_fd,
+		.sname = w->e.at_name,
 		/* a copy by path (--explain) is never opened */
-		.dname = root || w->dst_fd >= 0 ? w->dst_name : NULL,
+		.dname = root || w->e.dst_fd >= 0 ? w->e.dst_name : NULL,
 		.follow = follow, .created = m->created,
 		.root_src = root ? src : NULL, .root_dst = root ? dst : NULL,
 		.sst = *sst, .m = *m, .cmdline = cmdline,

@@ -32,7 +32,7 @@ static char *target_name(struct walk *w, const char *dir, const char *src)
 	if (!copy)
 		return NULL;
 	sc_path_strip_slashes(copy);
-	if (w->o->parents)
+	if (w->run->o->parents)
 		return sc_path_join(dir, copy);
 	slash = strrchr(copy, '/');
 	base = slash && slash[1] ? slash + 1 : copy;
@@ -71,7 +71,7 @@ static int parent_add(struct walk *w, const char *rel, const char *d,
 		  S_ISDIR(sst->st_mode) ? 0 : ENOTDIR;
 
 	if (err) {
-		sc_report_error(&w->msgs, err,
+		sc_report_error(&w->wk.msgs, err,
 				_("failed to get attributes of %s"),
 				sc_quote(rel));
 		return -1;
@@ -93,7 +93,7 @@ static int parent_add(struct walk *w, const char *rel, const char *d,
 static int parent_make(struct walk *w, const char *d, const char *rel,
 		       const struct stat *sst, struct parent *p)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	mode_t omitted = sst->st_mode &
 		(o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
 		 o->preserve_mode ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
@@ -104,23 +104,23 @@ static int parent_make(struct walk *w, const char *d, const char *rel,
 	if (o->explain)
 		return 0;
 	if (mkdir(d, mode) < 0) {
-		sc_report_error(&w->msgs, errno,
+		sc_report_error(&w->wk.msgs, errno,
 				_("cannot make directory %s"),
 				sc_quote(d));
 		return -1;
 	}
 	if (o->verbose)
 		/* cp prints these two names unquoted */
-		sc_report_parent_made(&w->msgs, rel, d);
+		sc_report_parent_made(&w->wk.msgs, rel, d);
 	if (lstat(d, &now) < 0) {
-		sc_report_error(&w->msgs, errno,
+		sc_report_error(&w->wk.msgs, errno,
 				_("failed to get attributes of %s"),
 				sc_quote(d));
 		return -1;
 	}
 	if (!o->preserve_mode) {
 		if (omitted & ~now.st_mode)
-			omitted &= ~w->umask;
+			omitted &= ~w->run->umask;
 		if ((omitted & ~now.st_mode) ||
 		    (now.st_mode & S_IRWXU) != S_IRWXU) {
 			p->st.st_mode = now.st_mode | omitted;
@@ -129,7 +129,7 @@ static int parent_make(struct walk *w, const char *d, const char *rel,
 	}
 	if ((now.st_mode & S_IRWXU) != S_IRWXU &&
 	    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0) {
-		sc_report_error(&w->msgs, errno,
+		sc_report_error(&w->wk.msgs, errno,
 				_("setting permissions for %s"),
 				sc_quote(d));
 		return -1;
@@ -143,7 +143,7 @@ static int parent_make(struct walk *w, const char *d, const char *rel,
 static int make_parent(struct walk *w, const char *dir, const char *rel,
 		       struct parent **v, size_t *n)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	_cleanup_free_ char *d = sc_path_join(dir, rel);
 	bool missing;
 	struct stat st, sst;
@@ -158,7 +158,7 @@ static int make_parent(struct walk *w, const char *dir, const char *rel,
 	if (missing)
 		return parent_make(w, d, rel, &sst, &(*v)[*n - 1]);
 	if (!S_ISDIR(st.st_mode)) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("%s exists but is not a directory"),
 				sc_quote(d));
 		return -1;
@@ -190,7 +190,7 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 	if (stat(top, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return 0;	/* all there: nothing to make or fix */
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("%s exists but is not a directory"),
 				sc_quote(top));
 		return -1;
@@ -235,28 +235,28 @@ static int parents_protect(struct walk *w, struct parent *v, size_t n)
 static int find_target(struct walk *w, char **ops, int *n,
 		       const char **ret_dir)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	const char *dir = o->target_directory;
 	struct stat st;
 
 	if (*n < 1 || (*n < 2 && !dir)) {
 		if (*n < 1)
-			sc_report_error(&w->msgs, 0, _("missing file operand"));
+			sc_report_error(&w->wk.msgs, 0, _("missing file operand"));
 		else
-			sc_report_error(&w->msgs, 0,
+			sc_report_error(&w->wk.msgs, 0,
 					_("missing destination file operand after %s"),
 					sc_quote(ops[0]));
 		sc_options_try_help();
 		return 1;
 	}
 	if (dir && o->no_target_directory) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
 		return 1;
 	}
 	if (o->no_target_directory) {
 		if (*n > 2) {
-			sc_report_error(&w->msgs, 0, _("extra operand %s"),
+			sc_report_error(&w->wk.msgs, 0, _("extra operand %s"),
 					sc_quote(ops[2]));
 			sc_options_try_help();
 			return 1;
@@ -268,7 +268,7 @@ static int find_target(struct walk *w, char **ops, int *n,
 		if (is_dir || *n > 2) {
 			dir = ops[--*n];
 			if (!is_dir) {
-				sc_report_error(&w->msgs,
+				sc_report_error(&w->wk.msgs,
 						stat(dir, &st) < 0 ? errno : ENOTDIR,
 						_("target %s"), sc_quote(dir));
 				return 1;
@@ -279,13 +279,13 @@ static int find_target(struct walk *w, char **ops, int *n,
 			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 
 		if (err) {
-			sc_report_error(&w->msgs, err, _("target directory %s"),
+			sc_report_error(&w->wk.msgs, err, _("target directory %s"),
 					sc_quote(dir));
 			return 1;
 		}
 	}
 	if (o->parents && !dir) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("with --parents, the destination must be a directory"));
 		sc_options_try_help();
 		return 1;
@@ -299,7 +299,7 @@ static int find_target(struct walk *w, char **ops, int *n,
  * only: cp leaves "f/ g" as it is (ENOTDIR). */
 static int copy_onto(struct walk *w, const char *src, const char *dst)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct stat st;
 
 	if (o->force && o->backup != SC_BACKUP_NONE && !strcmp(src, dst) &&
@@ -311,13 +311,13 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 		int r;
 
 		if (!b) {
-			sc_report_error(&w->msgs, ENOMEM, "%s", sc_quote(src));
+			sc_report_error(&w->wk.msgs, ENOMEM, "%s", sc_quote(src));
 			return 1;
 		}
 		once.backup = SC_BACKUP_NONE;
-		w->o = &once;
+		w->run->o = &once;
 		r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
-		w->o = o;
+		w->run->o = o;
 		return r;
 	}
 	return copy_entry(w, src, dst, true, DT_UNKNOWN) < 0;
@@ -328,7 +328,7 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
  * when any failed. */
 static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	int rc = 0;
 
 	/* only several operands can collide with each other */
@@ -347,7 +347,7 @@ static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 		}
 		dst = target_name(w, dir, ops[i]);
 		if (!dst) {
-			sc_report_error(&w->msgs, ENOMEM, "%s",
+			sc_report_error(&w->wk.msgs, ENOMEM, "%s",
 					sc_quote(ops[i]));
 			rc = 1;
 			continue;

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 struct walk;
-struct entry;
+struct decision;
 
 /* Copies the operands OPS (N of them) as cp takes them: the target
  * found as cp finds it (-t DIR, -T, or the last operand when it is a

@@ -24,7 +24,7 @@ static int on_progress(void *arg, uint64_t done, enum sc_road road)
 {
 	struct walk *w = arg;
 
-	sc_report_progress(w->rep, w->current, done, w->current_size, road);
+	sc_report_progress(w->run->rep, w->e.current, done, w->e.current_size, road);
 	return 0;
 }
 
@@ -67,38 +67,43 @@ static int make_copier(struct run *run, const struct sc_options *o,
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
-	struct run run = { 0 };
-	struct walk w = { .o = opts, .rep = rep, .run = &run,
-			  .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 };
+	struct run run = { .o = opts, .rep = rep };
+	struct walk w = {
+		.run = &run,
+		.wk = { .run = &run },
+		.e = { .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 },
+	};
 	int rc;
 
-	w.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
+	w.wk.links = &w.links;
+
+	w.wk.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
 	if (opts->fs_assumed)
 		assume_facts(&run, opts);
-	w.umask = umask(0);
-	umask(w.umask);
-	w.privileged = geteuid() == 0;
-	if (make_copier(&run, opts, w.umask) < 0 ||
-	    sc_jobs_new(opts, &sc_workers_ops, &w, &w.jobs) < 0 ||
-	    sc_copy_ctx_new(run.copier, &w.cx) < 0 ||
-	    sc_copy_report_new(&w.crep) < 0) {
-		sc_report_error(&w.msgs, 0, "%s", _("memory exhausted"));
-		sc_copy_ctx_free(w.cx);
-		sc_jobs_free(w.jobs);
+	run.umask = umask(0);
+	umask(run.umask);
+	run.privileged = geteuid() == 0;
+	if (make_copier(&run, opts, run.umask) < 0 ||
+	    sc_jobs_new(opts, &sc_workers_ops, &w, &run.jobs) < 0 ||
+	    sc_copy_ctx_new(run.copier, &w.wk.cx) < 0 ||
+	    sc_copy_report_new(&w.wk.crep) < 0) {
+		sc_report_error(&w.wk.msgs, 0, "%s", _("memory exhausted"));
+		sc_copy_ctx_free(w.wk.cx);
+		sc_jobs_free(run.jobs);
 		sc_copier_free(run.copier);
 		sc_fs_facts_free(run.assumed[0]);
 		sc_fs_facts_free(run.assumed[1]);
 		return 1;
 	}
-	sc_copy_ctx_set_fd_short(w.cx, sc_workers_fd_short, &w);
-	sc_signals_register(0, w.cx);
+	sc_copy_ctx_set_fd_short(w.wk.cx, sc_workers_fd_short, &w);
+	sc_signals_register(0, w.wk.cx);
 	sc_report_copier(rep, run.copier);
-	w.max_open = sc_jobs_levels(w.jobs);
+	w.max_open = sc_jobs_levels(run.jobs);
 	/* Progress: never in scripts -- only when stderr is a terminal. */
 	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
 	    (!opts->as_cp || opts->progress)) {
 		sc_report_progress_enable(rep, opts->progress);
-		sc_copy_ctx_set_progress(w.cx, on_progress, &w);
+		sc_copy_ctx_set_progress(w.wk.cx, on_progress, &w);
 	}
 	if (!opts->explain)
 		/* the summary's condition (smartcp.c): a terminal */
@@ -106,24 +111,24 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 				 !opts->json && sc_report_stderr_tty());
 
 	rc = sc_operands_run(&w, operands, n);
-	if (sc_jobs_running(w.jobs)) {
-		sc_jobs_finish(w.jobs);
+	if (sc_jobs_running(run.jobs)) {
+		sc_jobs_finish(run.jobs);
 		set_deferred_attrs(&w);
 	}
-	run.failures += (int)sc_jobs_failures(w.jobs);
+	run.failures += (int)sc_jobs_failures(run.jobs);
 	if (run.failures)
 		rc = 1;
 	sc_report_finish(rep, run.failures ? run.failures : rc);
 
-	sc_jobs_free(w.jobs);
+	sc_jobs_free(run.jobs);
 	sc_report_copier(rep, NULL);
 	sc_signals_register(0, NULL);
-	sc_copy_ctx_free(w.cx);
-	sc_copy_report_free(w.crep);
+	sc_copy_ctx_free(w.wk.cx);
+	sc_copy_report_free(w.wk.crep);
 	sc_copier_free(run.copier);
 	sc_fs_facts_free(run.assumed[0]);
 	sc_fs_facts_free(run.assumed[1]);
-	free(w.backup);
+	free(w.e.backup);
 	sc_links_free(&w.links);
 	sc_seen_free(&w);
 	free(w.levels);

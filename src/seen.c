@@ -58,7 +58,7 @@ _noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
 					    const struct stat *sst)
 {
 	if (!S_ISDIR(sst->st_mode)) {
-		if (w->o->backup != SC_BACKUP_NONE)
+		if (w->run->o->backup != SC_BACKUP_NONE)
 			return false;
 		/* the same entry, not another hard link to it */
 		for (size_t i = 0; i < w->n_src_seen; i++)
@@ -66,7 +66,7 @@ _noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
 			    w->src_seen[i].ino == sst->st_ino &&
 			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
 			    sc_path_same_entry(src, w->src_seen[i].name)) {
-				sc_report_warning(&w->msgs, 0,
+				sc_report_warning(&w->wk.msgs, 0,
 						  _("warning: source file %s specified more than once"),
 						  sc_quote(src));
 				return true;
@@ -79,7 +79,7 @@ _noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
 		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
 		    w->src_seen[i].name &&
 		    sc_path_same_entry(dst, w->src_seen[i].name)) {
-			sc_report_warning(&w->msgs, 0,
+			sc_report_warning(&w->wk.msgs, 0,
 					  _("warning: source directory %s specified more than once"),
 					  sc_quote(src));
 			return true;
@@ -89,13 +89,13 @@ _noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
 }
 
 _noinline_ bool sc_seen_through_new_symlink(struct walk *w,
-						    const struct entry *e)
+						    const struct decision *e)
 {
 	struct stat l;
 
 	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
 	    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("will not copy %s through just-created symlink %s"),
 				sc_quote(e->src), sc_quote(e->dst));
 		return true;

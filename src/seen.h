@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 struct walk;
-struct entry;
+struct decision;
 
 /* Several operands into a directory: SRC (stat SST, going to DST) was
  * named before, and cp copies it once and warns (said).  Else it is
@@ -17,7 +17,7 @@ bool sc_seen_named_twice(struct walk *w, const char *src,
 
 /* Several operands into a directory: never write through a symlink this
  * run made.  True (said) when E's destination is one. */
-bool sc_seen_through_new_symlink(struct walk *w, const struct entry *e);
+bool sc_seen_through_new_symlink(struct walk *w, const struct decision *e);
 
 /* Several operands into a directory: what this one became, DST, is
  * remembered, so that a later operand does not overwrite it or write

@@ -83,14 +83,14 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	size_t n;
 	int e;
 
-	target = read_link(w->at_fd, w->at_name, sst->st_size, &n);
+	target = read_link(w->e.at_fd, w->e.at_name, sst->st_size, &n);
 	if (!target) {
-		sc_report_error(&w->msgs, errno,
+		sc_report_error(&w->wk.msgs, errno,
 				_("cannot read symbolic link %s"),
 				sc_quote(src));
 		return -1;
 	}
-	if (w->o->explain) {
+	if (w->run->o->explain) {
 		free(target);
 		sc_walk_report(w, &rec);
 		return 0;
@@ -99,13 +99,13 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		struct sc_at to = sc_walk_dst(w, dst);
 		struct sc_at what = { AT_FDCWD, target, target };
 
-		e = sc_dest_make_link(false, &what, &to, false, w->o->force);
+		e = sc_dest_make_link(false, &what, &to, false, w->run->o->force);
 	}
-	if (e == -EEXIST && w->o->update != SC_UPDATE_ALL && dst_st &&
+	if (e == -EEXIST && w->run->o->update != SC_UPDATE_ALL && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {
 		/* -u: the link is already there as it should be */
 		size_t hn;
-		char *have = read_link(w->dst_fd, w->dst_name,
+		char *have = read_link(w->e.dst_fd, w->e.dst_name,
 				       dst_st->st_size, &hn);
 
 		if (have && hn == n && !memcmp(have, target, n))
@@ -114,13 +114,13 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	free(target);
 	if (e < 0) {
-		sc_report_error(&w->msgs, -e,
+		sc_report_error(&w->wk.msgs, -e,
 				_("cannot create symbolic link %s"),
 				sc_quote(dst));
 		return -1;
 	}
 	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
-		w->msgs.failed = true;
+		w->wk.msgs.failed = true;
 	sc_walk_report(w, &rec);
 	return 0;
 }
@@ -133,22 +133,22 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	struct sc_made m = { .created = true };
 	mode_t mode;
 
-	if (w->o->explain) {
+	if (w->run->o->explain) {
 		sc_walk_report(w, &rec);
 		return 0;
 	}
 	m.omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
 	mode = sst->st_mode & ~m.omitted;
 	if (S_ISFIFO(sst->st_mode) ?
-	    mkfifoat(w->dst_fd, w->dst_name, mode & 07777) :
-	    mknodat(w->dst_fd, w->dst_name, mode, sst->st_rdev)) {
-		sc_report_error(&w->msgs, errno, S_ISFIFO(sst->st_mode) ?
+	    mkfifoat(w->e.dst_fd, w->e.dst_name, mode & 07777) :
+	    mknodat(w->e.dst_fd, w->e.dst_name, mode, sst->st_rdev)) {
+		sc_report_error(&w->wk.msgs, errno, S_ISFIFO(sst->st_mode) ?
 		    _("cannot create fifo %s") :
 		    _("cannot create special file %s"), sc_quote(dst));
 		return -1;
 	}
 	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
-		w->msgs.failed = true;
+		w->wk.msgs.failed = true;
 	sc_walk_report(w, &rec);
 	return 0;
 }
@@ -162,17 +162,17 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 _noinline_ int copy_new_regular(struct walk *w, const char *src,
 				const char *dst)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	const struct stat *ahead = NULL;
 	struct stat ist;
 	const char *prev;
 	int in, r;
 	bool tracked;
 
-	if (w->ahead_fd >= 0) {
-		in = w->ahead_fd;	/* ours now */
-		ahead = w->ahead_st;
-		w->ahead_fd = -1;
+	if (w->e.ahead_fd >= 0) {
+		in = w->e.ahead_fd;	/* ours now */
+		ahead = w->e.ahead_st;
+		w->e.ahead_fd = -1;
 	} else {
 		in = sc_walk_open_source(w, SC_NEW_SRC_FLAGS);
 	}
@@ -184,12 +184,12 @@ _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	if (ahead)
 		ist = *ahead;
 	if ((!ahead && fstat(in, &ist) < 0) || !S_ISREG(ist.st_mode) ||
-	    (o->one_file_system && ist.st_dev != w->root_dev)) {
+	    (o->one_file_system && ist.st_dev != w->run->root_dev)) {
 		close(in);
 		return 1;
 	}
 	tracked = sc_links_tracked(o, &ist, false);
-	if (tracked && w->in_worker) {
+	if (tracked && w->wk.in_worker) {
 		/* the hard-link map is the walk's: hand it back */
 		close(in);
 		return 1;
@@ -206,7 +206,7 @@ _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	r = sc_file_copy(w, src, dst, NULL, NULL, false, in, &ist);
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
-	if (r == 0 && !w->msgs.failed && tracked)
+	if (r == 0 && !w->wk.msgs.failed && tracked)
 		remember_copy(w, &ist, dst);
 	return r;
 }
@@ -218,16 +218,16 @@ static void entry_end(struct walk *w, const char *src, const char *dst,
 	       bool cmdline, const struct sc_msgs *outer_msgs,
 	       bool outer_reported, bool outer_announced)
 {
-	if (w->msgs.failed) {
+	if (w->wk.msgs.failed) {
 		w->run->failures++;
 		report_failed(w, src, dst, cmdline);
 	}
-	w->msgs = *outer_msgs;
-	w->reported = outer_reported;
-	w->announced = outer_announced;
+	w->wk.msgs = *outer_msgs;
+	w->e.reported = outer_reported;
+	w->e.announced = outer_announced;
 
-	free(w->backup);
-	w->backup = NULL;
+	free(w->e.backup);
+	w->e.backup = NULL;
 }
 
 /* Copies SRC to DST, or, a directory, makes it a level of the walk
@@ -236,23 +236,23 @@ static void entry_end(struct walk *w, const char *src, const char *dst,
 static int entry_begin(struct walk *w, const char *src, const char *dst,
 		bool cmdline, unsigned char dtype)
 {
-	const struct sc_options *o = w->o;
-	bool outer_reported = w->reported;
-	bool outer_announced = w->announced;
-	struct sc_msgs outer_msgs = w->msgs;
+	const struct sc_options *o = w->run->o;
+	bool outer_reported = w->e.reported;
+	bool outer_announced = w->e.announced;
+	struct sc_msgs outer_msgs = w->wk.msgs;
 	int r = 1;
 
 	if (cmdline) {
 		/* an operand: its own names, from here */
-		w->at_fd = w->dst_fd = AT_FDCWD;
-		w->at_name = src;
-		w->dst_name = dst;
-		w->in_level = false;
+		w->e.at_fd = w->e.dst_fd = AT_FDCWD;
+		w->e.at_name = src;
+		w->e.dst_name = dst;
+		w->e.in_level = false;
 	}
-	sc_report_begin(&w->msgs);
-	w->reported = false;
-	w->announced = false;
-	if (dtype == DT_REG && w->parent_facts && !o->explain &&
+	sc_report_begin(&w->wk.msgs);
+	w->e.reported = false;
+	w->e.announced = false;
+	if (dtype == DT_REG && w->e.parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(w, src, dst);
 	if (r == 1)
@@ -298,17 +298,17 @@ int copy_entry(struct walk *w, const char *src, const char *dst,
 
 /* Stats the source as the options say (through its directory's
  * descriptor when the walk has one).  0, or -1 with the message said. */
-static _noinline_ int stat_source(struct walk *w, struct entry *e)
+static _noinline_ int stat_source(struct walk *w, struct decision *e)
 {
-	int r = fstatat(w->at_fd, w->at_name, &e->sst,
+	int r = fstatat(w->e.at_fd, w->e.at_name, &e->sst,
 			e->follow ? 0 : AT_SYMLINK_NOFOLLOW);
 
 	if (r < 0) {
 		/* listed, then gone before its turn: cp's words, and the
 		 * summary counts it */
 		if (!e->cmdline && errno == ENOENT)
-			sc_report_vanished(w->rep);
-		sc_report_error(&w->msgs, errno, _("cannot stat %s"),
+			sc_report_vanished(w->run->rep);
+		sc_report_error(&w->wk.msgs, errno, _("cannot stat %s"),
 				sc_quote(e->src));
 		return -1;
 	}
@@ -320,9 +320,9 @@ static _noinline_ int stat_source(struct walk *w, struct entry *e)
  * data of a file (or, without -R, of a FIFO or device) or a special
  * file.  0 or -1. */
 static _noinline_ int copy_non_directory(struct walk *w,
-					 const struct entry *e)
+					 const struct decision *e)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	bool as_regular = !o->recursive || o->copy_contents;
 	const struct stat *dst_st = e->dst_exists || e->loop ?
 				    &e->dst_st : NULL;
@@ -334,7 +334,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	if (!e->dst_exists && !e->loop && e->dst[0] &&
 	    e->dst[strlen(e->dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
-		sc_report_error(&w->msgs, ENOTDIR,
+		sc_report_error(&w->wk.msgs, ENOTDIR,
 				_("cannot create regular file %s"),
 				sc_quote(e->dst));
 		return -1;
@@ -358,7 +358,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 				 e->follow, -1, NULL);
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
-	if (r == 0 && !w->msgs.failed && tracked)
+	if (r == 0 && !w->wk.msgs.failed && tracked)
 		remember_copy(w, &e->sst, e->dst);
 	return r;
 }
@@ -369,8 +369,8 @@ static _noinline_ int copy_non_directory(struct walk *w,
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline)
 {
-	const struct sc_options *o = w->o;
-	struct entry entry = {
+	const struct sc_options *o = w->run->o;
+	struct decision entry = {
 		.src = src, .dst = dst, .cmdline = cmdline,
 		.follow = o->deref == SC_DEREF_ALWAYS ||
 			  (o->deref == SC_DEREF_ARGS && cmdline),
@@ -380,9 +380,9 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	if (stat_source(w, e) < 0)
 		return -1;
 	if (cmdline)
-		w->root_dev = e->sst.st_dev;
+		w->run->root_dev = e->sst.st_dev;
 	if (S_ISDIR(e->sst.st_mode) && !o->recursive) {
-		sc_report_error(&w->msgs, 0,
+		sc_report_error(&w->wk.msgs, 0,
 				_("-r not specified; omitting directory %s"),
 				sc_quote(src));
 		return -1;
@@ -416,7 +416,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
  * level).  False when K has no more to copy. */
 static bool level_step(struct walk *w, size_t k)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct level *l = &w->levels[k];
 	struct sc_job *batch;
 	struct dent *ent;
@@ -429,8 +429,8 @@ static bool level_step(struct walk *w, size_t k)
 	e = level_get(w, k);
 	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
-	    !w->in_worker &&
-	    sc_jobs_ready(w->jobs, l->dir_facts, l->sfd, ent->name)) {
+	    !w->wk.in_worker &&
+	    sc_jobs_ready(w->run->jobs, l->dir_facts, l->sfd, ent->name)) {
 		/* -j: new files in a new directory go to a worker in runs;
 		 * their output keeps its place in walk order.  1: no
 		 * descriptors or memory for a job, copied here. */
@@ -442,7 +442,7 @@ static bool level_step(struct walk *w, size_t k)
 		if (!s2 || !d2) {
 			free(s2);
 			free(d2);
-			sc_report_error(&w->msgs, ENOMEM, "%s",
+			sc_report_error(&w->wk.msgs, ENOMEM, "%s",
 					sc_quote(level_name(w, k, false)));
 			l->failed = true;
 			goto next;
@@ -451,7 +451,7 @@ static bool level_step(struct walk *w, size_t k)
 		if (!l->src_facts)
 			l->src_facts = sc_walk_facts(w, l->sfd, &l->sst);
 		batch = l->batch;
-		e = sc_jobs_add(w->jobs, &batch, l->sfd, l->src_facts,
+		e = sc_jobs_add(w->run->jobs, &batch, l->sfd, l->src_facts,
 				l->dfd, l->dir_facts, s2, d2);
 		/* a file handed back may have moved the levels */
 		l = &w->levels[k];
@@ -463,7 +463,7 @@ static bool level_step(struct walk *w, size_t k)
 	}
 	batch = l->batch;
 	l->batch = NULL;
-	sc_jobs_submit(w->jobs, &batch);
+	sc_jobs_submit(w->run->jobs, &batch);
 	/* again: a file handed back while the jobs were flushed may have
 	 * moved W, the levels and their names */
 	l = &w->levels[k];
@@ -474,11 +474,11 @@ static bool level_step(struct walk *w, size_t k)
 		return false;
 	}
 	/* set for each entry: copying a subdirectory changes them */
-	w->parent_facts = l->dir_facts;
+	w->e.parent_facts = l->dir_facts;
 	s = entry_name(w, k, false, ent->name);
 	d = s ? entry_name(w, k, true, ent->name) : NULL;
 	if (!s || !d) {
-		sc_report_error(&w->msgs, ENOMEM, "%s",
+		sc_report_error(&w->wk.msgs, ENOMEM, "%s",
 				sc_quote(level_name(w, k, false)));
 		l->failed = true;
 		goto next;
@@ -501,22 +501,22 @@ next:
 static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
 			    const char *dst)
 {
-	w->at_name = done->sname;
-	w->dst_name = done->dname;
-	w->in_level = done->up;
+	w->e.at_name = done->sname;
+	w->e.dst_name = done->dname;
+	w->e.in_level = done->up;
 	if (!done->up) {
-		w->at_fd = done->spfd;
-		w->dst_fd = done->dpfd;
+		w->e.at_fd = done->spfd;
+		w->e.dst_fd = done->dpfd;
 	} else if (level_get(w, k - 1) == 0) {
 		const struct level *p = &w->levels[k - 1];
 
-		w->at_fd = p->sfd;
-		w->dst_fd = p->dfd >= 0 ? p->dfd : AT_FDCWD;
+		w->e.at_fd = p->sfd;
+		w->e.dst_fd = p->dfd >= 0 ? p->dfd : AT_FDCWD;
 		if (p->dfd < 0)
-			w->dst_name = dst;
+			w->e.dst_name = dst;
 	} else {
 		/* said at its end; nothing here goes by path */
-		w->at_fd = w->dst_fd = -1;
+		w->e.at_fd = w->e.dst_fd = -1;
 	}
 }
 
@@ -525,7 +525,7 @@ static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
  * (copy_path(), copy_entry()).  0 or -1, as that entry's copy. */
 static int level_finish(struct walk *w, size_t k)
 {
-	const struct sc_options *o = w->o;
+	const struct sc_options *o = w->run->o;
 	struct level *l = &w->levels[k], done;
 	struct sc_job *batch = l->batch;
 	const char *src, *dst;
@@ -534,14 +534,14 @@ static int level_finish(struct walk *w, size_t k)
 	int dfd = -1, rc;
 
 	l->batch = NULL;
-	sc_jobs_submit(w->jobs, &batch);
+	sc_jobs_submit(w->run->jobs, &batch);
 	/* a file handed back may have moved the levels */
 	l = &w->levels[k];
 	while (l->next < l->n_ents)
 		free(l->ents[l->next++].name);
 	free(l->ents);
 	l->ents = NULL;
-	w->parent_facts = NULL;
+	w->e.parent_facts = NULL;
 	/* valid from here on: nothing below names an entry or grows them */
 	src = level_name(w, k, false);
 	dst = level_name(w, k, true);
@@ -551,7 +551,7 @@ static int level_finish(struct walk *w, size_t k)
 		l->failed = true;
 	}
 	attrs = !l->lost_copy && dir_attrs_wanted(w, &l->m);
-	if (attrs && sc_jobs_running(w->jobs))
+	if (attrs && sc_jobs_running(w->run->jobs))
 		node = level_node(w, k);	/* 0: set now after all */
 	done = *l;
 	/* its copy's descriptor stays for its attributes */

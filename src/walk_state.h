@@ -1,6 +1,6 @@
 /* The walk's state, private to src/: the run's (struct run), the
  * traversal's and its entry's (struct walk; a -j worker has a copy of its
- * own), and one entry's as the copy decides it (struct entry).  The walk
+ * own), and one entry's as the copy decides it (struct decision).  The walk
  * owns it; the files below it are handed the struct walk of the entry
  * being copied. */
 #ifndef SMARTCP_WALK_STATE_H
@@ -41,8 +41,11 @@ struct sc_devino {
 	ino_t ino;
 };
 
-/* What the walk and its -j workers share for the whole run. */
+/* The run: set up before any worker starts, shared by the walk and its
+ * -j workers, which only read it (but FAILURES, the walk's). */
 struct run {
+	const struct sc_options *o;
+	struct sc_report *rep;
 	/* The one copier: its facts cache and the roads it learned to fail
 	 * for each pair of filesystems are shared by the walk and its
 	 * workers, under the copier's own lock. */
@@ -55,44 +58,58 @@ struct run {
 	/* --explain --assume-fs: the source's and destination's facts */
 	bool fs_assumed;
 	struct sc_fs_facts *assumed[2];	/* NULL: unknown */
+	mode_t umask;
+	bool privileged;	/* root: may chown, and must say when it fails */
+	struct sc_jobs *jobs;	/* -j: the workers */
+	dev_t root_dev;		/* -x: the device of the current operand */
 };
 
-struct walk {
-	const struct sc_options *o;
-	/* Facts of the directory the walk just created and is filling, or
-	 * NULL: its new entries need no lstat and no fstat. */
-	const struct sc_fs_facts *parent_facts;
-	char *backup;		/* backup made for the current file, or NULL */
-	/* The source entry being copied, as its directory's descriptor and
-	 * its name there: opened through these, a directory renamed or
-	 * swapped for a symlink while the walk is inside it cannot lead the
-	 * copy out of the source tree, and no name the kernel is handed
-	 * grows with the depth (PATH_MAX).  An operand: AT_FDCWD and its
-	 * path.  DST_FD and DST_NAME: its destination, the same way. */
+/* One thread's means of copying: the walk's own, or a -j worker's. */
+struct worker {
+	struct run *run;
+	/* its means of copying through the run's copier, and what its
+	 * copies report */
+	struct sc_copy_ctx *cx;
+	struct sc_copy_report *crep;
+	struct sc_msgs msgs;	/* its messages about its entry */
+	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
+	bool in_worker;		/* a -j worker, not the walk's thread */
+	/* the walk's hard-link table; NULL in a -j worker, which hands a
+	 * file with other names back to the walk */
+	struct sc_links *links;
+};
+
+/* The entry being copied, and what has been said of it. */
+struct entry {
+	/* The source, as its directory's descriptor and its name there:
+	 * opened through these, a directory renamed or swapped for a
+	 * symlink while the walk is inside it cannot lead the copy out of
+	 * the source tree, and no name the kernel is handed grows with the
+	 * depth (PATH_MAX).  An operand: AT_FDCWD and its path.  DST_FD and
+	 * DST_NAME: its destination, the same way. */
 	int at_fd;
 	const char *at_name;
 	int dst_fd;
 	const char *dst_name;
 	bool in_level;		/* ... the deepest level's (levels.h) */
-	bool reported;		/* the current entry has its record */
+	/* Facts of the directory the walk just created and is filling, or
+	 * NULL: its new entries need no lstat and no fstat. */
+	const struct sc_fs_facts *parent_facts;
+	char *backup;		/* backup made for it, or NULL */
+	bool reported;		/* it has its record */
 	bool announced;		/* ... and its cp-style -v line is out */
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
-	struct sc_report *rep;
-	struct run *run;	/* shared by the walk and its workers */
-	/* this thread's means of copying through the run's copier, and
-	 * what its copies report */
-	struct sc_copy_ctx *cx;
-	struct sc_copy_report *crep;
-	mode_t umask;
-	bool privileged;	/* root: may chown, and must say when it fails */
-	bool in_worker;		/* a -j worker's copy of the walk */
-	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
-	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
-	struct sc_msgs msgs;	/* this thread's messages about its entry */
-	int ahead_fd;		/* -j: the next file, opened ahead, or -1 */
+	int ahead_fd;		/* -j: the file, opened ahead, or -1 */
 	const struct stat *ahead_st;	/* its fstat (struct sc_job_file) */
-	struct sc_jobs *jobs;	/* -j: the workers, shared */
+};
+
+/* The traversal, on the walk's thread. */
+struct walk {
+	struct run *run;	/* shared by the walk and its workers */
+	struct worker wk;	/* the walk thread's own */
+	struct entry e;		/* the entry it is copying */
 	struct walk *workers;	/* -j: one walk per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
 	size_t n_deferred, cap_deferred;
@@ -121,11 +138,10 @@ struct walk {
 	bool multi;
 	struct seen *src_seen, *dst_seen;
 	size_t n_src_seen, n_dst_seen;
-	dev_t root_dev;		/* -x: the device of the current operand */
 };
 
 /* One entry the walk copies, as its phases see it. */
-struct entry {
+struct decision {
 	const char *src, *dst;
 	bool cmdline;		/* an operand, not found in a directory */
 	bool follow;		/* symlinks to the source are followed */
@@ -152,12 +168,12 @@ int copy_new_regular(struct walk *w, const char *src, const char *dst);
  * kernel is to be asked about them (see struct walk). */
 static inline struct sc_at sc_walk_src(const struct walk *w, const char *src)
 {
-	return (struct sc_at){ w->at_fd, w->at_name, src };
+	return (struct sc_at){ w->e.at_fd, w->e.at_name, src };
 }
 
 static inline struct sc_at sc_walk_dst(const struct walk *w, const char *dst)
 {
-	return (struct sc_at){ w->dst_fd, w->dst_name, dst };
+	return (struct sc_at){ w->e.dst_fd, w->e.dst_name, dst };
 }
 
 #endif

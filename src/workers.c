@@ -18,11 +18,11 @@
  * way may lead elsewhere by now. */
 static void job_entry(struct walk *w, const struct sc_job_file *f)
 {
-	w->at_fd = f->dirfd;
-	w->at_name = sc_path_last(f->src);
-	w->dst_fd = f->dst_dirfd;
-	w->dst_name = sc_path_last(f->dst);
-	w->in_level = false;
+	w->e.at_fd = f->dirfd;
+	w->e.at_name = sc_path_last(f->src);
+	w->e.dst_fd = f->dst_dirfd;
+	w->e.dst_name = sc_path_last(f->dst);
+	w->e.in_level = false;
 }
 
 /* On worker ID: copy new file F with the worker's own walk. */
@@ -32,41 +32,41 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 	struct walk *w = &((struct walk *)arg)->workers[id];
 	int r;
 
-	w->slot = slot;
-	w->thread = 1 + id;
-	w->parent_facts = f->parent_facts;
-	w->ahead_fd = f->ahead_fd;
-	w->ahead_st = f->ahead_st;
-	sc_report_begin(&w->msgs);
-	w->reported = false;
-	w->announced = false;
+	w->wk.slot = slot;
+	w->wk.thread = 1 + id;
+	w->e.parent_facts = f->parent_facts;
+	w->e.ahead_fd = f->ahead_fd;
+	w->e.ahead_st = f->ahead_st;
+	sc_report_begin(&w->wk.msgs);
+	w->e.reported = false;
+	w->e.announced = false;
 	job_entry(w, f);
 	r = copy_new_regular(w, f->src, f->dst);
-	if (r != 1 && w->msgs.failed)
+	if (r != 1 && w->wk.msgs.failed)
 		report_failed(w, f->src, f->dst, false);
-	w->slot = NULL;
-	return r == 1 ? 1 : w->msgs.failed ? -1 : 0;
+	w->wk.slot = NULL;
+	return r == 1 ? 1 : w->wk.msgs.failed ? -1 : 0;
 }
 
 /* On the walk thread: a file a worker handed back, by the general path. */
 static void copy_handed_back(void *arg, const struct sc_job_file *f)
 {
 	struct walk *w = arg;
-	const char *at_name = w->at_name, *dst_name = w->dst_name;
-	int at_fd = w->at_fd, dst_fd = w->dst_fd;
-	bool in_level = w->in_level;
+	const char *at_name = w->e.at_name, *dst_name = w->e.dst_name;
+	int at_fd = w->e.at_fd, dst_fd = w->e.dst_fd;
+	bool in_level = w->e.in_level;
 
-	w->parent_facts = f->parent_facts;
+	w->e.parent_facts = f->parent_facts;
 	job_entry(w, f);
 	copy_entry(w, f->src, f->dst, false, DT_UNKNOWN);
 	/* the walk's entry as it was; the walk checks its level's
 	 * descriptors before it uses them again (copy_entries()) */
-	w->at_fd = at_fd;
-	w->at_name = at_name;
-	w->dst_fd = dst_fd;
-	w->dst_name = dst_name;
-	w->in_level = in_level;
-	w->parent_facts = NULL;
+	w->e.at_fd = at_fd;
+	w->e.at_name = at_name;
+	w->e.dst_fd = dst_fd;
+	w->e.dst_name = dst_name;
+	w->e.in_level = in_level;
+	w->e.parent_facts = NULL;
 }
 
 bool sc_workers_fd_short(void *arg, int err, unsigned *tries)
@@ -92,22 +92,23 @@ static unsigned start_workers(void *arg, unsigned n)
 		struct walk *k = &w->workers[i];
 
 		*k = *w;
-		k->in_worker = true;
-		k->ahead_fd = -1;
+		k->wk.in_worker = true;
+		k->e.ahead_fd = -1;
 		k->workers = NULL;
-		k->backup = NULL;
-		k->msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
+		k->e.backup = NULL;
+		k->wk.links = NULL;	/* the walk's: a worker hands such files back */
+		k->wk.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
 		/* one copier for the run (its facts and what it learned
 		 * shared, under its lock), a context and a report each */
-		k->cx = NULL;
-		k->crep = NULL;
-		if (sc_copy_ctx_new(w->run->copier, &k->cx) < 0 ||
-		    sc_copy_report_new(&k->crep) < 0) {
-			sc_copy_ctx_free(k->cx);
+		k->wk.cx = NULL;
+		k->wk.crep = NULL;
+		if (sc_copy_ctx_new(w->run->copier, &k->wk.cx) < 0 ||
+		    sc_copy_report_new(&k->wk.crep) < 0) {
+			sc_copy_ctx_free(k->wk.cx);
 			break;
 		}
-		sc_copy_ctx_set_fd_short(k->cx, sc_workers_fd_short, k);
-		sc_signals_register(1 + i, k->cx);
+		sc_copy_ctx_set_fd_short(k->wk.cx, sc_workers_fd_short, k);
+		sc_signals_register(1 + i, k->wk.cx);
 	}
 	return i;
 }
@@ -118,8 +119,8 @@ static void stop_workers(void *arg, unsigned n)
 
 	for (unsigned i = 0; w->workers && i < n; i++) {
 		sc_signals_register(1 + i, NULL);
-		sc_copy_ctx_free(w->workers[i].cx);
-		sc_copy_report_free(w->workers[i].crep);
+		sc_copy_ctx_free(w->workers[i].wk.cx);
+		sc_copy_report_free(w->workers[i].wk.crep);
 	}
 	free(w->workers);
 	w->workers = NULL;
