@@ -202,7 +202,7 @@ void set_deferred_attrs(struct walk *w)
 				l->dfd, ".", level_name(w, k, true),
 			};
 
-			if (set_meta(w, -1, -1, &s, &t, &d->st, &d->m,
+			if (sc_entry_set_meta(&w->wk, -1, -1, &s, &t, &d->st, &d->m,
 				     0) < 0) {
 				w->run->failures++;
 				w->wk.msgs.failed = true;
@@ -215,7 +215,7 @@ void set_deferred_attrs(struct walk *w)
 					.kind = SC_KIND_DIR,
 				};
 
-				sc_walk_report(w, &rec);
+				sc_entry_report(&w->wk, &w->e, &rec);
 			}
 		}
 	}

@@ -390,7 +390,7 @@ static int keep_newer(struct walk *w, const struct decision *e)
 				sc_quote(e->dst));
 		return -1;
 	}
-	skipped(w, e->dst);
+	sc_entry_skipped(&w->wk, e->dst);
 	if (o->explain && !o->json)	/* the plan of a file left alone */
 		sc_report_skipped(&w->wk.msgs, e->dst);
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
@@ -417,7 +417,7 @@ static int left_unchanged(struct walk *w, const struct decision *e)
 	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
 	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
 	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
-		r = sc_file_unchanged(w, e->src, e->dst, &e->sst, &e->dst_st,
+		r = sc_file_unchanged(&w->wk, &w->e, e->src, e->dst, &e->sst, &e->dst_st,
 				      e->follow);
 		if (r > 0 && !w->wk.msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
@@ -458,7 +458,7 @@ _noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
 	bool src_dir = S_ISDIR(e->sst.st_mode);
 	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
 	bool nothing_to_do = false;
-	struct sc_at src = sc_walk_src(w, e->src), dst = sc_walk_dst(w, e->dst);
+	struct sc_at src = sc_entry_src(&w->e, e->src), dst = sc_entry_dst(&w->e, e->dst);
 	int r;
 
 	if (o->interactive != SC_OVERWRITE_NEVER &&
@@ -475,7 +475,7 @@ _noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
 			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
 			  !sc_dest_ask_overwrite(o, w->run->privileged, &dst,
 						 &e->dst_st)))) {
-		skipped(w, e->dst);
+		sc_entry_skipped(&w->wk, e->dst);
 		if (o->explain && !o->json)
 			sc_report_skipped(&w->wk.msgs, e->dst);
 		return 0;
@@ -527,13 +527,13 @@ int sc_dest_link_instead(struct walk *w, const struct decision *e)
 	const struct sc_options *o = w->run->o;
 	struct sc_record rec = { .src = e->src, .dst = e->dst,
 		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
-	struct sc_at to = sc_walk_dst(w, e->dst);
-	struct sc_at target = o->hard_link ? sc_walk_src(w, e->src) :
+	struct sc_at to = sc_entry_dst(&w->e, e->dst);
+	struct sc_at target = o->hard_link ? sc_entry_src(&w->e, e->src) :
 			      (struct sc_at){ AT_FDCWD, e->src, e->src };
 	int r;
 
 	if (o->explain) {
-		sc_walk_report(w, &rec);
+		sc_entry_report(&w->wk, &w->e, &rec);
 		return 0;
 	}
 	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst)) {
@@ -554,7 +554,7 @@ int sc_dest_link_instead(struct walk *w, const struct decision *e)
 				sc_quote(e->dst), sc_quote(e->src));
 		return -1;
 	}
-	sc_walk_report(w, &rec);
+	sc_entry_report(&w->wk, &w->e, &rec);
 	return 0;
 }
 
@@ -566,7 +566,7 @@ int sc_dest_link_instead(struct walk *w, const struct decision *e)
 static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
 					const char *dst, const struct stat *st)
 {
-	struct sc_at to = sc_walk_dst(w, dst), from = { .path = prev };
+	struct sc_at to = sc_entry_dst(&w->e, dst), from = { .path = prev };
 	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
 	struct stat now;
 
@@ -609,7 +609,7 @@ int link_to_earlier(struct walk *w, const char *prev, const char *src,
 				sc_quote(dst), sc_quote(prev));
 		return -1;
 	}
-	sc_walk_report(w, &rec);
+	sc_entry_report(&w->wk, &w->e, &rec);
 	/* cp -v says it after the "->" line, as GNU cp does */
 	if (e > 0 && w->run->o->verbose)
 		sc_report_removed(&w->wk.msgs, dst);

@@ -301,8 +301,8 @@ static _noinline_ const struct sc_fs_facts *dir_facts_of(struct walk *w,
 	struct stat st;
 
 	if (fd < 0)
-		return sc_walk_facts_for_path(w, path);
-	return fstat(fd, &st) == 0 ? sc_walk_facts(w, fd, &st) : NULL;
+		return sc_entry_facts_for_path(&w->wk, path);
+	return fstat(fd, &st) == 0 ? sc_entry_facts(&w->wk, fd, &st) : NULL;
 }
 
 /* Opens level K, just pushed for SRC -> DST, to copy its entries: first
@@ -402,7 +402,7 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		struct sc_at s = { w->e.at_fd, w->e.at_name, src };
 		struct sc_at d = { dfd, ".", dst };
 
-		r = set_meta(w, -1, -1, &s, &d, &l->sst, &m, 0);
+		r = sc_entry_set_meta(&w->wk, -1, -1, &s, &d, &l->sst, &m, 0);
 	}
 	if (own >= 0)
 		close(own);
@@ -434,7 +434,7 @@ static _noinline_ void report_directory(struct walk *w, const char *src,
 {
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
 
-	sc_walk_report(w, &rec);
+	sc_entry_report(&w->wk, &w->e, &rec);
 }
 
 int copy_dir(struct walk *w, const char *src, const char *dst,

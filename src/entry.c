@@ -14,13 +14,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static struct sc_pool_slot *current_slot(const struct walk *w)
+static struct sc_pool_slot *current_slot(const struct worker *wk)
 {
-	return w->wk.slot ? w->wk.slot : sc_jobs_own_slot(w->run->jobs);
+	return wk->slot ? wk->slot : sc_jobs_own_slot(wk->run->jobs);
 }
 
-/* Where W's -v lines and messages go now (struct sc_msgs). */
-void walk_streams(void *arg, FILE **out, FILE **err)
+/* Where worker ARG's -v lines and messages go now (struct sc_msgs). */
+void sc_entry_streams(void *arg, FILE **out, FILE **err)
 {
 	struct sc_pool_slot *s = current_slot(arg);
 
@@ -28,35 +28,36 @@ void walk_streams(void *arg, FILE **out, FILE **err)
 	*err = s ? s->err : NULL;
 }
 
-void sc_walk_report(struct walk *w, struct sc_record *rec)
+void sc_entry_report(struct worker *wk, struct entry *ent,
+		     struct sc_record *rec)
 {
-	w->e.reported = true;
-	sc_report_failure(&w->wk.msgs, rec);
-	rec->backup = w->e.backup;
-	rec->announced = w->e.announced;
+	ent->reported = true;
+	sc_report_failure(&wk->msgs, rec);
+	rec->backup = ent->backup;
+	rec->announced = ent->announced;
 	/* counted as the summary counts files */
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
 		sc_signals_done(sc_copy_report_bytes(rec->res));
-	sc_report_record(w->run->rep, rec, sc_report_out(&w->wk.msgs));
+	sc_report_record(wk->run->rep, rec, sc_report_out(&wk->msgs));
 }
 
 /* --json: an entry that failed before a record was made (or after its
  * record said it was fine: a directory whose entries cannot be read) is
  * said anyway, typed by what its source is (CMDLINE: an operand), with
  * the step and errno of its first error (sc_report_failure()). */
-void report_failed(struct walk *w, const char *src, const char *dst,
-		   bool cmdline)
+void sc_entry_report_failed(struct worker *wk, struct entry *ent,
+			    const char *src, const char *dst, bool cmdline)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_UNKNOWN };
 	bool follow = o->deref == SC_DEREF_ALWAYS ||
 		      (o->deref == SC_DEREF_ARGS && cmdline);
 	struct stat st;
 
-	if (!o->json || w->wk.msgs.recorded == 2)
+	if (!o->json || wk->msgs.recorded == 2)
 		return;
-	if (fstatat(w->e.at_fd, w->e.at_name, &st,
+	if (fstatat(ent->at_fd, ent->at_name, &st,
 		    follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
 		rec.kind = S_ISDIR(st.st_mode) ? SC_KIND_DIR :
 			   o->hard_link ? SC_KIND_HARDLINK :
@@ -64,51 +65,54 @@ void report_failed(struct walk *w, const char *src, const char *dst,
 			   SC_KIND_SYMLINK :
 			   S_ISREG(st.st_mode) || !o->recursive ||
 			   o->copy_contents ? SC_KIND_FILE : SC_KIND_SPECIAL;
-	if (w->wk.msgs.step && !strcmp(w->wk.msgs.step, "link"))
+	if (wk->msgs.step && !strcmp(wk->msgs.step, "link"))
 		rec.kind = SC_KIND_HARDLINK;	/* to a copy made earlier */
 	if (rec.kind == SC_KIND_FILE)
 		rec.src_size = st.st_size;
-	sc_walk_report(w, &rec);
+	sc_entry_report(wk, ent, &rec);
 }
 
 /* --debug: a destination left as it was (-n, --update, a "no" to -i),
  * as cp 9.4 and later say it. */
-void skipped(struct walk *w, const char *dst)
+void sc_entry_skipped(struct worker *wk, const char *dst)
 {
-	if (w->run->o->debug && !w->run->o->json && !w->run->o->explain)
-		sc_report_skipped(&w->wk.msgs, dst);
+	if (wk->run->o->debug && !wk->run->o->json && !wk->run->o->explain)
+		sc_report_skipped(&wk->msgs, dst);
 }
 
 /* Called as cp, -v names a file that is not a directory before copying
  * it, as cp does: the line is there even when the copy then fails, and
  * comes before the error.  Under smartcp's own name the line comes after
  * the copy, with the road it took. */
-void announce(struct walk *w, const char *src, const char *dst)
+void sc_entry_announce(struct worker *wk, struct entry *ent, const char *src,
+		       const char *dst)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 
-	if (!o->verbose || !o->as_cp || o->json || o->explain || w->e.announced)
+	if (!o->verbose || !o->as_cp || o->json || o->explain || ent->announced)
 		return;
-	sc_report_cp_line(&w->wk.msgs, src, dst, w->e.backup);
-	w->e.announced = true;
+	sc_report_cp_line(&wk->msgs, src, dst, ent->backup);
+	ent->announced = true;
 }
 
-const struct sc_fs_facts *sc_walk_facts(struct walk *w, int fd,
-					const struct stat *st)
+const struct sc_fs_facts *sc_entry_facts(struct worker *wk, int fd,
+					 const struct stat *st)
 {
-	return sc_copier_facts(w->run->copier, fd, st);
+	return sc_copier_facts(wk->run->copier, fd, st);
 }
 
 /* The metadata of S's copy D (their paths name them in messages)
  * through the copier, which keeps what --preserve asks for; its events
  * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -1 when
  * a failure counts. */
-int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
-	     const struct sc_at *d, const struct stat *st,
-	     const struct sc_made *m, unsigned made)
+int sc_entry_set_meta(struct worker *wk, int in, int out,
+		      const struct sc_at *s, const struct sc_at *d,
+		      const struct stat *st, const struct sc_made *m,
+		      unsigned made)
 {
 	const struct sc_attrs_env env = {
-		.o = w->run->o, .privileged = w->run->privileged, .msgs = &w->wk.msgs,
+		.o = wk->run->o, .privileged = wk->run->privileged,
+		.msgs = &wk->msgs,
 	};
 	/* a name relative to no directory descriptor: its path */
 	struct sc_meta_args a = {
@@ -132,21 +136,22 @@ int set_meta(struct walk *w, int in, int out, const struct sc_at *s,
 		a.extra = m->extra;
 		a.old_mode = m->old_mode;
 	}
-	e = sc_copy_ctx_meta(w->wk.cx, &a, w->wk.crep);
-	sc_attrs_say_all(&env, w->wk.crep, s->path, d->path);
+	e = sc_copy_ctx_meta(wk->cx, &a, wk->crep);
+	sc_attrs_say_all(&env, wk->crep, s->path, d->path);
 	return e < 0 ? -1 : 0;
 }
 
-int sc_walk_set_attrs(struct walk *w, int in, int out, const char *src,
-		      const char *dst, const struct stat *st, struct sc_made *m)
+int sc_entry_set_attrs(struct worker *wk, const struct entry *ent, int in,
+		       int out, const char *src, const char *dst,
+		       const struct stat *st, struct sc_made *m)
 {
-	struct sc_at s = sc_walk_src(w, src), d = sc_walk_dst(w, dst);
+	struct sc_at s = sc_entry_src(ent, src), d = sc_entry_dst(ent, dst);
 
-	return set_meta(w, in, out, &s, &d, st, m, 0);
+	return sc_entry_set_meta(wk, in, out, &s, &d, st, m, 0);
 }
 
-const struct sc_fs_facts *sc_walk_facts_for_path(struct walk *w,
-						 const char *path)
+const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,
+						  const char *path)
 {
-	return sc_copier_facts_at(w->run->copier, AT_FDCWD, path);
+	return sc_copier_facts_at(wk->run->copier, AT_FDCWD, path);
 }

@@ -55,7 +55,7 @@
  * the final steps ended with. */
 #include "system.h"
 #include "file.h"
-#include "walk_state.h"
+#include "state.h"
 #include "entry.h"
 #include "attrs.h"
 #include "dest.h"
@@ -86,9 +86,10 @@ struct file_copy {
 
 /* Says why the data could not be copied (E = -errno, the road's), in
  * cp's words. */
-static void say_copy_failed(struct walk *w, const struct file_copy *f, int e)
+static void say_copy_failed(struct worker *wk, const struct file_copy *f,
+			    int e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	struct sc_record *rec = f->rec;
 	const struct sc_copy_report *res = f->rep;
 	unsigned n = sc_copy_report_attempts(res);
@@ -104,33 +105,34 @@ static void say_copy_failed(struct walk *w, const struct file_copy *f, int e)
 	if (o->reflink == SC_REFLINK_ALWAYS &&
 	    (!any || last == SC_ROAD_CLONE)) {
 		rec->failure = "clone";
-		sc_report_error(&w->wk.msgs, -e, _("failed to clone %s from %s"),
+		sc_report_error(&wk->msgs, -e, _("failed to clone %s from %s"),
 				sc_quote(f->dst), sc_quote(f->src));
 	} else if (sc_copy_report_flags(res) & SC_REPORT_EXTEND_FAILED) {
 		rec->failure = "write";
-		sc_report_error(&w->wk.msgs, -e, _("failed to extend %s"),
+		sc_report_error(&wk->msgs, -e, _("failed to extend %s"),
 				sc_quote(f->dst));
 	} else if (o->as_cp && any && last == SC_ROAD_RANGE) {
 		/* cp's words for a copy_file_range that failed; under its
 		 * own name smartcp finds the end that failed
 		 * (road_range.c) */
 		rec->failure = "copy";
-		sc_report_error(&w->wk.msgs, -e, _("error copying %s to %s"),
+		sc_report_error(&wk->msgs, -e, _("error copying %s to %s"),
 				sc_quote(f->src), sc_quote(f->dst));
 	} else if (side == SC_SIDE_READ) {
 		rec->failure = "read";
-		sc_report_error(&w->wk.msgs, -e, _("error reading %s"),
+		sc_report_error(&wk->msgs, -e, _("error reading %s"),
 				sc_quote(f->src));
 	} else {
 		rec->failure = "write";
-		sc_report_error(&w->wk.msgs, -e, _("error writing %s"),
+		sc_report_error(&wk->msgs, -e, _("error writing %s"),
 				sc_quote(f->dst));
 	}
 }
 
 /* Says that the source changed while it was copied (REC->change); fails
  * the file unless ALLOWED. */
-static void say_changed(struct walk *w, struct sc_record *rec, bool allowed)
+static void say_changed(struct worker *wk, struct sc_record *rec,
+			bool allowed)
 {
 	char what[256];
 
@@ -139,11 +141,11 @@ static void say_changed(struct walk *w, struct sc_record *rec, bool allowed)
 	rec->change_failed = true;
 	sc_report_change_text(what, sizeof(what), &rec->change, true);
 	if (rec->change.again)
-		sc_report_error(&w->wk.msgs, 0,
+		sc_report_error(&wk->msgs, 0,
 				_("%s changed while it was copied, and again while it was copied once more: %s"),
 				sc_quote(rec->src), what);
 	else
-		sc_report_error(&w->wk.msgs, 0,
+		sc_report_error(&wk->msgs, 0,
 				_("%s changed while it was copied: %s"),
 				sc_quote(rec->src), what);
 }
@@ -180,14 +182,14 @@ static const struct {
 };
 
 /* --verify found the copy wrong, or could not read or write to check. */
-static void say_verify_failed(struct walk *w, struct file_copy *f,
+static void say_verify_failed(struct worker *wk, struct file_copy *f,
 			      const struct sc_event *ev)
 {
 	struct sc_record *rec = f->rec;
 	int err = -ev->err;
 
 	if (err) {
-		sc_report_error(&w->wk.msgs, err,
+		sc_report_error(&wk->msgs, err,
 				ev->vside == SC_VSIDE_SOURCE ?
 				_("error reading %s") :
 				ev->vside == SC_VSIDE_WRITE ?
@@ -200,7 +202,7 @@ static void say_verify_failed(struct walk *w, struct file_copy *f,
 			       "verify";
 	} else {
 		rec->failure = "verify";
-		sc_report_error(&w->wk.msgs, 0,
+		sc_report_error(&wk->msgs, 0,
 				_("%s differs from %s at byte %lld, also after copying again"),
 				sc_quote(f->dst), sc_quote(f->src),
 				(long long)ev->offset);
@@ -209,17 +211,17 @@ static void say_verify_failed(struct walk *w, struct file_copy *f,
 
 /* Says event EV of F's copy as smartcp always said it (the table
  * above), setting the record's fields the message goes with. */
-static void say_event(struct walk *w, struct file_copy *f,
+static void say_event(struct worker *wk, struct file_copy *f,
 		      const struct sc_event *ev)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	struct sc_record *rec = f->rec;
 	int err = -ev->err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(plain_events); i++)
 		if (plain_events[i].kind == ev->kind) {
 			/* each format takes one %s: the file's name */
-			sc_report_verror_args(&w->wk.msgs, true,
+			sc_report_verror_args(&wk->msgs, true,
 					      plain_events[i].err ? err : 0,
 					      _(plain_events[i].fmt),
 					      sc_quote(plain_events[i].dst ?
@@ -229,19 +231,19 @@ static void say_event(struct walk *w, struct file_copy *f,
 	switch (ev->kind) {
 	case SC_EV_REMOVE_DEST:
 		if (err)
-			sc_report_error(&w->wk.msgs, err, _("cannot remove %s"),
+			sc_report_error(&wk->msgs, err, _("cannot remove %s"),
 					sc_quote(f->dst));
 		else if (o->verbose)
-			sc_report_removed(&w->wk.msgs, f->dst);
+			sc_report_removed(&wk->msgs, f->dst);
 		break;
 	case SC_EV_UNVERIFIABLE:
-		sc_report_error(&w->wk.msgs, 0,
+		sc_report_error(&wk->msgs, 0,
 				_("cannot verify %s: nothing written there can be read back"),
 				sc_quote(f->dst));
 		rec->failure = "verify";
 		break;
 	case SC_EV_DATA:
-		say_copy_failed(w, f, ev->err);
+		say_copy_failed(wk, f, ev->err);
 		break;
 	case SC_EV_CHANGED:
 		if (ev->fatal) {
@@ -249,32 +251,32 @@ static void say_event(struct walk *w, struct file_copy *f,
 			 * whatever --allow-changing-source says of changes
 			 * alone. */
 			rec->failure = "changed";
-			say_changed(w, rec, false);
+			say_changed(wk, rec, false);
 			rec->change_failed = false;	/* rec->err says it */
 		} else {
 			/* As cp, the copy is kept (it holds what was read)
 			 * and, as tar, the run fails; GNU cp says nothing,
 			 * and under its name neither does smartcp. */
-			say_changed(w, rec, o->allow_changing_source ||
+			say_changed(wk, rec, o->allow_changing_source ||
 				    o->as_cp);
 		}
 		break;
 	case SC_EV_REPAIR:
-		sc_report_error(&w->wk.msgs, err, ev->side == SC_SIDE_READ ?
+		sc_report_error(&wk->msgs, err, ev->side == SC_SIDE_READ ?
 				_("error reading %s") : _("error writing %s"),
 				sc_quote(ev->side == SC_SIDE_READ ? f->src :
 					 f->dst));
 		rec->failure = ev->side == SC_SIDE_READ ? "read" : "write";
 		break;
 	case SC_EV_VERIFY:
-		say_verify_failed(w, f, ev);
+		say_verify_failed(wk, f, ev);
 		break;
 	default:
 		if (meta_kind(ev->kind) || ev->kind == SC_EV_META_XATTR ||
 		    ev->kind == SC_EV_META_XATTR_CONF) {
 			struct sc_attrs_env env = {
-				.o = o, .privileged = w->run->privileged,
-				.msgs = &w->wk.msgs,
+				.o = o, .privileged = wk->run->privileged,
+				.msgs = &wk->msgs,
 			};
 
 			sc_attrs_say(&env, ev, f->src, f->dst);
@@ -286,7 +288,8 @@ static void say_event(struct walk *w, struct file_copy *f,
 /* Says every event of F's copy, in order.  Returns the first event
  * that failed it other than the metadata's (its kind), or -1;
  * *META_FAILED: a metadata event failed it. */
-static int say_events(struct walk *w, struct file_copy *f, bool *meta_failed)
+static int say_events(struct worker *wk, struct file_copy *f,
+		      bool *meta_failed)
 {
 	unsigned n = sc_copy_report_events(f->rep);
 	int fatal = -1;
@@ -297,7 +300,7 @@ static int say_events(struct walk *w, struct file_copy *f, bool *meta_failed)
 
 		if (sc_copy_report_event(f->rep, i, &ev) < 0)
 			continue;
-		say_event(w, f, &ev);
+		say_event(wk, f, &ev);
 		if (ev.fatal && (meta_kind(ev.kind) ||
 				 ev.kind == SC_EV_META_XATTR) &&
 		    ev.kind != SC_EV_OLD_MODE)
@@ -360,20 +363,21 @@ static void fill_record(struct sc_record *rec,
 }
 
 /* The copy's arguments for the entry the walk is on. */
-static struct sc_copy_args file_args(struct walk *w, const struct stat *sst,
+static struct sc_copy_args file_args(struct worker *wk, struct entry *ent,
+				     const struct stat *sst,
 				     const struct stat *dst_st, bool follow,
 				     int pre_in, const struct stat *pre_ist)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 
 	return (struct sc_copy_args){
 		.size = sizeof(struct sc_copy_args),
-		.src_dirfd = w->e.at_fd, .src_name = w->e.at_name,
+		.src_dirfd = ent->at_fd, .src_name = ent->at_name,
 		.src_fd = pre_in, .src_st = pre_in >= 0 ? pre_ist : NULL,
 		.src_expect = sst,
-		.dst_dirfd = w->e.dst_fd, .dst_name = w->e.dst_name, .dst_fd = -1,
+		.dst_dirfd = ent->dst_fd, .dst_name = ent->dst_name, .dst_fd = -1,
 		.dst_st = dst_st,
-		.dst_dir_facts = w->e.parent_facts,
+		.dst_dir_facts = ent->parent_facts,
 		/* a FIFO or a device is read as a stream (without -R, its
 		 * data is copied); a dangling symlink is written through
 		 * only as POSIX says (cp: POSIXLY_CORRECT) */
@@ -388,10 +392,10 @@ static struct sc_copy_args file_args(struct walk *w, const struct stat *sst,
 /* --explain of the file: what the run decides before its first byte,
  * said as the run says it, then the plan.  Nothing is created, written
  * or read.  0, or -1 with the message said. */
-static int explain_file(struct walk *w, struct file_copy *f,
-			struct sc_copy_args *a)
+static int explain_file(struct worker *wk, struct entry *ent,
+			struct file_copy *f, struct sc_copy_args *a)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	int e;
 
 	/* A symlink to nowhere is not written through (a backup or
@@ -401,32 +405,33 @@ static int explain_file(struct walk *w, struct file_copy *f,
 		a->flags |= SC_FILE_DANGLING;
 	bool meta_failed;
 
-	e = sc_copy_ctx_explain(w->wk.cx, a, w->wk.crep);
-	f->rep = w->wk.crep;
+	e = sc_copy_ctx_explain(wk->cx, a, wk->crep);
+	f->rep = wk->crep;
 	fill_record(f->rec, f->rep);
-	if (say_events(w, f, &meta_failed) >= 0 || e < 0)
+	if (say_events(wk, f, &meta_failed) >= 0 || e < 0)
 		return -1;
-	sc_walk_report(w, f->rec);
+	sc_entry_report(wk, ent, f->rec);
 	return 0;
 }
 
 /* The outcome of a copy that returned E, its events said (FATAL: the
  * first that failed it, but the metadata's; META_FAILED: metadata that
  * failed it).  0, or -1 with the record made for --json. */
-static int outcome(struct walk *w, struct file_copy *f, int e, int fatal,
-		   bool meta_failed, const struct timespec *t0)
+static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
+		   int e, int fatal, bool meta_failed,
+		   const struct timespec *t0)
 {
 	struct sc_record *rec = f->rec;
 	unsigned flags = sc_copy_report_flags(f->rep);
 
 	if (meta_failed)
-		w->wk.msgs.failed = true;
+		wk->msgs.failed = true;
 	if (e == 0 || (fatal < 0 && meta_failed && !f->atomic &&
 		       !(flags & SC_REPORT_UNCHANGED))) {
 		/* done; an attribute that was not kept, in place, fails the
 		 * entry but not the copy (its data is whole) */
 		rec->seconds = elapsed(t0);
-		sc_walk_report(w, rec);
+		sc_entry_report(wk, ent, rec);
 		return 0;
 	}
 	if (flags & SC_REPORT_UNCHANGED)
@@ -441,12 +446,13 @@ static int outcome(struct walk *w, struct file_copy *f, int e, int fatal,
 	if (!rec->err)
 		rec->err = e;
 	rec->seconds = elapsed(t0);
-	if (w->run->o->json)
-		sc_walk_report(w, rec);
+	if (wk->run->o->json)
+		sc_entry_report(wk, ent, rec);
 	return -1;
 }
 
-int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
+int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
+		      const char *dst,
 		      const struct stat *sst, const struct stat *dst_st,
 		      bool follow)
 {
@@ -457,24 +463,24 @@ int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
 	bool meta_failed;
 	int e, fatal;
 
-	if (w->run->o->explain || !S_ISREG(sst->st_mode) ||
+	if (wk->run->o->explain || !S_ISREG(sst->st_mode) ||
 	    !S_ISREG(dst_st->st_mode))
 		return 0;	/* --explain reads no data */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	a = file_args(w, sst, dst_st, follow, -1, NULL);
+	a = file_args(wk, ent, sst, dst_st, follow, -1, NULL);
 	a.flags |= SC_FILE_COMPARE_ONLY;
-	e = sc_copy_ctx_copy(w->wk.cx, &a, w->wk.crep);
-	f.rep = w->wk.crep;
+	e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
+	f.rep = wk->crep;
 	fill_record(&rec, f.rep);
-	fatal = say_events(w, &f, &meta_failed);
+	fatal = say_events(wk, &f, &meta_failed);
 	if (!(sc_copy_report_flags(f.rep) & SC_REPORT_UNCHANGED))
 		return e < 0 ? -1 : 0;
 	if (e < 0 || fatal >= 0 || meta_failed) {
-		w->wk.msgs.failed = true;
+		wk->msgs.failed = true;
 		return -1;
 	}
 	rec.seconds = elapsed(&t0);
-	sc_walk_report(w, &rec);
+	sc_entry_report(wk, ent, &rec);
 	return 1;
 }
 
@@ -483,11 +489,12 @@ int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
  * of a fresh tree); else SRC is opened by the library and checked
  * against SST, the stat the walk saw.  DST_ST is the stat of the
  * existing destination (links followed), or NULL when there is none. */
-int sc_file_copy(struct walk *w, const char *src, const char *dst,
+int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
+		 const char *dst,
 		 const struct stat *sst, const struct stat *dst_st,
 		 bool follow, int pre_in, const struct stat *pre_ist)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
 	struct file_copy f = {
 		.src = src, .dst = dst, .rec = &rec,
@@ -496,24 +503,24 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 		 * empty */
 		.atomic = o->atomic && !o->attributes_only,
 	};
-	struct sc_copy_args a = file_args(w, sst, dst_st, follow, pre_in,
+	struct sc_copy_args a = file_args(wk, ent, sst, dst_st, follow, pre_in,
 					  pre_ist);
 	struct timespec t0;
 	bool meta_failed;
 	int e, r, fatal;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	w->e.current = src;
-	w->e.current_size = pre_in >= 0 ? pre_ist->st_size :
+	ent->current = src;
+	ent->current_size = pre_in >= 0 ? pre_ist->st_size :
 			  sst ? sst->st_size : 0;
 	if (o->explain) {
-		r = explain_file(w, &f, &a);
+		r = explain_file(wk, ent, &f, &a);
 	} else {
-		e = sc_copy_ctx_copy(w->wk.cx, &a, w->wk.crep);
-		f.rep = w->wk.crep;
+		e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
+		f.rep = wk->crep;
 		fill_record(&rec, f.rep);
-		fatal = say_events(w, &f, &meta_failed);
-		r = outcome(w, &f, e, fatal, meta_failed, &t0);
+		fatal = say_events(wk, &f, &meta_failed);
+		r = outcome(wk, ent, &f, e, fatal, meta_failed, &t0);
 	}
 	if (pre_in >= 0)
 		close(pre_in);
@@ -521,7 +528,7 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
 	 * says it (cp 9.2 and later) */
 	if ((sc_copy_report_flags(f.rep) & SC_REPORT_OPENED) && o->debug &&
 	    !o->attributes_only && !o->json && !o->explain)
-		sc_report_debug(sc_report_out(&w->wk.msgs),
+		sc_report_debug(sc_report_out(&wk->msgs),
 				rec.copied ? rec.res : NULL,
 				rec.planned ? rec.plan : NULL,
 				o->reflink != SC_REFLINK_NEVER &&

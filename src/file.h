@@ -6,19 +6,23 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
-struct walk;
+struct worker;
+struct entry;
 
-/* Copies regular file SRC (or the data of a FIFO or device) to DST.
+/* Copies regular file SRC (or the data of a FIFO or device) to DST, the
+ * entry ENT.
  * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
  * of a fresh tree); it is closed here.  Else SRC is opened here (through
  * the walk's directory descriptor, following a symlink only if FOLLOW)
  * and checked against SST, the stat the walk saw.  DST_ST is the stat of
  * the existing destination (links followed), or NULL when there is none.
  * Returns 0, or -1 with the messages said and, for --json, the record
- * made; W's messages say whether the entry failed in part. */
-int sc_file_copy(struct walk *w, const char *src, const char *dst,
-		 const struct stat *sst, const struct stat *dst_st,
-		 bool follow, int pre_in, const struct stat *pre_ist);
+ * made; WK's messages say whether ENT failed in part.  On thread WK
+ * (the walk's, or a -j worker's). */
+int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
+		 const char *dst, const struct stat *sst,
+		 const struct stat *dst_st, bool follow, int pre_in,
+		 const struct stat *pre_ist);
 
 /* --if-changed, before the walk backs DST up or removes it: when DST
  * (DST_ST, an existing regular file) already holds the bytes of SRC
@@ -26,8 +30,8 @@ int sc_file_copy(struct walk *w, const char *src, const char *dst,
  * attributes --preserve asks for, and reported unchanged: 1.  0 when
  * they differ (or under --explain, which reads no data), -1 with the
  * message said. */
-int sc_file_unchanged(struct walk *w, const char *src, const char *dst,
-		      const struct stat *sst, const struct stat *dst_st,
-		      bool follow);
+int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
+		      const char *dst, const struct stat *sst,
+		      const struct stat *dst_st, bool follow);
 
 #endif

@@ -220,7 +220,7 @@ static int parents_protect(struct walk *w, struct parent *v, size_t n)
 		struct sc_at s = { AT_FDCWD, v[i].src, v[i].src };
 		struct sc_at d = { AT_FDCWD, v[i].dst, v[i].dst };
 
-		if (set_meta(w, -1, -1, &s, &d, &v[i].st, NULL,
+		if (sc_entry_set_meta(&w->wk, -1, -1, &s, &d, &v[i].st, NULL,
 			     SC_MADE_PARENT |
 			     (v[i].restore ? SC_MADE_RESTORE : 0)) < 0)
 			return -1;

@@ -77,7 +77,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 
 	w.wk.links = &w.links;
 
-	w.wk.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = &w };
+	w.wk.msgs = (struct sc_msgs){ .streams = sc_entry_streams, .arg = &w.wk };
 	if (opts->fs_assumed)
 		assume_facts(&run, opts);
 	run.umask = umask(0);

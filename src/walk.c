@@ -92,11 +92,11 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	if (w->run->o->explain) {
 		free(target);
-		sc_walk_report(w, &rec);
+		sc_entry_report(&w->wk, &w->e, &rec);
 		return 0;
 	}
 	{
-		struct sc_at to = sc_walk_dst(w, dst);
+		struct sc_at to = sc_entry_dst(&w->e, dst);
 		struct sc_at what = { AT_FDCWD, target, target };
 
 		e = sc_dest_make_link(false, &what, &to, false, w->run->o->force);
@@ -119,9 +119,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 				sc_quote(dst));
 		return -1;
 	}
-	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
+	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
 		w->wk.msgs.failed = true;
-	sc_walk_report(w, &rec);
+	sc_entry_report(&w->wk, &w->e, &rec);
 	return 0;
 }
 
@@ -134,7 +134,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	mode_t mode;
 
 	if (w->run->o->explain) {
-		sc_walk_report(w, &rec);
+		sc_entry_report(&w->wk, &w->e, &rec);
 		return 0;
 	}
 	m.omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
@@ -147,9 +147,9 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		    _("cannot create special file %s"), sc_quote(dst));
 		return -1;
 	}
-	if (sc_walk_set_attrs(w, -1, -1, src, dst, sst, &m) < 0)
+	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
 		w->wk.msgs.failed = true;
-	sc_walk_report(w, &rec);
+	sc_entry_report(&w->wk, &w->e, &rec);
 	return 0;
 }
 
@@ -195,7 +195,7 @@ _noinline_ int copy_new_regular(struct walk *w, const char *src,
 		return 1;
 	}
 	/* from here on this path copies it (cp's -v line goes first) */
-	announce(w, src, dst);
+	sc_entry_announce(&w->wk, &w->e, src, dst);
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, ist.st_dev, ist.st_ino))) {
 		close(in);
@@ -203,7 +203,7 @@ _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
-	r = sc_file_copy(w, src, dst, NULL, NULL, false, in, &ist);
+	r = sc_file_copy(&w->wk, &w->e, src, dst, NULL, NULL, false, in, &ist);
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
 	if (r == 0 && !w->wk.msgs.failed && tracked)
@@ -220,7 +220,7 @@ static void entry_end(struct walk *w, const char *src, const char *dst,
 {
 	if (w->wk.msgs.failed) {
 		w->run->failures++;
-		report_failed(w, src, dst, cmdline);
+		sc_entry_report_failed(&w->wk, &w->e, src, dst, cmdline);
 	}
 	w->wk.msgs = *outer_msgs;
 	w->e.reported = outer_reported;
@@ -330,7 +330,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	bool tracked;
 	int r;
 
-	announce(w, e->src, e->dst);
+	sc_entry_announce(&w->wk, &w->e, e->src, e->dst);
 	if (!e->dst_exists && !e->loop && e->dst[0] &&
 	    e->dst[strlen(e->dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
@@ -354,7 +354,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does; a
 		 * socket cannot be opened (ENXIO), as cp says. */
-		r = sc_file_copy(w, e->src, e->dst, &e->sst, dst_st,
+		r = sc_file_copy(&w->wk, &w->e, e->src, e->dst, &e->sst, dst_st,
 				 e->follow, -1, NULL);
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
@@ -449,7 +449,7 @@ static bool level_step(struct walk *w, size_t k)
 		}
 		/* how the workers ask for the data (jobs.c) */
 		if (!l->src_facts)
-			l->src_facts = sc_walk_facts(w, l->sfd, &l->sst);
+			l->src_facts = sc_entry_facts(&w->wk, l->sfd, &l->sst);
 		batch = l->batch;
 		e = sc_jobs_add(w->run->jobs, &batch, l->sfd, l->src_facts,
 				l->dfd, l->dir_facts, s2, d2);

@@ -19,6 +19,7 @@
 #include "paths.h"
 #include "pool.h"
 #include "report.h"
+#include "state.h"
 
 struct deferred;	/* deferred.c: directory attributes set at the end */
 struct seen;		/* operands.c: operands and what they became */
@@ -39,70 +40,6 @@ struct sc_names {
 struct sc_devino {
 	dev_t dev;
 	ino_t ino;
-};
-
-/* The run: set up before any worker starts, shared by the walk and its
- * -j workers, which only read it (but FAILURES, the walk's). */
-struct run {
-	const struct sc_options *o;
-	struct sc_report *rep;
-	/* The one copier: its facts cache and the roads it learned to fail
-	 * for each pair of filesystems are shared by the walk and its
-	 * workers, under the copier's own lock. */
-	struct sc_copier *copier;
-	/* Failures: a message marks the entry being copied as failed
-	 * (struct sc_msgs); each failed entry counts once, whatever number
-	 * of messages it printed.  Walk thread only: workers count into
-	 * their jobs. */
-	int failures;
-	/* --explain --assume-fs: the source's and destination's facts */
-	bool fs_assumed;
-	struct sc_fs_facts *assumed[2];	/* NULL: unknown */
-	mode_t umask;
-	bool privileged;	/* root: may chown, and must say when it fails */
-	struct sc_jobs *jobs;	/* -j: the workers */
-	dev_t root_dev;		/* -x: the device of the current operand */
-};
-
-/* One thread's means of copying: the walk's own, or a -j worker's. */
-struct worker {
-	struct run *run;
-	/* its means of copying through the run's copier, and what its
-	 * copies report */
-	struct sc_copy_ctx *cx;
-	struct sc_copy_report *crep;
-	struct sc_msgs msgs;	/* its messages about its entry */
-	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
-	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
-	bool in_worker;		/* a -j worker, not the walk's thread */
-	/* the walk's hard-link table; NULL in a -j worker, which hands a
-	 * file with other names back to the walk */
-	struct sc_links *links;
-};
-
-/* The entry being copied, and what has been said of it. */
-struct entry {
-	/* The source, as its directory's descriptor and its name there:
-	 * opened through these, a directory renamed or swapped for a
-	 * symlink while the walk is inside it cannot lead the copy out of
-	 * the source tree, and no name the kernel is handed grows with the
-	 * depth (PATH_MAX).  An operand: AT_FDCWD and its path.  DST_FD and
-	 * DST_NAME: its destination, the same way. */
-	int at_fd;
-	const char *at_name;
-	int dst_fd;
-	const char *dst_name;
-	bool in_level;		/* ... the deepest level's (levels.h) */
-	/* Facts of the directory the walk just created and is filling, or
-	 * NULL: its new entries need no lstat and no fstat. */
-	const struct sc_fs_facts *parent_facts;
-	char *backup;		/* backup made for it, or NULL */
-	bool reported;		/* it has its record */
-	bool announced;		/* ... and its cp-style -v line is out */
-	const char *current;	/* the file being copied, for progress */
-	off_t current_size;
-	int ahead_fd;		/* -j: the file, opened ahead, or -1 */
-	const struct stat *ahead_st;	/* its fstat (struct sc_job_file) */
 };
 
 /* The traversal, on the walk's thread. */
@@ -163,17 +100,5 @@ int copy_entry(struct walk *w, const char *src, const char *dst,
  * (the entry of W).  Returns 1 when the caller must take the general
  * path. */
 int copy_new_regular(struct walk *w, const char *src, const char *dst);
-
-/* The source entry being copied, SRC, and its destination DST, as the
- * kernel is to be asked about them (see struct walk). */
-static inline struct sc_at sc_walk_src(const struct walk *w, const char *src)
-{
-	return (struct sc_at){ w->e.at_fd, w->e.at_name, src };
-}
-
-static inline struct sc_at sc_walk_dst(const struct walk *w, const char *dst)
-{
-	return (struct sc_at){ w->e.dst_fd, w->e.dst_name, dst };
-}
 
 #endif

@@ -43,7 +43,7 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 	job_entry(w, f);
 	r = copy_new_regular(w, f->src, f->dst);
 	if (r != 1 && w->wk.msgs.failed)
-		report_failed(w, f->src, f->dst, false);
+		sc_entry_report_failed(&w->wk, &w->e, f->src, f->dst, false);
 	w->wk.slot = NULL;
 	return r == 1 ? 1 : w->wk.msgs.failed ? -1 : 0;
 }
@@ -97,7 +97,7 @@ static unsigned start_workers(void *arg, unsigned n)
 		k->workers = NULL;
 		k->e.backup = NULL;
 		k->wk.links = NULL;	/* the walk's: a worker hands such files back */
-		k->wk.msgs = (struct sc_msgs){ .streams = walk_streams, .arg = k };
+		k->wk.msgs = (struct sc_msgs){ .streams = sc_entry_streams, .arg = &k->wk };
 		/* one copier for the run (its facts and what it learned
 		 * shared, under its lock), a context and a report each */
 		k->wk.cx = NULL;
