@@ -396,9 +396,9 @@ static int keep_newer(struct walk *w, const struct decision *e)
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev)
-			return link_to_earlier(w, prev, e->src, e->dst,
+			return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst,
 					       &e->sst);
-		remember_copy(w, &e->sst, e->dst);
+		remember_copy(&w->wk, &w->e, &e->sst, e->dst);
 	}
 	return 0;
 }
@@ -558,15 +558,17 @@ int sc_dest_link_instead(struct walk *w, const struct decision *e)
 	return 0;
 }
 
-/* DST (the entry of struct walk) becomes a hard link to PREV, a copy
+/* DST (the entry ENT) becomes a hard link to PREV, a copy
  * made earlier of ST (the source), which may be anywhere in the tree,
  * deeper than PATH_MAX.  Found by its path, it must still be that copy:
  * a directory on the way may lead elsewhere by now (-ESTALE).  0, 1 when
  * it replaced an existing DST, or -errno. */
-static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
-					const char *dst, const struct stat *st)
+static _noinline_ int link_earlier_copy(struct worker *wk,
+					const struct entry *ent,
+					const char *prev, const char *dst,
+					const struct stat *st)
 {
-	struct sc_at to = sc_entry_dst(&w->e, dst), from = { .path = prev };
+	struct sc_at to = sc_entry_dst(ent, dst), from = { .path = prev };
 	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
 	struct stat now;
 
@@ -574,7 +576,7 @@ static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
 		return e;
 	if (fstatat(from.dirfd, from.name, &now, AT_SYMLINK_NOFOLLOW) < 0)
 		e = -errno;
-	else if (!sc_links_is_copy(&w->links, st->st_dev, st->st_ino, &now))
+	else if (!sc_links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
 		e = -ESTALE;
 	else
 		e = sc_dest_make_link(true, &from, &to, false, true);
@@ -583,35 +585,37 @@ static _noinline_ int link_earlier_copy(struct walk *w, const char *prev,
 	return e;
 }
 
-/* -a, --preserve=links: DST, the copy of ST (the entry of struct walk),
+/* -a, --preserve=links: DST, the copy of ST (the entry ENT),
  * is remembered as the copy of its source, with what it is. */
-void remember_copy(struct walk *w, const struct stat *st, const char *dst)
+void remember_copy(struct worker *wk, const struct entry *ent,
+		   const struct stat *st, const char *dst)
 {
 	struct stat now;
 
-	if (sc_links_remember(&w->links, st->st_dev, st->st_ino, dst) == 0 &&
-	    fstatat(w->e.dst_fd, w->e.dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
-		sc_links_identify(&w->links, st->st_dev, st->st_ino, &now);
+	if (sc_links_remember(wk->links, st->st_dev, st->st_ino, dst) == 0 &&
+	    fstatat(ent->dst_fd, ent->dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
+		sc_links_identify(wk->links, st->st_dev, st->st_ino, &now);
 }
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already
  * copied to PREV; DST becomes another name of PREV. */
-int link_to_earlier(struct walk *w, const char *prev, const char *src,
-		    const char *dst, const struct stat *st)
+int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
+		    const char *src, const char *dst, const struct stat *st)
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_HARDLINK };
-	int e = w->run->o->explain ? 0 : link_earlier_copy(w, prev, dst, st);
+	int e = wk->run->o->explain ? 0 :
+		link_earlier_copy(wk, ent, prev, dst, st);
 
 	if (e < 0) {
-		sc_report_error(&w->wk.msgs, -e,
+		sc_report_error(&wk->msgs, -e,
 				_("cannot create hard link %s to %s"),
 				sc_quote(dst), sc_quote(prev));
 		return -1;
 	}
-	sc_entry_report(&w->wk, &w->e, &rec);
+	sc_entry_report(wk, ent, &rec);
 	/* cp -v says it after the "->" line, as GNU cp does */
-	if (e > 0 && w->run->o->verbose)
-		sc_report_removed(&w->wk.msgs, dst);
+	if (e > 0 && wk->run->o->verbose)
+		sc_report_removed(&wk->msgs, dst);
 	return 0;
 }

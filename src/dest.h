@@ -78,6 +78,8 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 /* --- the entry the walk copies ----------------------------------------- */
 
 struct walk;
+struct worker;
+struct entry;
 struct decision;
 
 /* The destination of E (the entry of W) as cp sees it: through a
@@ -100,11 +102,12 @@ int sc_dest_link_instead(struct walk *w, const struct decision *e);
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already
  * copied to PREV; DST becomes another name of PREV.  0 or -1. */
-int link_to_earlier(struct walk *w, const char *prev, const char *src,
-		    const char *dst, const struct stat *st);
+int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
+		    const char *src, const char *dst, const struct stat *st);
 
 /* -a, --preserve=links: DST, the copy of ST (the entry of W), is
  * remembered as the copy of its source. */
-void remember_copy(struct walk *w, const struct stat *st, const char *dst);
+void remember_copy(struct worker *wk, const struct entry *ent,
+		   const struct stat *st, const char *dst);
 
 #endif

@@ -10,6 +10,7 @@
 #include "jobs.h"
 #include "signals.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,4 +155,15 @@ const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,
 						  const char *path)
 {
 	return sc_copier_facts_at(wk->run->copier, AT_FDCWD, path);
+}
+
+int sc_entry_open_source(struct worker *wk, const struct entry *ent, int flags)
+{
+	unsigned tries = 0;
+	int fd;
+
+	while ((fd = openat(ent->at_fd, ent->at_name, flags)) < 0 &&
+	       wk->fd_short(wk->fd_short_arg, errno, &tries))
+		;
+	return fd;
 }

@@ -70,4 +70,10 @@ int sc_entry_set_attrs(struct worker *wk, const struct entry *ent, int in,
 		       int out, const char *src, const char *dst,
 		       const struct stat *st, struct sc_made *m);
 
+/* Opens ENT's source with FLAGS: a descriptor, or -1 with errno.  Out of
+ * descriptors (EMFILE, ENFILE), it tries again as long as WK's fd_short
+ * gives some back. */
+int sc_entry_open_source(struct worker *wk, const struct entry *ent,
+			 int flags);
+
 #endif

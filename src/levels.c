@@ -263,12 +263,12 @@ bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries)
 	/* first what the walk keeps for later, then fewer workers at once
 	 * and time for them to close what they hold: a worker's files are
 	 * small, or they hold few descriptors for long */
-	if (!w->wk.in_worker && levels_trim(w, 0)) {
+	if (levels_trim(w, 0)) {
 		errno = err;
 		return true;
 	}
 	/* alone, no one else will give any back: it is a failure */
-	if ((!w->wk.in_worker && !sc_jobs_running(w->run->jobs)) || (*tries)++ >= 250) {
+	if (!sc_jobs_running(w->run->jobs) || (*tries)++ >= 250) {
 		errno = err;
 		return false;
 	}

@@ -76,6 +76,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	int rc;
 
 	w.wk.links = &w.links;
+	w.wk.fd_short = sc_workers_fd_short;
+	w.wk.fd_short_arg = &w;
 
 	w.wk.msgs = (struct sc_msgs){ .streams = sc_entry_streams, .arg = &w.wk };
 	if (opts->fs_assumed)

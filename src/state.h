@@ -50,7 +50,11 @@ struct worker {
 	struct sc_msgs msgs;	/* its messages about its entry */
 	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
 	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
-	bool in_worker;		/* a -j worker, not the walk's thread */
+	/* Out of descriptors (ERR: EMFILE, ENFILE) in an open: give some
+	 * back (the walk: the levels it keeps open; a -j worker: wait for
+	 * the others) and say whether to try again (TRIES: how often). */
+	bool (*fd_short)(void *arg, int err, unsigned *tries);
+	void *fd_short_arg;
 	/* the walk's hard-link table; NULL in a -j worker, which hands a
 	 * file with other names back to the walk */
 	struct sc_links *links;

@@ -159,22 +159,22 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
  * Returns 1 when the caller must take the general path. */
-_noinline_ int copy_new_regular(struct walk *w, const char *src,
-				const char *dst)
+_noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
+				const char *src, const char *dst)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	const struct stat *ahead = NULL;
 	struct stat ist;
 	const char *prev;
 	int in, r;
 	bool tracked;
 
-	if (w->e.ahead_fd >= 0) {
-		in = w->e.ahead_fd;	/* ours now */
-		ahead = w->e.ahead_st;
-		w->e.ahead_fd = -1;
+	if (ent->ahead_fd >= 0) {
+		in = ent->ahead_fd;	/* ours now */
+		ahead = ent->ahead_st;
+		ent->ahead_fd = -1;
 	} else {
-		in = sc_walk_open_source(w, SC_NEW_SRC_FLAGS);
+		in = sc_entry_open_source(wk, ent, SC_NEW_SRC_FLAGS);
 	}
 
 	if (in < 0)
@@ -184,30 +184,30 @@ _noinline_ int copy_new_regular(struct walk *w, const char *src,
 	if (ahead)
 		ist = *ahead;
 	if ((!ahead && fstat(in, &ist) < 0) || !S_ISREG(ist.st_mode) ||
-	    (o->one_file_system && ist.st_dev != w->run->root_dev)) {
+	    (o->one_file_system && ist.st_dev != wk->run->root_dev)) {
 		close(in);
 		return 1;
 	}
 	tracked = sc_links_tracked(o, &ist, false);
-	if (tracked && w->wk.in_worker) {
+	if (tracked && !wk->links) {
 		/* the hard-link map is the walk's: hand it back */
 		close(in);
 		return 1;
 	}
 	/* from here on this path copies it (cp's -v line goes first) */
-	sc_entry_announce(&w->wk, &w->e, src, dst);
+	sc_entry_announce(wk, ent, src, dst);
 	if (tracked &&
-	    (prev = sc_links_find(&w->links, ist.st_dev, ist.st_ino))) {
+	    (prev = sc_links_find(wk->links, ist.st_dev, ist.st_ino))) {
 		close(in);
-		return link_to_earlier(w, prev, src, dst, &ist);
+		return link_to_earlier(wk, ent, prev, src, dst, &ist);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
-	r = sc_file_copy(&w->wk, &w->e, src, dst, NULL, NULL, false, in, &ist);
+	r = sc_file_copy(wk, ent, src, dst, NULL, NULL, false, in, &ist);
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
-	if (r == 0 && !w->wk.msgs.failed && tracked)
-		remember_copy(w, &ist, dst);
+	if (r == 0 && !wk->msgs.failed && tracked)
+		remember_copy(wk, ent, &ist, dst);
 	return r;
 }
 
@@ -254,7 +254,7 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 	w->e.announced = false;
 	if (dtype == DT_REG && w->e.parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
-		r = copy_new_regular(w, src, dst);
+		r = copy_new_regular(&w->wk, &w->e, src, dst);
 	if (r == 1)
 		r = copy_path(w, src, dst, cmdline);
 	if (r == ENTERED) {
@@ -343,7 +343,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
-		return link_to_earlier(w, prev, e->src, e->dst, &e->sst);
+		return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst, &e->sst);
 	if (o->hard_link || o->symbolic_link)
 		return sc_dest_link_instead(w, e);
 
@@ -359,7 +359,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
 	if (r == 0 && !w->wk.msgs.failed && tracked)
-		remember_copy(w, &e->sst, e->dst);
+		remember_copy(&w->wk, &w->e, &e->sst, e->dst);
 	return r;
 }
 
@@ -429,7 +429,6 @@ static bool level_step(struct walk *w, size_t k)
 	e = level_get(w, k);
 	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
-	    !w->wk.in_worker &&
 	    sc_jobs_ready(w->run->jobs, l->dir_facts, l->sfd, ent->name)) {
 		/* -j: new files in a new directory go to a worker in runs;
 		 * their output keeps its place in walk order.  1: no

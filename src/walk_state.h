@@ -47,7 +47,7 @@ struct walk {
 	struct run *run;	/* shared by the walk and its workers */
 	struct worker wk;	/* the walk thread's own */
 	struct entry e;		/* the entry it is copying */
-	struct walk *workers;	/* -j: one walk per worker thread */
+	struct worker *workers;	/* -j: one per worker thread */
 	struct deferred *deferred;	/* -j: directory attributes, post-order */
 	size_t n_deferred, cap_deferred;
 	/* The source directories being copied and their copies, outermost
@@ -99,6 +99,7 @@ int copy_entry(struct walk *w, const char *src, const char *dst,
 /* The fast path for a regular file entering a directory this run made
  * (the entry of W).  Returns 1 when the caller must take the general
  * path. */
-int copy_new_regular(struct walk *w, const char *src, const char *dst);
+int copy_new_regular(struct worker *wk, struct entry *ent, const char *src,
+		     const char *dst);
 
 #endif
