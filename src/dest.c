@@ -458,7 +458,8 @@ _noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
 	bool src_dir = S_ISDIR(e->sst.st_mode);
 	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
 	bool nothing_to_do = false;
-	struct sc_at src = sc_entry_src(&w->e, e->src), dst = sc_entry_dst(&w->e, e->dst);
+	struct sc_at src = sc_entry_src(&w->e, e->src),
+		     dst = sc_entry_dst(&w->e, e->dst);
 	int r;
 
 	if (o->interactive != SC_OVERWRITE_NEVER &&
