@@ -202,8 +202,8 @@ void set_deferred_attrs(struct walk *w)
 				l->dfd, ".", level_name(w, k, true),
 			};
 
-			if (sc_entry_set_meta(&w->wk, -1, -1, &s, &t, &d->st, &d->m,
-				     0) < 0) {
+			if (sc_entry_set_meta(&w->wk, -1, -1, &s, &t, &d->st,
+					      &d->m, 0) < 0) {
 				w->run->failures++;
 				w->wk.msgs.failed = true;
 			}

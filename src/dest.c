@@ -117,8 +117,10 @@ bool sc_dest_deref_never(const struct sc_options *o, bool cmdline)
  * and DST (SL, DL: their lstat) lead to one file through their links?
  * Then only -l may go on (RET_NOTHING_TO_DO: unless DST is a link). */
 static bool same_through_links_ok(const struct sc_options *o,
-				  const struct sc_at *src, const struct stat *sl,
-				  const struct sc_at *dst, const struct stat *dl,
+				  const struct sc_at *src,
+				  const struct stat *sl,
+				  const struct sc_at *dst,
+				  const struct stat *dl,
 				  bool *ret_nothing_to_do)
 {
 	struct stat a, b;
@@ -396,8 +398,8 @@ static int keep_newer(struct walk *w, const struct decision *e)
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev)
-			return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst,
-					       &e->sst);
+			return link_to_earlier(&w->wk, &w->e, prev, e->src,
+					       e->dst, &e->sst);
 		remember_copy(&w->wk, &w->e, &e->sst, e->dst);
 	}
 	return 0;
@@ -417,8 +419,8 @@ static int left_unchanged(struct walk *w, const struct decision *e)
 	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
 	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
 	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
-		r = sc_file_unchanged(&w->wk, &w->e, e->src, e->dst, &e->sst, &e->dst_st,
-				      e->follow);
+		r = sc_file_unchanged(&w->wk, &w->e, e->src, e->dst, &e->sst,
+				      &e->dst_st, e->follow);
 		if (r > 0 && !w->wk.msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
 			(void)sc_links_remember(&w->links, e->sst.st_dev,

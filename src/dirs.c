@@ -260,8 +260,8 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 		return -1;
 	}
 	m->created = true;
-	fd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name, O_PATH | O_NOFOLLOW,
-			      0, 0);
+	fd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
+			      O_PATH | O_NOFOLLOW, 0, 0);
 	if (fd < 0 || fstat(fd, &now) < 0) {
 		int err = errno;
 

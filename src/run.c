@@ -24,7 +24,8 @@ static int on_progress(void *arg, uint64_t done, enum sc_road road)
 {
 	struct walk *w = arg;
 
-	sc_report_progress(w->run->rep, w->e.current, done, w->e.current_size, road);
+	sc_report_progress(w->run->rep, w->e.current, done, w->e.current_size,
+			   road);
 	return 0;
 }
 
@@ -79,7 +80,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	w.wk.fd_short = sc_workers_fd_short;
 	w.wk.fd_short_arg = &w;
 
-	w.wk.msgs = (struct sc_msgs){ .streams = sc_entry_streams, .arg = &w.wk };
+	w.wk.msgs = (struct sc_msgs){ .streams = sc_entry_streams,
+				     .arg = &w.wk };
 	if (opts->fs_assumed)
 		assume_facts(&run, opts);
 	run.umask = umask(0);

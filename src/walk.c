@@ -99,7 +99,8 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		struct sc_at to = sc_entry_dst(&w->e, dst);
 		struct sc_at what = { AT_FDCWD, target, target };
 
-		e = sc_dest_make_link(false, &what, &to, false, w->run->o->force);
+		e = sc_dest_make_link(false, &what, &to, false,
+				      w->run->o->force);
 	}
 	if (e == -EEXIST && w->run->o->update != SC_UPDATE_ALL && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {
@@ -343,7 +344,8 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
-		return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst, &e->sst);
+		return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst,
+				       &e->sst);
 	if (o->hard_link || o->symbolic_link)
 		return sc_dest_link_instead(w, e);
 
@@ -354,8 +356,8 @@ static _noinline_ int copy_non_directory(struct walk *w,
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does; a
 		 * socket cannot be opened (ENXIO), as cp says. */
-		r = sc_file_copy(&w->wk, &w->e, e->src, e->dst, &e->sst, dst_st,
-				 e->follow, -1, NULL);
+		r = sc_file_copy(&w->wk, &w->e, e->src, e->dst, &e->sst,
+				 dst_st, e->follow, -1, NULL);
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
 	if (r == 0 && !w->wk.msgs.failed && tracked)
