@@ -162,7 +162,7 @@ static void check_options(const struct args *a, int r,
 	if ((unsigned)o->backup > SC_BACKUP_EXISTING ||
 	    (unsigned)o->reflink > SC_REFLINK_NEVER ||
 	    (unsigned)o->sparse > SC_SPARSE_NEVER ||
-	    (unsigned)o->update > SC_UPDATE_NONE ||
+	    (unsigned)o->update > SC_UPDATE_NONE_FAIL ||
 	    (unsigned)o->interactive > SC_OVERWRITE_NEVER ||
 	    (unsigned)o->deref > SC_DEREF_ARGS)
 		FZ_FAIL("enum out of range");
