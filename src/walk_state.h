@@ -1,8 +1,8 @@
-/* The walk's state, private to src/: the run's (struct run), the
- * traversal's and its entry's (struct walk; a -j worker has a copy of its
- * own), and one entry's as the copy decides it (struct decision).  The walk
- * owns it; the files below it are handed the struct walk of the entry
- * being copied. */
+/* The traversal's state, private to src/ (struct walk: its levels,
+ * names, deferred attributes, hard links and operands, beside its own
+ * worker and entry from state.h), and one entry as the walk decides it
+ * (struct decision).  Walk thread only: a -j worker never sees it (it
+ * has a struct worker and an entry per job, state.h). */
 #ifndef SMARTCP_WALK_STATE_H
 #define SMARTCP_WALK_STATE_H
 
