@@ -28,6 +28,9 @@ Usage: bench/bench.sh [OPTION]...
   --tsv FILE       also write the results as TSV to FILE (env BENCH_TSV)
   --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
                    to this script, else smartcp on PATH)
+  --against PATH   another smartcp (an older build) run beside it in the
+                   same rounds: rows "old smartcp ..." and their ratios
+                   (env BENCH_AGAINST)
   --scratch DIR    parent of the scratch directory (default /var/tmp)
   --no-strace      skip the syscall counts of the tree workloads
   --settle MiB     before each timed run, touch and free this much anonymous
@@ -49,6 +52,7 @@ SPARSE=${BENCH_SPARSE_SIZE:-4096}
 ONLY=${BENCH_ONLY:-}
 TSV=${BENCH_TSV:-}
 SMARTCP=${SMARTCP:-}
+AGAINST=${BENCH_AGAINST:-}
 SCRATCH_PARENT=${BENCH_SCRATCH:-/var/tmp}
 SETTLE=${BENCH_SETTLE:-}
 DO_STRACE=1
@@ -63,6 +67,7 @@ bench_opt --quick 'quick()' ''
 bench_opt --only ONLY
 bench_opt --tsv TSV
 bench_opt --smartcp SMARTCP
+bench_opt --against AGAINST
 bench_opt --scratch SCRATCH_PARENT
 bench_opt --no-strace DO_STRACE 0
 bench_opt --settle SETTLE
@@ -86,6 +91,7 @@ SETTLE=$((10#$SETTLE))
 SETTLE_MIB=$SETTLE
 bench_need_root "loop mounts, drop_caches"
 bench_find_smartcp
+[[ -z $AGAINST || -x $AGAINST ]] || die "--against: '$AGAINST' is not an executable"
 
 ALL_WL=(ext4-same ext4-to-tmpfs tmpfs-to-ext4 btrfs-same xfs-same btrfs-to-xfs
 	tree-ext4 tree-tmpfs tree-btrfs tree-xfs sparse-ext4 sparse-tmpfs verify-ext4 verify-tmpfs
@@ -130,6 +136,12 @@ have perl || die "perl is needed to generate the trees"
 # ---------------------------------------------------------- scratch, mounts
 # the binary pinned (copied there), the clean-up trap set
 bench_scratch "$SCRATCH_PARENT" smartcp-bench
+AGAINST_ORIG=$AGAINST
+if [[ -n $AGAINST ]]; then
+	# pinned as smartcp is: a rebuild during the run changes nothing
+	cp -- "$AGAINST_ORIG" "$SCRATCH/smartcp-old"
+	AGAINST=$SCRATCH/smartcp-old
+fi
 MNT=$SCRATCH/mnt
 mkdir -p "$MNT"
 TIMEF=$SCRATCH/time.out
@@ -265,6 +277,9 @@ run_tool() { # label src dst
 	"smartcp -a") "${PFX[@]}" "$SMARTCP" -a "$s" "$d" ;;
 	"smartcp -r -j1") "${PFX[@]}" "$SMARTCP" -r -j1 "$s" "$d" ;;
 	"smartcp -r -jCPUS") "${PFX[@]}" "$SMARTCP" -r -j"$(nproc)" "$s" "$d" ;;
+	"old smartcp") "${PFX[@]}" "$AGAINST" "$s" "$d" ;;
+	"old smartcp -r") "${PFX[@]}" "$AGAINST" -r "$s" "$d" ;;
+	"old smartcp -a") "${PFX[@]}" "$AGAINST" -a "$s" "$d" ;;
 	"smartcp --verify") "${PFX[@]}" "$SMARTCP" --verify "$s" "$d" ;;
 	"smartcp --sync") "${PFX[@]}" "$SMARTCP" --sync "$s" "$d" ;;
 	"smartcp --sync --verify") "${PFX[@]}" "$SMARTCP" --sync --verify "$s" "$d" ;;
@@ -491,6 +506,14 @@ ROOT_ROWS=("smartcp -r;;" "cp -r;smartcp -r;cp -r" "smartcp -r -j1;smartcp -r;sm
 	"create only (C);smartcp -r;create only (C)"
 	"copy only (C);smartcp -r;copy only (C)"
 	"checked copy (C);smartcp -r;checked copy (C)")
+# --against: the older build in the same rounds, its ratios beside cp's.
+if [[ -n $AGAINST ]]; then
+	FILE_ROWS+=("old smartcp;smartcp;old smartcp")
+	SPARSE_ROWS+=("old smartcp;smartcp;old smartcp")
+	TREE_ROWS+=("old smartcp -r;smartcp -r;old smartcp -r"
+		"old smartcp -a;smartcp -a;old smartcp -a")
+	ROOT_ROWS+=("old smartcp -r;smartcp -r;old smartcp -r")
+fi
 
 fs_journal() { # dir -> "ext4 on /dev/vda, no journal" and the like
 	local dir=$1 type src dev feat j=
@@ -544,6 +567,7 @@ START=$EPOCHSECONDS
 {
 	echo "smartcp benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')  kernel $(uname -r)  $(nproc) CPUs"
 	echo "smartcp: $SMARTCP_ORIG ($("$SMARTCP" --version 2>/dev/null | head -n 1), sha256 $(sha256sum "$SMARTCP" | cut -c1-12), copied to scratch)"
+	[[ -z $AGAINST ]] || echo "old smartcp: $AGAINST_ORIG ($("$AGAINST" --version 2>/dev/null | head -n 1), sha256 $(sha256sum "$AGAINST" | cut -c1-12), copied to scratch)"
 	echo "peers: $(cp --version | head -n 1); $(have rsync && rsync --version | head -n 1 | awk '{ print "rsync", $3 }'); $(tar --version | head -n 1)"
 	echo "settings: runs=$RUNS size=${SIZE}MiB files=$NFILES sparse=${SPARSE}MiB settle=$( ((SETTLE)) && echo "${SETTLE}MiB" || echo off) scratch=$SCRATCH"
 	echo "images: ext4 ${EXT4_MIB}M, btrfs ${BTRFS_MIB}M, xfs ${XFS_MIB}M (reflink=1), tmpfs ${TMPFS_MIB}M"

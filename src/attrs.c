@@ -26,14 +26,14 @@ unsigned sc_attrs_copier_flags(const struct sc_options *o)
 	       (o->require_preserve_xattr ? SC_COPY_XATTR_STRICT : 0);
 }
 
-static void __attribute__((format(printf, 4, 5)))
-say(const struct sc_attrs_env *env, bool fail, int err, const char *fmt, ...)
+/* Says WHAT about A (and B): an error when FAIL, else a warning. */
+static void say(const struct sc_attrs_env *env, bool fail, int err,
+		enum sc_fail what, const char *a, const char *b)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	sc_report_verror(env->msgs, fail, err, fmt, ap);
-	va_end(ap);
+	if (fail)
+		sc_report_fail(env->msgs, what, err, a, b);
+	else
+		sc_report_warn(env->msgs, what, err, a, b);
 }
 
 /* libattr's own message: FORMAT (translated in libattr's domain) with
@@ -80,19 +80,15 @@ static bool say_meta(const struct sc_attrs_env *env, const struct sc_event *ev,
 {
 	switch (ev->kind) {
 	case SC_EV_META_TIMES:
-		say(env, false, err, _("preserving times for %s"),
-		    sc_quote(dst));
+		say(env, false, err, SC_FAIL_KEEP_TIMES, dst, NULL);
 		break;
 	case SC_EV_META_NARROW:
 		if (env->privileged || err != EPERM)
-			say(env, false, err, _("clearing permissions for %s"),
-			    sc_quote(dst));
+			say(env, false, err, SC_FAIL_CLEAR_MODE, dst, NULL);
 		break;
 	case SC_EV_META_OWNER:
 		if (chown_said)
-			say(env, false, err,
-			    _("failed to preserve ownership for %s"),
-			    sc_quote(dst));
+			say(env, false, err, SC_FAIL_OWNER, dst, NULL);
 		break;
 	case SC_EV_META_XATTR:
 	case SC_EV_META_XATTR_CONF:
@@ -100,20 +96,17 @@ static bool say_meta(const struct sc_attrs_env *env, const struct sc_event *ev,
 		break;
 	case SC_EV_META_MODE:
 		/* cp's ACL code quotes this name with quote() */
-		say(env, false, err, _("preserving permissions for %s"),
-		    sc_quote_locale(dst));
+		say(env, false, err, SC_FAIL_KEEP_MODE_ACL, dst, NULL);
 		break;
 	case SC_EV_META_DEFAULT_MODE:
 		/* cp's words here (its set_acl), quoted with quote() */
-		say(env, true, err, _("setting permissions for %s"),
-		    sc_quote_locale(dst));
+		say(env, true, err, SC_FAIL_SET_MODE_ACL, dst, NULL);
 		break;
 	case SC_EV_META_RESTORE:
-		say(env, false, err, _("preserving permissions for %s"),
-		    sc_quote(dst));
+		say(env, false, err, SC_FAIL_KEEP_MODE, dst, NULL);
 		break;
 	case SC_EV_META_STAT:
-		say(env, true, err, _("cannot stat %s"), sc_quote(dst));
+		say(env, true, err, SC_FAIL_STAT, dst, NULL);
 		break;
 	default:
 		return false;
@@ -129,27 +122,25 @@ static bool say_old(const struct sc_attrs_env *env, const struct sc_event *ev,
 	switch (ev->kind) {
 	case SC_EV_OLD_LIST:
 		if (err != ENOTSUP && err != ENOSYS)
-			say(env, false, err, _("listing attributes of %s"),
-			    sc_quote(dst));
+			say(env, false, err, SC_FAIL_LIST_XATTRS, dst,
+			    NULL);
 		break;
 	case SC_EV_OLD_GET:
-		say(env, false, err, _("getting attribute %s of %s"),
-		    sc_quote(ev->attr ? ev->attr : ""), sc_quote(dst));
+		say(env, false, err, SC_FAIL_GET_XATTR,
+		    ev->attr ? ev->attr : "", dst);
 		break;
 	case SC_EV_OLD_SET:
 		if (err != ENOTSUP)
-			say(env, false, err, _("setting attribute %s for %s"),
-			    sc_quote(ev->attr ? ev->attr : ""),
-			    sc_quote(dst));
+			say(env, false, err, SC_FAIL_SET_XATTR,
+			    ev->attr ? ev->attr : "", dst);
 		break;
 	case SC_EV_OLD_ACL:
 		if (err != ENODATA && err != ENOTSUP && err != ENOSYS)
-			say(env, false, err, _("setting permissions for %s"),
-			    sc_quote_locale(dst));
+			say(env, false, err, SC_FAIL_SET_MODE_ACL, dst,
+			    NULL);
 		break;
 	case SC_EV_OLD_MODE:
-		say(env, true, err, _("setting permissions for %s"),
-		    sc_quote_locale(dst));
+		say(env, true, err, SC_FAIL_SET_MODE_ACL, dst, NULL);
 		break;
 	default:
 		return false;
@@ -165,22 +156,17 @@ static void say_parent(const struct sc_attrs_env *env,
 {
 	switch (ev->kind) {
 	case SC_EV_PARENT_TIMES:
-		say(env, true, err, _("failed to preserve times for %s"),
-		    sc_quote(dst));
+		say(env, true, err, SC_FAIL_TIMES, dst, NULL);
 		break;
 	case SC_EV_PARENT_OWNER:
 		if (chown_said)
-			say(env, true, err,
-			    _("failed to preserve ownership for %s"),
-			    sc_quote(dst));
+			say(env, true, err, SC_FAIL_OWNER, dst, NULL);
 		break;
 	case SC_EV_PARENT_MODE:
-		say(env, true, err, _("preserving permissions for %s"),
-		    sc_quote(dst));
+		say(env, true, err, SC_FAIL_KEEP_MODE, dst, NULL);
 		break;
 	case SC_EV_PARENT_RESTORE:
-		say(env, true, err, _("failed to preserve permissions for %s"),
-		    sc_quote(dst));
+		say(env, true, err, SC_FAIL_MODE, dst, NULL);
 		break;
 	default:
 		break;

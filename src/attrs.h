@@ -18,13 +18,13 @@
  * can open it before it is ready (with -p, before the owner changes), and
  * adds them back at the end.  (struct sc_meta_args's SC_MADE_*.) */
 struct sc_made {
-	bool created;		/* this run made the destination */
-	bool mode_known;	/* MODE holds its mode after creation */
-	bool restore;		/* MODE | OMITTED must be set at the end */
+	/* SC_MADE_CREATED: this run made the destination; MODE_KNOWN: MODE
+	 * holds its mode after creation; RESTORE: MODE | OMITTED must be set
+	 * at the end; OLD: an existing destination, OLD_MODE its mode */
+	unsigned flags;
 	mode_t mode;		/* mode after creation (directories, specials) */
 	mode_t omitted;		/* bits left out at creation */
 	mode_t extra;		/* S_IWUSR added at creation to set xattrs */
-	bool have_old;		/* an existing destination: OLD_MODE is its mode */
 	mode_t old_mode;
 };
 

@@ -83,7 +83,7 @@ _noinline_ bool defer_attrs(struct walk *w, size_t node,
 /* -j, at the end: level for node Y (struct dnode) pushed on the walk's
  * levels, below its parent's (or a first level), and opened, checked as
  * the walk checks a level it comes back to.  One that cannot be is said
- * once, and the nodes below it are left silently.  0, or -1. */
+ * once, and the nodes below it are left silently.  0, or -errno. */
 static int replay_push(struct walk *w, size_t y)
 {
 	struct dnode *n = &w->dnodes[y];
@@ -96,7 +96,7 @@ static int replay_push(struct walk *w, size_t y)
 		void *na = realloc(w->levels, cap * sizeof(*w->levels));
 
 		if (!na)
-			return -1;
+			return -ENOMEM;
 		w->levels = na;
 		w->cap_levels = cap;
 	}
@@ -112,29 +112,30 @@ static int replay_push(struct walk *w, size_t y)
 	};
 	if (!root && (!entry_name(w, w->n_levels - 1, false, n->sname) ||
 		      !entry_name(w, w->n_levels - 1, true, n->dname)))
-		return -1;
-	if (level_names(w, l, root ? NULL : l - 1, n->sname, n->dname) < 0)
-		return -1;
+		return -ENOMEM;
+	e = level_names(w, l, root ? NULL : l - 1, n->sname, n->dname);
+	if (e < 0)
+		return e;
 	w->n_levels++;
 	if (n->lost || (!root && w->levels[w->n_levels - 2].lost)) {
 		/* said when it was lost */
 		l->lost = -ESTALE;
 		n->lost = true;
-		return -1;
+		return l->lost;
 	}
 	e = replay_open(w, w->n_levels - 1);
 	if (e < 0) {
 		say_level_lost(w, level_name(w, w->n_levels - 1, true), e);
 		w->run->failures++;
 		n->lost = true;
-		return -1;
+		return e;
 	}
 	return 0;
 }
 
 /* -j, at the end: the walk's levels made the way down to node X, from
  * the levels it has (deferred attributes come in post-order: mostly one
- * level up, or a few down).  0, or -1 when X cannot be reached. */
+ * level up, or a few down).  0, or -errno when X cannot be reached. */
 static int replay_to(struct walk *w, size_t x, size_t **chain, size_t *cap)
 {
 	size_t y = x, n = 0;
@@ -154,7 +155,7 @@ static int replay_to(struct walk *w, size_t x, size_t **chain, size_t *cap)
 			void *nc = realloc(*chain, c * sizeof(**chain));
 
 			if (!nc)
-				return -1;
+				return -ENOMEM;
 			*chain = nc;
 			*cap = c;
 		}
@@ -164,11 +165,14 @@ static int replay_to(struct walk *w, size_t x, size_t **chain, size_t *cap)
 		y = w->dnodes[y].parent - 1;
 	}
 	if (w->dnodes[x].lost)
-		return -1;
-	while (n)
-		if (replay_push(w, (*chain)[--n]) < 0)
-			return -1;
-	return w->levels[w->n_levels - 1].lost ? -1 : 0;
+		return -ESTALE;
+	while (n) {
+		int e = replay_push(w, (*chain)[--n]);
+
+		if (e < 0)
+			return e;
+	}
+	return w->levels[w->n_levels - 1].lost;
 }
 
 void set_deferred_attrs(struct walk *w)

@@ -23,12 +23,15 @@
 #define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
 
 /* Makes NAME in DIRFD a hard link to TARGET (FLAGS for linkat) or, with
- * !HARD, a symlink holding TARGET's name. */
+ * !HARD, a symlink holding TARGET's name.  0 or -errno. */
 static int make_name(bool hard, const struct sc_at *target, int dirfd,
 		     const char *name, int flags)
 {
-	return hard ? linkat(target->dirfd, target->name, dirfd, name, flags) :
-		      symlinkat(target->name, dirfd, name);
+	int r = hard ? linkat(target->dirfd, target->name, dirfd, name,
+			      flags) :
+		       symlinkat(target->name, dirfd, name);
+
+	return r < 0 ? -errno : 0;
 }
 
 /* make_name() under a free temporary name, ".smartcp.PID.N", in DST's
@@ -45,10 +48,10 @@ static int make_temp_name(bool hard, const struct sc_at *target, int flags,
 		if (snprintf(tmp, size, "%s%s.smartcp.%d.%u", dir ? dir : "",
 			     dir ? "/" : "", (int)getpid(), i) >= (int)size)
 			return -ENAMETOOLONG;
-		if (make_name(hard, target, dst->dirfd, tmp, flags) == 0)
-			return 0;
-		if (errno != EEXIST || i > 100)
-			return -errno;
+		int e = make_name(hard, target, dst->dirfd, tmp, flags);
+
+		if (e != -EEXIST || i > 100)
+			return e;
 	}
 }
 
@@ -267,10 +270,11 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 	struct stat st;
 	int e;
 
-	if (make_name(hard, target, dst->dirfd, dst->name, flags) == 0)
-		return 0;
-	if (errno != EEXIST || !replace)
-		return -errno;
+	e = make_name(hard, target, dst->dirfd, dst->name, flags);
+	if (e == 0)
+		return SC_LINKED;
+	if (e != -EEXIST || !replace)
+		return e;
 	tmp = malloc(PATH_MAX);
 	if (!tmp)
 		return -ENOMEM;
@@ -285,7 +289,7 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 	/* renaming one name of a file onto another does nothing */
 	if (fstatat(dst->dirfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		unlinkat(dst->dirfd, tmp, 0);
-	return 1;
+	return SC_LINK_REPLACED;
 }
 
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
@@ -309,11 +313,8 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 {
 	int r = unlinkat(dst->dirfd, dst->name, 0);
 
-	if (r < 0 && errno != ENOENT) {
-		sc_report_error(m, errno, _("cannot remove %s"),
-				sc_quote(dst->path));
-		return -1;
-	}
+	if (r < 0 && errno != ENOENT)
+		return sc_report_fail(m, SC_FAIL_REMOVE, errno, dst->path, NULL);
 	if (verbose && (r == 0 || say_if_gone))
 		sc_report_removed(m, dst->path);
 	return 0;
@@ -338,16 +339,20 @@ _noinline_ int sc_dest_stat(struct walk *w, struct decision *e)
 		e->loop = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
 				  AT_SYMLINK_NOFOLLOW) == 0;
 	} else if (!e->dst_exists && errno != ENOENT) {
-		sc_report_error(&w->wk.msgs, errno, _("cannot stat %s"),
-				sc_quote(e->dst));
-		return -1;
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, errno, e->dst,
+				      NULL);
 	}
 	return 0;
 }
 
-/* The existing destination is moved aside to its backup name.  0: done
- * (it is gone), 1: nothing to back up ("." or ".." as the source), -1:
- * failed, said. */
+/* What back_up() did, when it did not fail. */
+enum backed_up {
+	BACKED_UP = 0,		/* the destination is gone, to its backup */
+	NOTHING_TO_BACK_UP,	/* "." or ".." as the source */
+};
+
+/* The existing destination is moved aside to its backup name: enum
+ * backed_up, or -errno (said). */
 static int back_up(struct walk *w, const struct decision *e)
 {
 	const struct sc_options *o = w->run->o;
@@ -355,32 +360,31 @@ static int back_up(struct walk *w, const struct decision *e)
 	char *b;
 
 	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
-		return 1;
+		return NOTHING_TO_BACK_UP;
 	if (o->backup != SC_BACKUP_NUMBERED &&
-	    sc_dest_backup_is_source(o, e->src, &e->sst, w->e.dst_fd, e->dst)) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("backing up %s might destroy source;  %s not copied"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
+	    sc_dest_backup_is_source(o, e->src, &e->sst, w->e.dst_fd, e->dst))
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_BACKUP_SOURCE, 0,
+				      e->dst, e->src);
 	if (o->explain)
-		return 0;	/* decided: nothing is moved */
+		return BACKED_UP;	/* decided: nothing is moved */
 	b = sc_dest_backup_name(o, w->e.dst_fd, e->dst);
 	if (!b || (renameat(w->e.dst_fd, w->e.dst_name, w->e.dst_fd,
 			    w->e.dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
 		   errno != ENOENT)) {
-		sc_report_error(&w->wk.msgs, b ? errno : ENOMEM,
-				_("cannot backup %s"), sc_quote(e->dst));
+		int r = sc_report_fail(&w->wk.msgs, SC_FAIL_BACKUP,
+				       b ? errno : ENOMEM, e->dst, NULL);
+
 		free(b);
-		return -1;
+		return r;
 	}
 	free(w->e.backup);
 	w->e.backup = b;		/* shown on the -v line */
-	return 0;
+	return BACKED_UP;
 }
 
 /* Leaves a destination alone that --update finds new enough; its other
- * names still become links to it, as they would to a copy.  0 or -1. */
+ * names still become links to it, as they would to a copy.
+ * SC_SETTLED_DONE or -errno. */
 static int keep_newer(struct walk *w, const struct decision *e)
 {
 	const struct sc_options *o = w->run->o;
@@ -388,27 +392,29 @@ static int keep_newer(struct walk *w, const struct decision *e)
 
 	if (o->update == SC_UPDATE_NONE_FAIL) {
 		/* cp 9.6: said, counted, nothing else done */
-		sc_report_error(&w->wk.msgs, 0, _("not replacing %s"),
-				sc_quote(e->dst));
-		return -1;
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_REPLACING, 0,
+				      e->dst, NULL);
 	}
 	sc_entry_skipped(&w->wk, e->dst);
 	if (o->explain && !o->json)	/* the plan of a file left alone */
 		sc_report_skipped(&w->wk.msgs, e->dst);
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
-		if (prev)
-			return link_to_earlier(&w->wk, &w->e, prev, e->src,
-					       e->dst, &e->sst);
+		if (prev) {
+			int r = link_to_earlier(&w->wk, &w->e, prev, e->src,
+						e->dst, &e->sst);
+
+			return r < 0 ? r : SC_SETTLED_DONE;
+		}
 		remember_copy(&w->wk, &w->e, &e->sst, e->dst);
 	}
-	return 0;
+	return SC_SETTLED_DONE;
 }
 
 /* --if-changed: a destination that already holds the source's bytes is
  * neither backed up nor removed: left alone (but for its attributes), as
- * it is without -b.  E's destination is not a directory.  1: go on, 0:
- * left alone, -1: failed, said. */
+ * it is without -b.  E's destination is not a directory.  enum
+ * sc_settled (SC_SETTLED_DONE: left alone), or -errno (said). */
 static int left_unchanged(struct walk *w, const struct decision *e)
 {
 	const struct sc_options *o = w->run->o;
@@ -421,18 +427,18 @@ static int left_unchanged(struct walk *w, const struct decision *e)
 	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
 		r = sc_file_unchanged(&w->wk, &w->e, e->src, e->dst, &e->sst,
 				      &e->dst_st, e->follow);
-		if (r > 0 && !w->wk.msgs.failed &&
+		if (r == SC_FILE_SAME && !w->wk.msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
 			(void)sc_links_remember(&w->links, e->sst.st_dev,
 						e->sst.st_ino, e->dst);
-		if (r != 0)
-			return r > 0 ? 0 : -1;
+		if (r != SC_FILE_DIFFERS)
+			return r < 0 ? r : SC_SETTLED_DONE;
 	}
-	return 1;
+	return SC_SETTLED_COPY;
 }
 
 /* E's destination (DST), not a directory, is backed up, or removed when
- * it must be before the copy.  1: go on and copy, -1: failed, said. */
+ * it must be before the copy.  SC_SETTLED_COPY, or -errno (said). */
 static int clear_the_way(struct walk *w, struct decision *e,
 			 const struct sc_at *dst)
 {
@@ -442,16 +448,17 @@ static int clear_the_way(struct walk *w, struct decision *e,
 	if (o->backup != SC_BACKUP_NONE) {
 		r = back_up(w, e);
 		if (r < 0)
-			return -1;
-		if (r == 0)
+			return r;
+		if (r == BACKED_UP)
 			e->dst_exists = false;
 	} else if (sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
 		if (!o->explain &&
-		    sc_dest_remove(&w->wk.msgs, dst, o->verbose, true) < 0)
-			return -1;
+		    (r = sc_dest_remove(&w->wk.msgs, dst, o->verbose,
+					true)) < 0)
+			return r;
 		e->dst_exists = false;
 	}
-	return 1;
+	return SC_SETTLED_COPY;
 }
 
 _noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
@@ -466,11 +473,9 @@ _noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
 
 	if (o->interactive != SC_OVERWRITE_NEVER &&
 	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
-				  e->cmdline, &nothing_to_do)) {
-		sc_report_error(&w->wk.msgs, 0, _("%s and %s are the same file"),
-				sc_quote(e->src), sc_quote(e->dst));
-		return -1;
-	}
+				  e->cmdline, &nothing_to_do))
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_SAME_FILE, 0,
+				      e->src, e->dst);
 	if (o->update != SC_UPDATE_ALL && !src_dir &&
 	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
 		return keep_newer(w, e);
@@ -481,35 +486,26 @@ _noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
 		sc_entry_skipped(&w->wk, e->dst);
 		if (o->explain && !o->json)
 			sc_report_skipped(&w->wk.msgs, e->dst);
-		return 0;
+		return SC_SETTLED_DONE;
 	}
 	if (nothing_to_do)
-		return 0;
-	if (!dst_dir && src_dir) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("cannot overwrite non-directory %s with directory %s"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
+		return SC_SETTLED_DONE;
+	if (!dst_dir && src_dir)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_ON_FILE, 0,
+				      e->dst, e->src);
 	/* cp a/f b/f c: the second would destroy the first */
 	if (!dst_dir && e->cmdline && w->multi &&
 	    o->backup != SC_BACKUP_NUMBERED &&
-	    sc_seen_just_created(w, &e->dst_st)) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("will not overwrite just-created %s with %s"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
-	if (!src_dir && dst_dir) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("cannot overwrite directory %s with non-directory"),
-				sc_quote(e->dst));
-		return -1;
-	}
+	    sc_seen_just_created(w, &e->dst_st))
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_JUST_CREATED, 0,
+				      e->dst, e->src);
+	if (!src_dir && dst_dir)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_FILE_ON_DIR, 0,
+				      e->dst, NULL);
 	if (dst_dir)
-		return 1;
+		return SC_SETTLED_COPY;
 	r = left_unchanged(w, e);
-	if (r <= 0)
+	if (r != SC_SETTLED_COPY)
 		return r;
 	return clear_the_way(w, e, &dst);
 }
@@ -539,24 +535,17 @@ int sc_dest_link_instead(struct walk *w, const struct decision *e)
 		sc_entry_report(&w->wk, &w->e, &rec);
 		return 0;
 	}
-	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst)) {
+	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst))
 		/* a relative target would be resolved from the link's
 		 * directory, not from here */
-		sc_report_error(&w->wk.msgs, 0,
-				_("%s: can make relative symbolic links only in current directory"),
-				sc_quote_plain(e->dst));
-		return -1;
-	}
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_SYMLINK_HERE, 0,
+				      e->dst, NULL);
 	r = sc_dest_make_link(o->hard_link, &target, &to, e->follow,
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
-	if (r < 0) {
-		sc_report_error(&w->wk.msgs, -r, o->hard_link ?
-				_("cannot create hard link %s to %s") :
-				_("cannot create symbolic link %s to %s"),
-				sc_quote(e->dst), sc_quote(e->src));
-		return -1;
-	}
+	if (r < 0)
+		return sc_report_fail(&w->wk.msgs, o->hard_link ? SC_FAIL_LINK :
+				      SC_FAIL_SYMLINK_TO, -r, e->dst, e->src);
 	sc_entry_report(&w->wk, &w->e, &rec);
 	return 0;
 }
@@ -564,8 +553,8 @@ int sc_dest_link_instead(struct walk *w, const struct decision *e)
 /* DST (the entry ENT) becomes a hard link to PREV, a copy
  * made earlier of ST (the source), which may be anywhere in the tree,
  * deeper than PATH_MAX.  Found by its path, it must still be that copy:
- * a directory on the way may lead elsewhere by now (-ESTALE).  0, 1 when
- * it replaced an existing DST, or -errno. */
+ * a directory on the way may lead elsewhere by now (-ESTALE).  enum
+ * sc_linked, or -errno. */
 static _noinline_ int link_earlier_copy(struct worker *wk,
 					const struct entry *ent,
 					const char *prev, const char *dst,
@@ -610,15 +599,11 @@ int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
 	int e = wk->run->o->explain ? 0 :
 		link_earlier_copy(wk, ent, prev, dst, st);
 
-	if (e < 0) {
-		sc_report_error(&wk->msgs, -e,
-				_("cannot create hard link %s to %s"),
-				sc_quote(dst), sc_quote(prev));
-		return -1;
-	}
+	if (e < 0)
+		return sc_report_fail(&wk->msgs, SC_FAIL_LINK, -e, dst, prev);
 	sc_entry_report(wk, ent, &rec);
 	/* cp -v says it after the "->" line, as GNU cp does */
-	if (e > 0 && wk->run->o->verbose)
+	if (e == SC_LINK_REPLACED && wk->run->o->verbose)
 		sc_report_removed(&wk->msgs, dst);
 	return 0;
 }

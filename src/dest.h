@@ -64,14 +64,20 @@ bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
 
 /* Removes DST, which is to be made again; "removed 'DST'" with VERBOSE.
  * A DST already gone is fine; SAY_IF_GONE says "removed" for it anyway,
- * as cp does for --remove-destination.  0, or -1 with the message said. */
+ * as cp does for --remove-destination.  0, or -errno (said). */
 int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 		   bool say_if_gone);
+
+/* What sc_dest_make_link() did, when it did not fail. */
+enum sc_linked {
+	SC_LINKED = 0,		/* made where nothing was */
+	SC_LINK_REPLACED,	/* ... in place of an existing DST */
+};
 
 /* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
  * names) or a symlink holding TARGET's name.  An existing DST is replaced
  * only with REPLACE, in one rename, so DST never goes missing.  Returns
- * 0, 1 when it replaced an existing DST, or -errno. */
+ * enum sc_linked, or -errno. */
 int sc_dest_make_link(bool hard, const struct sc_at *target,
 		      const struct sc_at *dst, bool follow, bool replace);
 
@@ -84,24 +90,25 @@ struct decision;
 
 /* The destination of E (the entry of W) as cp sees it: through a
  * symlink when the data of a regular file will be written there; the
- * name itself when it is to be replaced or backed up.  0, or -1 with the
- * message said. */
+ * name itself when it is to be replaced or backed up.  0, or -errno
+ * (said). */
 int sc_dest_stat(struct walk *w, struct decision *e);
 
 /* What cp decides about E's existing destination before it copies: the
  * same file, --update, -n, -i, a directory against a file, what this
- * run just made, then a backup or a removal.  1: go on and copy, 0: done
- * (nothing more to do), -1: failed, said.  --explain decides the same,
+ * run just made, then a backup or a removal.  enum sc_settled, or
+ * -errno (said).  --explain decides the same,
  * and says the same, but moves and removes nothing and asks nothing: -i
  * is taken as answered yes. */
 int sc_dest_settle(struct walk *w, struct decision *e);
 
 /* -l, -s: E's destination becomes a link to the source instead of a
- * copy.  0 or -1. */
+ * copy.  0 or -errno (said). */
 int sc_dest_link_instead(struct walk *w, const struct decision *e);
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already
- * copied to PREV; DST becomes another name of PREV.  0 or -1. */
+ * copied to PREV; DST becomes another name of PREV.  0 or -errno
+ * (said). */
 int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
 		    const char *src, const char *dst, const struct stat *st);
 

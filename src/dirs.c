@@ -89,7 +89,7 @@ static _noinline_ int list_dir(struct walk *w, bool follow,
 
 	*keep = -1;
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* readdir's own, so that FD stays for the entries */
 	while ((rfd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0 &&
 	       sc_walk_fd_short(w, errno, &tries))
@@ -184,20 +184,16 @@ bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
  * made (the levels' copies: a bind mount of the destination inside the
  * source, say), which cp calls by the operands' names.  With -L, a
  * directory anywhere up the destination's way is refused under its own
- * names.  DST_ST: the destination, when it is there.  True when refused,
- * said. */
-static _noinline_ bool refuse_directory(struct walk *w, const char *src,
+ * names.  DST_ST: the destination, when it is there.  0, or -errno when
+ * refused (said). */
+static _noinline_ int refuse_directory(struct walk *w, const char *src,
 					const char *dst, const struct stat *sst,
 					const struct stat *dst_st, bool cmdline)
 {
 	bool into = false, top = false;
 
-	if (levels_with(w, sst, false, false)) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("cannot copy cyclic symbolic link %s"),
-				sc_quote(src));
-		return true;
-	}
+	if (levels_with(w, sst, false, false))
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_CYCLE, 0, src, NULL);
 	if (cmdline)
 		load_ancestors(w, dst);
 	if (cmdline || w->run->o->deref == SC_DEREF_ALWAYS) {
@@ -209,21 +205,18 @@ static _noinline_ bool refuse_directory(struct walk *w, const char *src,
 	if (!into)
 		into = top = levels_with(w, sst, true, true);
 	if (!into)
-		return false;
+		return 0;
 	if (top && w->top_src) {
 		src = w->top_src;
 		dst = w->top_dst;
 	}
-	sc_report_error(&w->wk.msgs, 0,
-			_("cannot copy a directory, %s, into itself, %s"),
-			sc_quote(src), sc_quote(dst));
-	return true;
+	return sc_report_fail(&w->wk.msgs, SC_FAIL_INTO_ITSELF, 0, src, dst);
 }
 
 /* Sets the mode of the directory open as FD (O_PATH) to MODE: through
  * /proc, which leads to the inode FD holds, not to whatever has its name
  * by now.  Without /proc, through "." in it (which wants search
- * permission there: root has it).  0 or -1 with errno. */
+ * permission there: root has it).  0 or -errno. */
 static int chmod_dir_fd(int fd, mode_t mode)
 {
 	char name[48];
@@ -232,8 +225,8 @@ static int chmod_dir_fd(int fd, mode_t mode)
 	if (fchmodat(AT_FDCWD, name, mode, 0) == 0)
 		return 0;
 	if (errno != ENOENT)
-		return -1;
-	return fchmodat(fd, ".", mode, 0);
+		return -errno;
+	return fchmodat(fd, ".", mode, 0) < 0 ? -errno : 0;
 }
 
 /* Makes directory DST like SST, less what must wait (M says what), and
@@ -241,52 +234,46 @@ static int chmod_dir_fd(int fd, mode_t mode)
  * what it is; *RET_FD: it, opened (O_PATH) at once, with nothing
  * followed: from here on it is reached through that descriptor only,
  * never by its name, which whoever may write its parent can point
- * elsewhere.  0 or -1. */
+ * elsewhere.  0 or -errno (said). */
 static _noinline_ int make_directory(struct walk *w, const char *dst,
 				     const struct stat *sst, struct sc_made *m,
 				     dev_t *ret_dev, ino_t *ret_ino,
 				     int *ret_fd)
 {
 	struct stat now;
-	int fd;
+	int fd, e;
 
 	*ret_fd = -1;
 	/* mkdir decides about set-gid (inherited from the parent) */
 	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
 	if (mkdirat(w->e.dst_fd, w->e.dst_name,
-		    sst->st_mode & 07777 & ~m->omitted) < 0) {
-		sc_report_error(&w->wk.msgs, errno,
-				_("cannot create directory %s"), sc_quote(dst));
-		return -1;
-	}
-	m->created = true;
+		    sst->st_mode & 07777 & ~m->omitted) < 0)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_MKDIR, errno, dst,
+				      NULL);
+	m->flags |= SC_MADE_CREATED;
 	fd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
 			      O_PATH | O_NOFOLLOW, 0, 0);
-	if (fd < 0 || fstat(fd, &now) < 0) {
-		int err = errno;
-
+	e = fd < 0 ? fd : fstat(fd, &now) < 0 ? -errno : 0;
+	if (e < 0) {
 		if (fd >= 0)
 			close(fd);
-		if (err == ESTALE)
-			say_replaced(w, dst);
-		else
-			sc_report_error(&w->wk.msgs, err, _("cannot stat %s"),
-					sc_quote(dst));
-		return -1;
+		if (e == -ESTALE)
+			return say_replaced(w, dst);
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, -e, dst,
+				      NULL);
 	}
 	m->mode = now.st_mode;
-	m->mode_known = true;
+	m->flags |= SC_MADE_MODE_KNOWN;
 	*ret_dev = now.st_dev;
 	*ret_ino = now.st_ino;
 	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
 		/* we must enter it and write its entries */
-		m->restore = true;
-		if (chmod_dir_fd(fd, (now.st_mode & 07777) | S_IRWXU) < 0) {
-			sc_report_error(&w->wk.msgs, errno,
-					_("setting permissions for %s"),
-					sc_quote(dst));
+		m->flags |= SC_MADE_RESTORE;
+		e = chmod_dir_fd(fd, (now.st_mode & 07777) | S_IRWXU);
+		if (e < 0) {
 			close(fd);
-			return -1;
+			return sc_report_fail(&w->wk.msgs, SC_FAIL_SET_MODE, -e,
+					      dst, NULL);
 		}
 	}
 	*ret_fd = fd;
@@ -317,14 +304,16 @@ static _noinline_ void level_enter(struct walk *w, size_t k, const char *src,
 	int e, fd = -1;
 
 	if (l->dino && l->dfd < 0) {
-		l->dfd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
-					  O_PATH | (l->dup ? O_NOFOLLOW : 0),
-					  l->ddev, l->dino);
-		if (l->dfd < 0) {
-			l->lost = -errno;
+		fd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
+				      O_PATH | (l->dup ? O_NOFOLLOW : 0),
+				      l->ddev, l->dino);
+		if (fd < 0) {
+			l->lost = fd;
 			l->lost_copy = true;
 			return;
 		}
+		l->dfd = fd;
+		fd = -1;
 		level_counted(w, k);
 		was_open = true;
 	}
@@ -372,15 +361,16 @@ bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
 {
 	const struct sc_options *o = w->run->o;
 
-	return !o->explain && (m->created || o->preserve_mode ||
-			       o->preserve_timestamps ||
-			       o->preserve_ownership || o->preserve_xattr);
+	return !o->explain &&
+	       ((m->flags & SC_MADE_CREATED) || o->preserve_mode ||
+		o->preserve_timestamps || o->preserve_ownership ||
+		o->preserve_xattr);
 }
 
 /* The attributes of directory L's copy, SRC -> DST, the walk being back
  * in L's parent (struct walk names L as its entry there): set through
  * the copy's descriptor DFD (or one opened again, checked), never by a
- * name that may lead elsewhere now.  0, or -1 with the message said. */
+ * name that may lead elsewhere now.  0, or -errno (said). */
 _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 				    int dfd, const char *src, const char *dst)
 {
@@ -389,14 +379,13 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 
 	if (dfd < 0) {
 		if (w->e.dst_fd == -1)
-			return -1;	/* its parent was lost: said there */
-		own = dfd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
-					     O_PATH | (l->dup ? O_NOFOLLOW : 0),
-					     l->ddev, l->dino);
-		if (dfd < 0) {
-			say_level_lost(w, dst, -errno);
-			return -1;
-		}
+			return -ENOENT;	/* its parent was lost: said there */
+		dfd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
+				       O_PATH | (l->dup ? O_NOFOLLOW : 0),
+				       l->ddev, l->dino);
+		if (dfd < 0)
+			return say_level_lost(w, dst, dfd);
+		own = dfd;
 	}
 	{
 		struct sc_at s = { w->e.at_fd, w->e.at_name, src };
@@ -408,7 +397,7 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		close(own);
 	if (r < 0)
 		w->wk.msgs.failed = true;
-	return r < 0 ? -1 : 0;
+	return r < 0 ? sc_report_code(&w->wk.msgs) : 0;
 }
 
 /* Is the copy of level L (just left: struct walk names it as an entry of
@@ -445,32 +434,34 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 	struct sc_made m = { 0 };
 	dev_t ddev = 0;
 	ino_t dino = 0;
-	int dfd = -1;
+	int dfd = -1, r;
 
-	if (refuse_directory(w, src, dst, sst, dst_st, cmdline))
-		return -1;
+	r = refuse_directory(w, src, dst, sst, dst_st, cmdline);
+	if (r < 0)
+		return r;
 	if (!dst_st && !o->explain) {
-		if (make_directory(w, dst, sst, &m, &ddev, &dino, &dfd) < 0)
-			return -1;
+		r = make_directory(w, dst, sst, &m, &ddev, &dino, &dfd);
+		if (r < 0)
+			return r;
 	} else if (dst_st) {
-		m.have_old = true;
+		m.flags |= SC_MADE_OLD;
 		m.old_mode = dst_st->st_mode;
 		ddev = dst_st->st_dev;
 		dino = dst_st->st_ino;
 	}
-	if (m.created || o->explain)
+	if ((m.flags & SC_MADE_CREATED) || o->explain)
 		report_directory(w, src, dst);
 	if (level_push(w, src, dst, sst, follow, cmdline, &m, ddev, dino,
 		       dfd) < 0) {
 		if (dfd >= 0)
 			close(dfd);
-		sc_report_error(&w->wk.msgs, ENOMEM, "%s", sc_quote(src));
-		return -1;
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM, src,
+				      NULL);
 	}
 	/* -x: a mount point is made, not entered */
 	if (!o->one_file_system || cmdline || sst->st_dev == w->run->root_dev)
 		level_enter(w, w->n_levels - 1, src, dst);
-	return ENTERED;
+	return SC_ENTERED;
 }
 
 /* --- the walk's loop ---------------------------------------------------- */

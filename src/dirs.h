@@ -19,13 +19,10 @@ struct dent {
 	char *name;
 };
 
-/* copy_path(): a directory whose level was pushed, to be copied by the
- * walk's loop (copy_entry()). */
-#define ENTERED 2
-
 /* Copies directory SRC (SST) to DST (DST_ST: the existing one, or NULL):
  * made, then a level of the walk, which copies its entries and, at its
- * end, gives it its attributes.  ENTERED, or -1. */
+ * end, gives it its attributes.  SC_ENTERED (the level pushed, for the
+ * walk's loop, copy_entry()), or -errno. */
 int copy_dir(struct walk *w, const char *src, const char *dst,
 	     const struct stat *sst, const struct stat *dst_st,
 	     bool cmdline, bool follow);
@@ -43,7 +40,7 @@ bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m);
 /* The attributes of directory L's copy, SRC -> DST, the walk being back
  * in L's parent (struct walk names L as its entry there): set through
  * the copy's descriptor DFD (or one opened again, checked), never by a
- * name that may lead elsewhere now.  0, or -1 with the message said. */
+ * name that may lead elsewhere now.  0, or -errno (said). */
 int set_dir_attrs(struct walk *w, const struct level *l, int dfd,
 		  const char *src, const char *dst);
 

@@ -104,8 +104,8 @@ const struct sc_fs_facts *sc_entry_facts(struct worker *wk, int fd,
 
 /* The metadata of S's copy D (their paths name them in messages)
  * through the copier, which keeps what --preserve asks for; its events
- * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -1 when
- * a failure counts. */
+ * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -errno
+ * when a failure counts. */
 int sc_entry_set_meta(struct worker *wk, int in, int out,
 		      const struct sc_at *s, const struct sc_at *d,
 		      const struct stat *st, const struct sc_made *m,
@@ -128,10 +128,7 @@ int sc_entry_set_meta(struct worker *wk, int in, int out,
 	int e;
 
 	if (m) {
-		a.made |= (m->created ? SC_MADE_CREATED : 0) |
-			  (m->mode_known ? SC_MADE_MODE_KNOWN : 0) |
-			  (m->restore ? SC_MADE_RESTORE : 0) |
-			  (m->have_old ? SC_MADE_OLD : 0);
+		a.made |= m->flags;
 		a.made_mode = m->mode;
 		a.omitted = m->omitted;
 		a.extra = m->extra;
@@ -139,7 +136,7 @@ int sc_entry_set_meta(struct worker *wk, int in, int out,
 	}
 	e = sc_copy_ctx_meta(wk->cx, &a, wk->crep);
 	sc_attrs_say_all(&env, wk->crep, s->path, d->path);
-	return e < 0 ? -1 : 0;
+	return e < 0 ? e : 0;
 }
 
 int sc_entry_set_attrs(struct worker *wk, const struct entry *ent, int in,
@@ -165,5 +162,5 @@ int sc_entry_open_source(struct worker *wk, const struct entry *ent, int flags)
 	while ((fd = openat(ent->at_fd, ent->at_name, flags)) < 0 &&
 	       wk->fd_short(wk->fd_short_arg, errno, &tries))
 		;
-	return fd;
+	return fd < 0 ? -errno : fd;
 }

@@ -58,19 +58,20 @@ const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,
 						  const char *path);
 
 /* The metadata of S's copy D through the copier (struct sc_made M, and
- * MADE: SC_MADE_* bits beyond M's).  0, or -1 when a failure counts. */
+ * MADE: SC_MADE_* bits beyond M's).  0, or -errno when a failure
+ * counts. */
 int sc_entry_set_meta(struct worker *wk, int in, int out,
 		      const struct sc_at *s, const struct sc_at *d,
 		      const struct stat *st, const struct sc_made *m,
 		      unsigned made);
 
 /* The metadata --preserve asks for, through the run's copier, for SRC
- * and DST, the entry ENT: 0, or -1 with the message said. */
+ * and DST, the entry ENT: 0, or -errno (said). */
 int sc_entry_set_attrs(struct worker *wk, const struct entry *ent, int in,
 		       int out, const char *src, const char *dst,
 		       const struct stat *st, struct sc_made *m);
 
-/* Opens ENT's source with FLAGS: a descriptor, or -1 with errno.  Out of
+/* Opens ENT's source with FLAGS: a descriptor, or -errno.  Out of
  * descriptors (EMFILE, ENFILE), it tries again as long as WK's fd_short
  * gives some back. */
 int sc_entry_open_source(struct worker *wk, const struct entry *ent,

@@ -76,12 +76,24 @@ static double elapsed(const struct timespec *t0)
 	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* A copy that failed (E: the library's answer): the -errno it comes to,
+ * that of the first error said about the entry where one was. */
+static int failure(const struct worker *wk, int e)
+{
+	return wk->msgs.code ? wk->msgs.code : e < 0 ? e : -EIO;
+}
+
 /* One file's copy, as the adapter sees it. */
 struct file_copy {
 	const char *src, *dst;
 	struct sc_record *rec;
 	const struct sc_copy_report *rep;
 	bool atomic;		/* --atomic, where it applies */
+	/* what its events came to (say_events()): a metadata event failed
+	 * it (META_FAILED); another event failed it first (FAILED: its
+	 * kind, FAILED_KIND) */
+	bool meta_failed, failed;
+	enum sc_event_kind failed_kind;
 };
 
 /* Says why the data could not be copied (E = -errno, the road's), in
@@ -105,27 +117,22 @@ static void say_copy_failed(struct worker *wk, const struct file_copy *f,
 	if (o->reflink == SC_REFLINK_ALWAYS &&
 	    (!any || last == SC_ROAD_CLONE)) {
 		rec->failure = "clone";
-		sc_report_error(&wk->msgs, -e, _("failed to clone %s from %s"),
-				sc_quote(f->dst), sc_quote(f->src));
+		sc_report_fail(&wk->msgs, SC_FAIL_CLONE, -e, f->dst, f->src);
 	} else if (sc_copy_report_flags(res) & SC_REPORT_EXTEND_FAILED) {
 		rec->failure = "write";
-		sc_report_error(&wk->msgs, -e, _("failed to extend %s"),
-				sc_quote(f->dst));
+		sc_report_fail(&wk->msgs, SC_FAIL_EXTEND, -e, f->dst, NULL);
 	} else if (o->as_cp && any && last == SC_ROAD_RANGE) {
 		/* cp's words for a copy_file_range that failed; under its
 		 * own name smartcp finds the end that failed
 		 * (road_range.c) */
 		rec->failure = "copy";
-		sc_report_error(&wk->msgs, -e, _("error copying %s to %s"),
-				sc_quote(f->src), sc_quote(f->dst));
+		sc_report_fail(&wk->msgs, SC_FAIL_COPY, -e, f->src, f->dst);
 	} else if (side == SC_SIDE_READ) {
 		rec->failure = "read";
-		sc_report_error(&wk->msgs, -e, _("error reading %s"),
-				sc_quote(f->src));
+		sc_report_fail(&wk->msgs, SC_FAIL_READ, -e, f->src, NULL);
 	} else {
 		rec->failure = "write";
-		sc_report_error(&wk->msgs, -e, _("error writing %s"),
-				sc_quote(f->dst));
+		sc_report_fail(&wk->msgs, SC_FAIL_WRITE, -e, f->dst, NULL);
 	}
 }
 
@@ -140,14 +147,8 @@ static void say_changed(struct worker *wk, struct sc_record *rec,
 		return;
 	rec->change_failed = true;
 	sc_report_change_text(what, sizeof(what), &rec->change, true);
-	if (rec->change.again)
-		sc_report_error(&wk->msgs, 0,
-				_("%s changed while it was copied, and again while it was copied once more: %s"),
-				sc_quote(rec->src), what);
-	else
-		sc_report_error(&wk->msgs, 0,
-				_("%s changed while it was copied: %s"),
-				sc_quote(rec->src), what);
+	sc_report_fail(&wk->msgs, rec->change.again ? SC_FAIL_CHANGED_AGAIN :
+		       SC_FAIL_CHANGED, 0, rec->src, what);
 }
 
 static bool meta_kind(enum sc_event_kind k)
@@ -161,24 +162,21 @@ static bool meta_kind(enum sc_event_kind k)
  * with the event's errno (ERR) or without. */
 static const struct {
 	enum sc_event_kind kind;
-	const char *fmt;
+	enum sc_fail what;
 	bool dst, err;
 } plain_events[] = {
-	{ SC_EV_OPEN_SOURCE, N_("cannot open %s for reading"), false, true },
-	{ SC_EV_STAT_SOURCE, N_("cannot fstat %s"), false, true },
-	{ SC_EV_REPLACED,
-	  N_("skipping file %s, as it was replaced while being copied"),
-	  false, false },
-	{ SC_EV_COMPARE, N_("error reading %s"), false, true },
-	{ SC_EV_OPEN_DEST, N_("cannot create regular file %s"), true, true },
-	{ SC_EV_DANGLING, N_("not writing through dangling symlink %s"), true,
-	  false },
-	{ SC_EV_STAT_DEST, N_("cannot fstat %s"), true, true },
-	{ SC_EV_REPAIR_START, N_("error writing %s"), true, true },
-	{ SC_EV_SYNC, N_("error writing %s"), true, true },
-	{ SC_EV_COMMIT, N_("cannot replace %s"), true, true },
-	{ SC_EV_CLOSE, N_("failed to close %s"), true, true },
-	{ SC_EV_SYNC_DIR, N_("cannot sync the directory of %s"), true, true },
+	{ SC_EV_OPEN_SOURCE, SC_FAIL_OPEN_READ, false, true },
+	{ SC_EV_STAT_SOURCE, SC_FAIL_FSTAT, false, true },
+	{ SC_EV_REPLACED, SC_FAIL_FILE_REPLACED, false, false },
+	{ SC_EV_COMPARE, SC_FAIL_READ, false, true },
+	{ SC_EV_OPEN_DEST, SC_FAIL_CREATE, true, true },
+	{ SC_EV_DANGLING, SC_FAIL_DANGLING, true, false },
+	{ SC_EV_STAT_DEST, SC_FAIL_FSTAT, true, true },
+	{ SC_EV_REPAIR_START, SC_FAIL_WRITE, true, true },
+	{ SC_EV_SYNC, SC_FAIL_WRITE, true, true },
+	{ SC_EV_COMMIT, SC_FAIL_REPLACE, true, true },
+	{ SC_EV_CLOSE, SC_FAIL_CLOSE, true, true },
+	{ SC_EV_SYNC_DIR, SC_FAIL_SYNC_DIR, true, true },
 };
 
 /* --verify found the copy wrong, or could not read or write to check. */
@@ -189,23 +187,18 @@ static void say_verify_failed(struct worker *wk, struct file_copy *f,
 	int err = -ev->err;
 
 	if (err) {
-		sc_report_error(&wk->msgs, err,
-				ev->vside == SC_VSIDE_SOURCE ?
-				_("error reading %s") :
-				ev->vside == SC_VSIDE_WRITE ?
-				_("error writing %s") :
-				_("error reading back %s"),
-				sc_quote(ev->vside == SC_VSIDE_SOURCE ?
-					 f->src : f->dst));
+		sc_report_fail(&wk->msgs, ev->vside == SC_VSIDE_SOURCE ?
+			       SC_FAIL_READ : ev->vside == SC_VSIDE_WRITE ?
+			       SC_FAIL_WRITE : SC_FAIL_READ_BACK, err,
+			       ev->vside == SC_VSIDE_SOURCE ? f->src : f->dst,
+			       NULL);
 		rec->failure = ev->vside == SC_VSIDE_SOURCE ? "read" :
 			       ev->vside == SC_VSIDE_WRITE ? "write" :
 			       "verify";
 	} else {
 		rec->failure = "verify";
-		sc_report_error(&wk->msgs, 0,
-				_("%s differs from %s at byte %lld, also after copying again"),
-				sc_quote(f->dst), sc_quote(f->src),
-				(long long)ev->offset);
+		sc_report_fail_at(&wk->msgs, SC_FAIL_DIFFERS, 0, f->dst, f->src,
+				  (long long)ev->offset);
 	}
 }
 
@@ -220,26 +213,22 @@ static void say_event(struct worker *wk, struct file_copy *f,
 
 	for (size_t i = 0; i < ARRAY_SIZE(plain_events); i++)
 		if (plain_events[i].kind == ev->kind) {
-			/* each format takes one %s: the file's name */
-			sc_report_verror_args(&wk->msgs, true,
-					      plain_events[i].err ? err : 0,
-					      _(plain_events[i].fmt),
-					      sc_quote(plain_events[i].dst ?
-						       f->dst : f->src));
+			sc_report_fail(&wk->msgs, plain_events[i].what,
+				       plain_events[i].err ? err : 0,
+				       plain_events[i].dst ? f->dst : f->src,
+				       NULL);
 			return;
 		}
 	switch (ev->kind) {
 	case SC_EV_REMOVE_DEST:
 		if (err)
-			sc_report_error(&wk->msgs, err, _("cannot remove %s"),
-					sc_quote(f->dst));
+			sc_report_fail(&wk->msgs, SC_FAIL_REMOVE, err, f->dst,
+				       NULL);
 		else if (o->verbose)
 			sc_report_removed(&wk->msgs, f->dst);
 		break;
 	case SC_EV_UNVERIFIABLE:
-		sc_report_error(&wk->msgs, 0,
-				_("cannot verify %s: nothing written there can be read back"),
-				sc_quote(f->dst));
+		sc_report_fail(&wk->msgs, SC_FAIL_UNVERIFIABLE, 0, f->dst, NULL);
 		rec->failure = "verify";
 		break;
 	case SC_EV_DATA:
@@ -262,10 +251,10 @@ static void say_event(struct worker *wk, struct file_copy *f,
 		}
 		break;
 	case SC_EV_REPAIR:
-		sc_report_error(&wk->msgs, err, ev->side == SC_SIDE_READ ?
-				_("error reading %s") : _("error writing %s"),
-				sc_quote(ev->side == SC_SIDE_READ ? f->src :
-					 f->dst));
+		sc_report_fail(&wk->msgs, ev->side == SC_SIDE_READ ?
+			       SC_FAIL_READ : SC_FAIL_WRITE, err,
+			       ev->side == SC_SIDE_READ ? f->src : f->dst,
+			       NULL);
 		rec->failure = ev->side == SC_SIDE_READ ? "read" : "write";
 		break;
 	case SC_EV_VERIFY:
@@ -285,16 +274,13 @@ static void say_event(struct worker *wk, struct file_copy *f,
 	}
 }
 
-/* Says every event of F's copy, in order.  Returns the first event
- * that failed it other than the metadata's (its kind), or -1;
- * *META_FAILED: a metadata event failed it. */
-static int say_events(struct worker *wk, struct file_copy *f,
-		      bool *meta_failed)
+/* Says every event of F's copy, in order, and notes in F what they came
+ * to. */
+static void say_events(struct worker *wk, struct file_copy *f)
 {
 	unsigned n = sc_copy_report_events(f->rep);
-	int fatal = -1;
 
-	*meta_failed = false;
+	f->meta_failed = f->failed = false;
 	for (unsigned i = 0; i < n; i++) {
 		struct sc_event ev = { .size = sizeof(ev) };
 
@@ -303,14 +289,15 @@ static int say_events(struct worker *wk, struct file_copy *f,
 		say_event(wk, f, &ev);
 		if (ev.fatal && (meta_kind(ev.kind) ||
 				 ev.kind == SC_EV_META_XATTR) &&
-		    ev.kind != SC_EV_OLD_MODE)
-			*meta_failed = true;
-		else if (ev.fatal && fatal < 0)
-			fatal = (int)ev.kind;
+		    ev.kind != SC_EV_OLD_MODE) {
+			f->meta_failed = true;
+		} else if (ev.fatal && !f->failed) {
+			f->failed = true;
+			f->failed_kind = ev.kind;
+		}
 		if (ev.kind == SC_EV_DATA && !f->rec->err)
 			f->rec->err = ev.err;	/* the road's own error */
 	}
-	return fatal;
 }
 
 /* The record's part that the report says. */
@@ -391,7 +378,7 @@ static struct sc_copy_args file_args(struct worker *wk, struct entry *ent,
 
 /* --explain of the file: what the run decides before its first byte,
  * said as the run says it, then the plan.  Nothing is created, written
- * or read.  0, or -1 with the message said. */
+ * or read.  0, or -errno (said). */
 static int explain_file(struct worker *wk, struct entry *ent,
 			struct file_copy *f, struct sc_copy_args *a)
 {
@@ -403,30 +390,27 @@ static int explain_file(struct worker *wk, struct entry *ent,
 	 * so, and nothing was moved). */
 	if (o->backup != SC_BACKUP_NONE || o->remove_destination)
 		a->flags |= SC_FILE_DANGLING;
-	bool meta_failed;
-
 	e = sc_copy_ctx_explain(wk->cx, a, wk->crep);
 	f->rep = wk->crep;
 	fill_record(f->rec, f->rep);
-	if (say_events(wk, f, &meta_failed) >= 0 || e < 0)
-		return -1;
+	say_events(wk, f);
+	if (f->failed || e < 0)
+		return failure(wk, e);
 	sc_entry_report(wk, ent, f->rec);
 	return 0;
 }
 
-/* The outcome of a copy that returned E, its events said (FATAL: the
- * first that failed it, but the metadata's; META_FAILED: metadata that
- * failed it).  0, or -1 with the record made for --json. */
+/* The outcome of a copy that returned E, its events said (F says what
+ * they came to).  0, or -errno with the record made for --json. */
 static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
-		   int e, int fatal, bool meta_failed,
-		   const struct timespec *t0)
+		   int e, const struct timespec *t0)
 {
 	struct sc_record *rec = f->rec;
 	unsigned flags = sc_copy_report_flags(f->rep);
 
-	if (meta_failed)
+	if (f->meta_failed)
 		wk->msgs.failed = true;
-	if (e == 0 || (fatal < 0 && meta_failed && !f->atomic &&
+	if (e == 0 || (!f->failed && f->meta_failed && !f->atomic &&
 		       !(flags & SC_REPORT_UNCHANGED))) {
 		/* done; an attribute that was not kept, in place, fails the
 		 * entry but not the copy (its data is whole) */
@@ -435,20 +419,21 @@ static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
 		return 0;
 	}
 	if (flags & SC_REPORT_UNCHANGED)
-		return -1;	/* equal, and its attributes failed */
+		return failure(wk, e);	/* equal, and its attributes failed */
 	if (!(flags & SC_REPORT_DEST_OPENED))
-		return -1;	/* said; nothing was made */
+		return failure(wk, e);	/* said; nothing was made */
 	/* What was made is gone (or emptied), or was never touched: the
 	 * record says why.  A temporary that did not take the old file's
 	 * or the asked attributes went: EPERM, as always. */
-	if ((fatal < 0 && meta_failed) || fatal == SC_EV_OLD_MODE)
+	if ((!f->failed && f->meta_failed) ||
+	    (f->failed && f->failed_kind == SC_EV_OLD_MODE))
 		rec->err = -EPERM;
 	if (!rec->err)
 		rec->err = e;
 	rec->seconds = elapsed(t0);
 	if (wk->run->o->json)
 		sc_entry_report(wk, ent, rec);
-	return -1;
+	return failure(wk, e);
 }
 
 int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
@@ -460,28 +445,27 @@ int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
 	struct file_copy f = { .src = src, .dst = dst, .rec = &rec };
 	struct sc_copy_args a;
 	struct timespec t0;
-	bool meta_failed;
-	int e, fatal;
+	int e;
 
 	if (wk->run->o->explain || !S_ISREG(sst->st_mode) ||
 	    !S_ISREG(dst_st->st_mode))
-		return 0;	/* --explain reads no data */
+		return SC_FILE_DIFFERS;	/* --explain reads no data */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	a = file_args(wk, ent, sst, dst_st, follow, -1, NULL);
 	a.flags |= SC_FILE_COMPARE_ONLY;
 	e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
 	f.rep = wk->crep;
 	fill_record(&rec, f.rep);
-	fatal = say_events(wk, &f, &meta_failed);
+	say_events(wk, &f);
 	if (!(sc_copy_report_flags(f.rep) & SC_REPORT_UNCHANGED))
-		return e < 0 ? -1 : 0;
-	if (e < 0 || fatal >= 0 || meta_failed) {
+		return e < 0 ? failure(wk, e) : SC_FILE_DIFFERS;
+	if (e < 0 || f.failed || f.meta_failed) {
 		wk->msgs.failed = true;
-		return -1;
+		return failure(wk, e);
 	}
 	rec.seconds = elapsed(&t0);
 	sc_entry_report(wk, ent, &rec);
-	return 1;
+	return SC_FILE_SAME;
 }
 
 /* Copies regular file SRC (or the data of a FIFO or device) to DST.
@@ -506,8 +490,7 @@ int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 	struct sc_copy_args a = file_args(wk, ent, sst, dst_st, follow, pre_in,
 					  pre_ist);
 	struct timespec t0;
-	bool meta_failed;
-	int e, r, fatal;
+	int e, r;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ent->current = src;
@@ -519,8 +502,8 @@ int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 		e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
 		f.rep = wk->crep;
 		fill_record(&rec, f.rep);
-		fatal = say_events(wk, &f, &meta_failed);
-		r = outcome(wk, ent, &f, e, fatal, meta_failed, &t0);
+		say_events(wk, &f);
+		r = outcome(wk, ent, &f, e, &t0);
 	}
 	if (pre_in >= 0)
 		close(pre_in);

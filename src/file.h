@@ -16,20 +16,25 @@ struct entry;
  * the walk's directory descriptor, following a symlink only if FOLLOW)
  * and checked against SST, the stat the walk saw.  DST_ST is the stat of
  * the existing destination (links followed), or NULL when there is none.
- * Returns 0, or -1 with the messages said and, for --json, the record
- * made; WK's messages say whether ENT failed in part.  On thread WK
+ * Returns 0, or -errno with the messages said and, for --json, the
+ * record made; WK's messages say whether ENT failed in part.  On thread WK
  * (the walk's, or a -j worker's). */
 int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 		 const char *dst, const struct stat *sst,
 		 const struct stat *dst_st, bool follow, int pre_in,
 		 const struct stat *pre_ist);
 
+/* What sc_file_unchanged() found, when it did not fail. */
+enum sc_file_same {
+	SC_FILE_DIFFERS = 0,	/* (or --explain, which reads no data) */
+	SC_FILE_SAME,		/* left alone, reported unchanged */
+};
+
 /* --if-changed, before the walk backs DST up or removes it: when DST
  * (DST_ST, an existing regular file) already holds the bytes of SRC
  * (SST; FOLLOW as for sc_file_copy()), it is left alone but for the
- * attributes --preserve asks for, and reported unchanged: 1.  0 when
- * they differ (or under --explain, which reads no data), -1 with the
- * message said. */
+ * attributes --preserve asks for, and reported unchanged.  enum
+ * sc_file_same, or -errno (said). */
 int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
 		      const char *dst, const struct stat *sst,
 		      const struct stat *dst_st, bool follow);

@@ -1,16 +1,10 @@
-/* What smartcp says for --help and --version, and after a usage error. */
+/* What smartcp says for --help and --version. */
 #include "system.h"
 #include "help.h"
 #include "options.h"
 
 #include <stdio.h>
 #include <string.h>
-
-void sc_options_try_help(void)
-{
-	fprintf(stderr, _("Try '%s --help' for more information.\n"),
-		sc_program_name);
-}
 
 /* The options smartcp shares with cp, in cp's words. */
 static void usage_cp_options(void)

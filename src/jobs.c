@@ -251,7 +251,7 @@ static void job_free(struct sc_job *job)
 /* --- on a worker -------------------------------------------------------- */
 
 struct ahead {
-	int fd[JOB_MAX];	/* opened ahead, or -1 */
+	int fd[JOB_MAX];	/* opened ahead, or -errno */
 	/* their fstat, file I's at I % (READ_AHEAD + 1): the files open
 	 * ahead are I to I + READ_AHEAD at most */
 	struct stat st[READ_AHEAD + 1];
@@ -267,9 +267,9 @@ struct ahead {
  * POSIX_FADV_WILLNEED starts the reads of the whole file (length 0: up
  * to i_size) and returns without waiting for them (mm/fadvise.c ->
  * force_page_cache_ra).  A file of another kind (a FIFO put in the
- * file's place) is not read: that would take a writer's data.  -1 if it
- * cannot: the copy then opens the file itself and reports whatever went
- * wrong, as before. */
+ * file's place) is not read: that would take a writer's data.  A
+ * descriptor, or -errno: the copy then opens the file itself and
+ * reports whatever went wrong, as before. */
 static int open_ahead(const struct sc_job *job, unsigned i,
 		      const struct ahead *a, struct stat *st)
 {
@@ -279,10 +279,12 @@ static int open_ahead(const struct sc_job *job, unsigned i,
 		 open(job->src[i], SC_NEW_SRC_FLAGS);
 
 	if (fd < 0)
-		return -1;
+		return -errno;
 	if (fstat(fd, st) < 0) {
+		int e = -errno;
+
 		close(fd);
-		return -1;
+		return e;
 	}
 	if (!a->data || !S_ISREG(st->st_mode) || st->st_size <= 0)
 		return fd;
@@ -302,7 +304,7 @@ static void read_ahead(const struct sc_jobs *j, const struct sc_job *job,
 {
 	unsigned depth = atomic_load(&j->short_of_fds) ? 0 : j->ahead;
 
-	/* every file before NEXT was opened ahead (or was not, -1) */
+	/* every file before NEXT was opened ahead (or was not, < 0) */
 	if (!depth)
 		return;
 	if (a->next <= i)
@@ -356,7 +358,7 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 		}
 		r = j->ops->copy(j->arg, id, slot, &f);
 		gate_leave(j);
-		if (r == 1)
+		if (r == SC_JOB_BACK)
 			break;	/* the rest goes back to the walk, in order */
 		job->failed += r < 0;
 	}
@@ -477,27 +479,35 @@ struct cachestat_out {
 		 nr_recently_evicted;
 };
 
-/* Is the data of NAME in directory DIRFD all in the page cache?  1 yes,
- * 0 no, -1 cannot tell (an empty file, not a regular file, no way to
- * ask).  cachestat(2) asks in one call; before 6.5, mincore(2) on a map
- * of its first MiB. */
-static int data_cached(int dirfd, const char *name)
+/* What data_cached() found. */
+enum cached {
+	CACHED_NOT = 0,
+	CACHED_ALL,
+	CACHED_UNKNOWN,		/* an empty file, not a regular file, no way
+				 * to ask */
+};
+
+/* Is the data of NAME in directory DIRFD all in the page cache?  enum
+ * cached.  cachestat(2) asks in one call; before 6.5, mincore(2) on a
+ * map of its first MiB. */
+static enum cached data_cached(int dirfd, const char *name)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct cachestat_range range = { 0, 0 };
 	struct cachestat_out cs;
 	struct stat st;
 	uint64_t pages;
-	int fd = openat(dirfd, name, SC_NEW_SRC_FLAGS), r = -1;
+	int fd = openat(dirfd, name, SC_NEW_SRC_FLAGS);
+	enum cached r = CACHED_UNKNOWN;
 
 	if (fd < 0)
-		return -1;
+		return CACHED_UNKNOWN;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    page <= 0)
 		goto out;
 	pages = ((uint64_t)st.st_size + (uint64_t)page - 1) / (uint64_t)page;
 	if (syscall(SYS_cachestat, fd, &range, &cs, 0) == 0) {
-		r = cs.nr_cache >= pages;
+		r = cs.nr_cache >= pages ? CACHED_ALL : CACHED_NOT;
 	} else {
 		size_t len = (size_t)MIN((uint64_t)st.st_size, (uint64_t)1 << 20);
 		size_t n = (len + (size_t)page - 1) / (size_t)page;
@@ -510,9 +520,10 @@ static int data_cached(int dirfd, const char *name)
 		if (map == MAP_FAILED)
 			goto out;
 		if (mincore(map, len, vec) == 0) {
-			r = 1;
+			r = CACHED_ALL;
 			for (size_t i = 0; i < n; i++)
-				r &= vec[i] & 1;
+				if (!(vec[i] & 1))
+					r = CACHED_NOT;
 		}
 		munmap(map, len);
 	}
@@ -563,13 +574,13 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
 	if (!j->wanted)
 		j->wanted = workers_for(j, dst);
 	if (j->wanted == 1 && j->probes < PROBE_MAX) {
-		int cached = data_cached(dirfd, name);
+		enum cached cached = data_cached(dirfd, name);
 
-		if (cached == 1) {
+		if (cached == CACHED_ALL) {
 			j->jobs = 1;	/* for the rest of the run */
 			return false;
 		}
-		if (cached < 0) {
+		if (cached == CACHED_UNKNOWN) {
 			j->probes++;	/* this file here; ask with the next */
 			return false;
 		}
@@ -633,7 +644,7 @@ int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
 	if (!job) {
 		/* short of memory: this one is the walk's */
 		if (!(job = calloc(1, sizeof(*job))))
-			return 1;
+			return -ENOMEM;
 		job->dirfd = keep_dir(dirfd);
 		job->dst_dirfd = keep_dir(dst_dirfd);
 		if ((dirfd >= 0 && job->dirfd < 0) ||
@@ -642,7 +653,7 @@ int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
 			sc_jobs_fd_short(j);
 			job_close(job);
 			free(job);
-			return 1;
+			return -EMFILE;
 		}
 	}
 	*batch = job;

@@ -33,14 +33,21 @@ struct sc_job_file {
 					 * before its data was asked for */
 };
 
+/* What a worker's copy of a file came to, when it did not fail. */
+enum sc_job_copied {
+	SC_JOB_COPIED = 0,
+	SC_JOB_BACK,		/* the walk must copy this file and the rest
+				 * of the job (COPY_BACK), in their place in
+				 * the order */
+};
+
 struct sc_jobs_ops {
 	/* On the walk thread, when the pool starts: make the state of
 	 * WORKERS workers, or of as many as there is memory for.  How many
 	 * it made: 0 to N. */
 	unsigned (*start)(void *arg, unsigned workers);
-	/* On worker WORKER: copy F, writing to SLOT.  0 done, -1 done and
-	 * failed, 1: the walk must copy this file and the rest of the job
-	 * (COPY_BACK), in their place in the order. */
+	/* On worker WORKER: copy F, writing to SLOT.  enum sc_job_copied,
+	 * or -errno: done, and failed (said). */
 	int (*copy)(void *arg, unsigned worker, struct sc_pool_slot *slot,
 		    const struct sc_job_file *f);
 	/* On the walk thread: a file a worker handed back. */
@@ -76,14 +83,13 @@ bool sc_jobs_running(const struct sc_jobs *j);
  * order), or NULL: straight to stdout and stderr. */
 struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j);
 
-/* Adds new regular file SRC -> DST (both now owned by the job, freed
- * on failure too) to *BATCH, a job for directory DIRFD (or -1: by path),
- * on the filesystem of SRC_FACTS (or NULL), whose copies go into
- * directory DST_DIRFD (or -1), with facts FACTS; a full batch is
- * submitted and *BATCH cleared.  The job keeps descriptors
- * of its own of both directories.  0; or 1 when a new job cannot be had
- * (no descriptors for it, or no memory): SRC and DST are still the
- * caller's, to copy itself. */
+/* Adds new regular file SRC -> DST (both now owned by the job) to
+ * *BATCH, a job for directory DIRFD (or -1: by path), on the filesystem
+ * of SRC_FACTS (or NULL), whose copies go into directory DST_DIRFD (or
+ * -1), with facts FACTS; a full batch is submitted and *BATCH cleared.
+ * The job keeps descriptors of its own of both directories.  0; or
+ * -errno when a new job cannot be had (-EMFILE: no descriptors for it,
+ * -ENOMEM): SRC and DST are still the caller's, to copy itself. */
 int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
 		const struct sc_fs_facts *src_facts, int dst_dirfd,
 		const struct sc_fs_facts *facts, char *src, char *dst);

@@ -278,28 +278,6 @@ bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries)
 	return true;
 }
 
-int sc_walk_open_source(struct walk *w, int flags)
-{
-	unsigned tries = 0;
-	int fd;
-
-	while ((fd = openat(w->e.at_fd, w->e.at_name, flags)) < 0 &&
-	       sc_walk_fd_short(w, errno, &tries))
-		;
-	return fd;
-}
-
-int sc_walk_open_dest(struct walk *w, int flags, mode_t mode)
-{
-	unsigned tries = 0;
-	int fd;
-
-	while ((fd = openat(w->e.dst_fd, w->e.dst_name, flags, mode)) < 0 &&
-	       sc_walk_fd_short(w, errno, &tries))
-		;
-	return fd;
-}
-
 int open_dir_checked(struct walk *w, int dirfd, const char *name,
 		     int flags, dev_t dev, ino_t ino)
 {
@@ -313,20 +291,18 @@ int open_dir_checked(struct walk *w, int dirfd, const char *name,
 		;
 	if (fd < 0) {
 		if ((errno == ELOOP || errno == ENOTDIR) && (flags & O_NOFOLLOW))
-			errno = ESTALE;
-		return -1;
+			return -ESTALE;
+		return -errno;
 	}
 	if (fstat(fd, &st) < 0) {
-		int err = errno;
+		int e = -errno;
 
 		close(fd);
-		errno = err;
-		return -1;
+		return e;
 	}
 	if (ino && (st.st_dev != dev || st.st_ino != ino)) {
 		close(fd);
-		errno = ESTALE;
-		return -1;
+		return -ESTALE;
 	}
 	return fd;
 }
@@ -343,7 +319,7 @@ static bool level_up(const struct level *l, bool dst)
 
 /* Level K's source directory (DST: its copy) opened again, from the
  * nearest open level above it, or from where the first of them is, name
- * by name.  A descriptor, or -1 with errno (ESTALE: replaced). */
+ * by name.  A descriptor, or -errno (-ESTALE: replaced). */
 static int level_reopen(struct walk *w, size_t k, bool dst)
 {
 	size_t i = k;
@@ -364,14 +340,11 @@ static int level_reopen(struct walk *w, size_t k, bool dst)
 			open_dir_checked(w, fd, l->sname, O_RDONLY |
 					 (l->follow ? 0 : O_NOFOLLOW),
 					 l->dev, l->ino);
-		int err = errno;
 
 		if (fd != from)
 			close(fd);	/* a step on the way: ours */
-		if (next < 0) {
-			errno = err;
-			return -1;
-		}
+		if (next < 0)
+			return next;
 		fd = next;
 	}
 	return fd;
@@ -381,20 +354,22 @@ int level_get(struct walk *w, size_t k)
 {
 	struct level *l = &w->levels[k];
 	bool was_open = l->sfd >= 0 || l->dfd >= 0;
-	int err;
+	int e;
 
 	if (l->lost)
 		return l->lost;
 	if (l->sfd < 0) {
-		l->sfd = level_reopen(w, k, false);
-		if (l->sfd < 0)
+		e = level_reopen(w, k, false);
+		if (e < 0)
 			goto fail;
+		l->sfd = e;
 	}
 	if (l->dfd < 0 && l->dino) {
-		l->dfd = level_reopen(w, k, true);
-		l->lost_copy = l->dfd < 0;
-		if (l->dfd < 0)
+		e = level_reopen(w, k, true);
+		l->lost_copy = e < 0;
+		if (e < 0)
 			goto fail;
+		l->dfd = e;
 	}
 	if (!was_open) {
 		level_counted(w, k);
@@ -404,12 +379,17 @@ int level_get(struct walk *w, size_t k)
 fail:
 	/* all of the level or none: what was opened goes back too; and
 	 * once lost, lost (its level_finish() says so, once) */
-	err = errno;
 	if (!was_open && (l->sfd >= 0 || l->dfd >= 0))
 		level_counted(w, k);
 	level_close(w, l);
-	l->lost = -err;
-	return -err;
+	l->lost = e;
+	return e;
+}
+
+/* A descriptor, or -1 (not open) for an open that failed (-errno). */
+static int fd_or_none(int fd)
+{
+	return fd >= 0 ? fd : -1;
 }
 
 void parent_by_dotdot(struct walk *w, size_t k)
@@ -420,13 +400,13 @@ void parent_by_dotdot(struct walk *w, size_t k)
 	if (!p || p->lost || p->sfd >= 0 || p->dfd >= 0)
 		return;
 	if (l->sfd >= 0)
-		p->sfd = open_dir_checked(w, l->sfd, "..", O_RDONLY, p->dev,
-					  p->ino);
+		p->sfd = fd_or_none(open_dir_checked(w, l->sfd, "..",
+						     O_RDONLY, p->dev, p->ino));
 	/* without a source (the deferred attributes': replay_open()), the
 	 * copy alone */
 	if ((p->sfd >= 0 || l->sfd < 0) && p->dino && l->dup && l->dfd >= 0) {
-		p->dfd = open_dir_checked(w, l->dfd, "..", O_PATH, p->ddev,
-					  p->dino);
+		p->dfd = fd_or_none(open_dir_checked(w, l->dfd, "..", O_PATH,
+						     p->ddev, p->dino));
 		if (p->dfd < 0 && p->sfd >= 0) {
 			close(p->sfd);
 			p->sfd = -1;
@@ -463,20 +443,17 @@ void level_pop(struct walk *w, int *ret_dfd)
 	w->n_levels--;
 }
 
-_noinline_ void say_replaced(struct walk *w, const char *name)
+_noinline_ int say_replaced(struct walk *w, const char *name)
 {
-	sc_report_error(&w->wk.msgs, 0,
-			_("skipping directory %s, as it was replaced while being copied"),
-			sc_quote(name));
+	return sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_REPLACED, 0, name,
+			      NULL);
 }
 
-_noinline_ void say_level_lost(struct walk *w, const char *name, int e)
+_noinline_ int say_level_lost(struct walk *w, const char *name, int e)
 {
 	if (e == -ESTALE)
-		say_replaced(w, name);
-	else
-		sc_report_error(&w->wk.msgs, -e, _("cannot access %s"),
-				sc_quote(name));
+		return say_replaced(w, name);
+	return sc_report_fail(&w->wk.msgs, SC_FAIL_ACCESS, -e, name, NULL);
 }
 
 _noinline_ int level_push(struct walk *w, const char *src,
@@ -506,7 +483,7 @@ _noinline_ int level_push(struct walk *w, const char *src,
 		.sname = w->e.at_name,
 		/* a copy by path (--explain) is never opened */
 		.dname = root || w->e.dst_fd >= 0 ? w->e.dst_name : NULL,
-		.follow = follow, .created = m->created,
+		.follow = follow, .created = m->flags & SC_MADE_CREATED,
 		.root_src = root ? src : NULL, .root_dst = root ? dst : NULL,
 		.sst = *sst, .m = *m, .cmdline = cmdline,
 	};
@@ -527,17 +504,19 @@ int replay_open(struct walk *w, size_t k)
 	if (l->lost)
 		return l->lost;
 	if (l->dfd < 0) {
-		l->dfd = level_reopen(w, k, true);
-		if (l->dfd < 0) {
-			l->lost = -errno;
+		int fd = level_reopen(w, k, true);
+
+		if (fd < 0) {
+			l->lost = fd;
 			l->lost_copy = true;
 			if (was_open)
 				level_close(w, l);
 			return l->lost;
 		}
+		l->dfd = fd;
 	}
 	if (l->sfd < 0 && !l->src_gone) {
-		l->sfd = level_reopen(w, k, false);
+		l->sfd = fd_or_none(level_reopen(w, k, false));
 		l->src_gone = l->sfd < 0;
 	}
 	if (!was_open) {

@@ -115,7 +115,7 @@ bool levels_trim(struct walk *w, unsigned keep);
 
 /* Opens NAME in DIRFD as a directory with FLAGS (O_RDONLY to read it,
  * O_PATH for its copy), which must be the one DEV and INO say (INO 0:
- * any).  A descriptor; -1 with errno, ESTALE when another directory or a
+ * any).  A descriptor, or -errno: -ESTALE when another directory or a
  * symlink is there now. */
 int open_dir_checked(struct walk *w, int dirfd, const char *name, int flags,
 		     dev_t dev, ino_t ino);
@@ -155,21 +155,12 @@ void level_pop(struct walk *w, int *ret_dfd);
 int replay_open(struct walk *w, size_t k);
 
 /* Directory NAME, replaced by something else while the walk was in it or
- * about to enter it, is left: said. */
-void say_replaced(struct walk *w, const char *name);
+ * about to enter it, is left: said.  Returns -ESTALE. */
+int say_replaced(struct walk *w, const char *name);
 
 /* A level, or the directory NAME it copies or its copy, cannot be opened
- * (again) (E = -errno): said. */
-void say_level_lost(struct walk *w, const char *name, int e);
-
-/* Opens the source entry being copied: AT_NAME in AT_FD (see struct
- * walk).  A descriptor, or -1 with errno.  Out of descriptors (EMFILE,
- * ENFILE), it tries again once the walk gave some back. */
-int sc_walk_open_source(struct walk *w, int flags);
-
-/* Opens DST_NAME in DST_FD with FLAGS and MODE, trying again as
- * sc_walk_open_source() does. */
-int sc_walk_open_dest(struct walk *w, int flags, mode_t mode);
+ * (again) (E = -errno): said.  Returns E. */
+int say_level_lost(struct walk *w, const char *name, int e);
 
 /* An open failed with ERR: when it is EMFILE or ENFILE, the walk gives
  * back the descriptors it can spare (directories it keeps open, fewer

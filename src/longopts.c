@@ -3,19 +3,12 @@
  * reads them (see sc_longopts_expand). */
 #include "system.h"
 #include "longopts.h"
+#include "report.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef ENABLE_NLS
-/* The messages below that stand in for getopt_long's own come from the C
- * library's catalog, as getopt_long's do, so they read the same. */
-# define libc_(s) dgettext("libc", s)
-#else
-# define libc_(s) (s)
-#endif
 
 
 /* Not an option: what sc_longopts_expand() turns an abbreviation into
@@ -117,8 +110,9 @@ static bool same_option(const struct option *a, const struct option *b)
 /* Abbreviation matching as getopt_long does it, over GNU cp's options
  * (gnu) or over all of smartcp's.  Returns how many different options
  * NAME (LEN bytes) is a prefix of, and the first one in *ret; with
- * LIST, also prints each of them as getopt_long's "possibilities" do. */
-static int match_prefix(const char *name, size_t len, bool gnu, bool list,
+ * LIST, also their names, in LIST's first CAP places. */
+static int match_prefix(const char *name, size_t len, bool gnu,
+			const char **list, size_t cap,
 			const struct option **ret)
 {
 	const struct option *first = NULL, *p;
@@ -131,8 +125,8 @@ static int match_prefix(const char *name, size_t len, bool gnu, bool list,
 			continue;
 		if (!first)
 			first = p;
-		if (list)
-			fprintf(stderr, " '--%s'", p->name);
+		if (list && (size_t)n < cap)
+			list[n] = p->name;
 		n++;
 	}
 	*ret = first;
@@ -145,17 +139,18 @@ static int match_prefix(const char *name, size_t len, bool gnu, bool list,
 void sc_longopts_bad(const char *prog, const char *arg)
 {
 	const char *name = arg + 3;
+	const char *list[ARRAY_SIZE(gnu_long_names)];
 	const struct option *first;
+	int n;
 
 	if (arg[0] == 'u') {
-		fprintf(stderr, libc_("%s: unrecognized option '%s%s'\n"),
-			prog, "--", name);
+		sc_report_bad_option(prog, name, NULL, 0);
 		return;
 	}
-	fprintf(stderr, libc_("%s: option '%s%s' is ambiguous; possibilities:"),
-		prog, "--", name);
-	match_prefix(name, strcspn(name, "="), true, true, &first);
-	fputc('\n', stderr);
+	n = match_prefix(name, strcspn(name, "="), true, list,
+			 ARRAY_SIZE(list), &first);
+	sc_report_bad_option(prog, name, list,
+			     MIN((size_t)n, ARRAY_SIZE(list)));
 }
 
 /* 1 if the cluster of short options LETTERS ("-abS" without the dash)
@@ -274,7 +269,7 @@ void sc_longopts_expand(int argc, char **argv)
 		len = strcspn(name, "=");
 		o = long_option(name, len);
 		if (!o) {
-			n = match_prefix(name, len, true, false, &o);
+			n = match_prefix(name, len, true, NULL, 0, &o);
 			if (n > 1 || (!n && len &&
 				      !strncmp(BAD_LONG_NAME, name, len))) {
 				/* getopt_long would list smartcp's options
@@ -285,7 +280,7 @@ void sc_longopts_expand(int argc, char **argv)
 					rewrite_arg(argv, i, full);
 				return;
 			}
-			if (!n && match_prefix(name, len, false, false,
+			if (!n && match_prefix(name, len, false, NULL, 0,
 					       &o) != 1)
 				return;	/* getopt_long says what is wrong */
 			if (asprintf(&full, "--%s%s", o->name, name + len) >= 0)

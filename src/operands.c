@@ -62,7 +62,7 @@ static void parents_free(struct parent *v, size_t n)
 
 /* --parents: lists the directory REL of the source's path (D under the
  * target) in *V (*N of them), with its source's stat, also put in *SST.
- * 0, or -1 (said, but for memory). */
+ * 0, or -errno (said, but for memory). */
 static int parent_add(struct walk *w, const char *rel, const char *d,
 		      struct parent **v, size_t *n, struct stat *sst)
 {
@@ -70,26 +70,23 @@ static int parent_add(struct walk *w, const char *rel, const char *d,
 	int err = stat(rel, sst) < 0 ? errno :
 		  S_ISDIR(sst->st_mode) ? 0 : ENOTDIR;
 
-	if (err) {
-		sc_report_error(&w->wk.msgs, err,
-				_("failed to get attributes of %s"),
-				sc_quote(rel));
-		return -1;
-	}
+	if (err)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_GET_ATTRS, err, rel,
+				      NULL);
 	nv = realloc(*v, (*n + 1) * sizeof(**v));
 	if (!nv)
-		return -1;
+		return -ENOMEM;
 	*v = nv;
 	nv[*n] = (struct parent){ strdup(rel), strdup(d), *sst, false };
 	(*n)++;
 	if (!nv[*n - 1].src || !nv[*n - 1].dst)
-		return -1;
+		return -ENOMEM;
 	return 0;
 }
 
 /* --parents: makes the missing directory D, the copy of REL (SST), as cp
  * does: like its source directory, less what must wait; P, its entry
- * in the list, learns the mode to set at the end.  0, or -1 (said). */
+ * in the list, learns the mode to set at the end.  0, or -errno (said). */
 static int parent_make(struct walk *w, const char *d, const char *rel,
 		       const struct stat *sst, struct parent *p)
 {
@@ -103,21 +100,15 @@ static int parent_make(struct walk *w, const char *d, const char *rel,
 
 	if (o->explain)
 		return 0;
-	if (mkdir(d, mode) < 0) {
-		sc_report_error(&w->wk.msgs, errno,
-				_("cannot make directory %s"),
-				sc_quote(d));
-		return -1;
-	}
+	if (mkdir(d, mode) < 0)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_MAKE_DIR, errno, d,
+				      NULL);
 	if (o->verbose)
 		/* cp prints these two names unquoted */
 		sc_report_parent_made(&w->wk.msgs, rel, d);
-	if (lstat(d, &now) < 0) {
-		sc_report_error(&w->wk.msgs, errno,
-				_("failed to get attributes of %s"),
-				sc_quote(d));
-		return -1;
-	}
+	if (lstat(d, &now) < 0)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_GET_ATTRS, errno, d,
+				      NULL);
 	if (!o->preserve_mode) {
 		if (omitted & ~now.st_mode)
 			omitted &= ~w->run->umask;
@@ -128,18 +119,16 @@ static int parent_make(struct walk *w, const char *d, const char *rel,
 		}
 	}
 	if ((now.st_mode & S_IRWXU) != S_IRWXU &&
-	    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0) {
-		sc_report_error(&w->wk.msgs, errno,
-				_("setting permissions for %s"),
-				sc_quote(d));
-		return -1;
-	}
+	    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_SET_MODE, errno, d,
+				      NULL);
 	return 0;
 }
 
 /* --parents: the directory REL of the source's path, under DIR: made
  * when missing (parent_make()), and listed in *V (*N of them) when made
- * or when attributes are preserved.  0, or -1 (said, but for memory). */
+ * or when attributes are preserved.  0, or -errno (said, but for
+ * memory). */
 static int make_parent(struct walk *w, const char *dir, const char *rel,
 		       struct parent **v, size_t *n)
 {
@@ -147,28 +136,28 @@ static int make_parent(struct walk *w, const char *dir, const char *rel,
 	_cleanup_free_ char *d = sc_path_join(dir, rel);
 	bool missing;
 	struct stat st, sst;
+	int e;
 
 	if (!d)
-		return -1;
+		return -ENOMEM;
 	missing = stat(d, &st) != 0;
-	if ((missing || o->preserve_ownership || o->preserve_mode ||
-	     o->preserve_timestamps) &&
-	    parent_add(w, rel, d, v, n, &sst) < 0)
-		return -1;
+	if (missing || o->preserve_ownership || o->preserve_mode ||
+	    o->preserve_timestamps) {
+		e = parent_add(w, rel, d, v, n, &sst);
+		if (e < 0)
+			return e;
+	}
 	if (missing)
 		return parent_make(w, d, rel, &sst, &(*v)[*n - 1]);
-	if (!S_ISDIR(st.st_mode)) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("%s exists but is not a directory"),
-				sc_quote(d));
-		return -1;
-	}
+	if (!S_ISDIR(st.st_mode))
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_DIR, 0, d, NULL);
 	return 0;
 }
 
 /* Makes the directories of SRC's path under DIR that are missing, as cp
  * does: like their source directories, less what must wait.  Existing
- * ones are listed too when attributes are preserved.  Returns 0 or -1. */
+ * ones are listed too when attributes are preserved.  0, or -errno
+ * (said, but for memory). */
 static int make_parents(struct walk *w, const char *dir, const char *src,
 			struct parent **ret, size_t *ret_n)
 {
@@ -177,23 +166,22 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 	size_t n = 0;
 	struct stat st;
 	char *p, *slash;
+	int e;
 
 	*ret = NULL;
 	*ret_n = 0;
 	if (!rel)
-		return -1;
+		return -ENOMEM;
 	sc_path_strip_slashes(rel);
 	full = sc_path_join(dir, rel);
 	top = full ? sc_path_dir(full) : NULL;
 	if (!top)
-		return -1;
+		return -ENOMEM;
 	if (stat(top, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return 0;	/* all there: nothing to make or fix */
-		sc_report_error(&w->wk.msgs, 0,
-				_("%s exists but is not a directory"),
-				sc_quote(top));
-		return -1;
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_DIR, 0, top,
+				      NULL);
 	}
 	for (p = rel; *p == '/'; p++)
 		;
@@ -201,29 +189,31 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 		if (slash == p)
 			continue;	/* "a//b" */
 		*slash = '\0';
-		if (make_parent(w, dir, rel, &v, &n) < 0)
-			goto fail;
+		e = make_parent(w, dir, rel, &v, &n);
+		if (e < 0) {
+			parents_free(v, n);
+			return e;
+		}
 		*slash = '/';
 	}
 	*ret = v;
 	*ret_n = n;
 	return 0;
-fail:
-	parents_free(v, n);
-	return -1;
 }
 
-/* After the copy: the parents' times, owners and modes, deepest first. */
+/* After the copy: the parents' times, owners and modes, deepest first.
+ * 0, or -errno (said). */
 static int parents_protect(struct walk *w, struct parent *v, size_t n)
 {
 	for (size_t i = n; i-- > 0;) {
 		struct sc_at s = { AT_FDCWD, v[i].src, v[i].src };
 		struct sc_at d = { AT_FDCWD, v[i].dst, v[i].dst };
+		int e = sc_entry_set_meta(&w->wk, -1, -1, &s, &d, &v[i].st,
+					  NULL, SC_MADE_PARENT |
+					  (v[i].restore ? SC_MADE_RESTORE : 0));
 
-		if (sc_entry_set_meta(&w->wk, -1, -1, &s, &d, &v[i].st, NULL,
-			     SC_MADE_PARENT |
-			     (v[i].restore ? SC_MADE_RESTORE : 0)) < 0)
-			return -1;
+		if (e < 0)
+			return e;
 	}
 	return 0;
 }
@@ -231,7 +221,7 @@ static int parents_protect(struct walk *w, struct parent *v, size_t n)
 /* The target of the operands, as cp finds it: -t DIR, -T, or the last
  * operand when it is a directory or there are more than two (*N then
  * counts the sources only).  *RET_DIR: the target directory, or NULL for
- * "copy OPS[0] onto OPS[1]".  0, or 1 with the message said. */
+ * "copy OPS[0] onto OPS[1]".  0, or -errno (said). */
 static int find_target(struct walk *w, char **ops, int *n,
 		       const char **ret_dir)
 {
@@ -240,26 +230,26 @@ static int find_target(struct walk *w, char **ops, int *n,
 	struct stat st;
 
 	if (*n < 1 || (*n < 2 && !dir)) {
-		if (*n < 1)
-			sc_report_error(&w->wk.msgs, 0, _("missing file operand"));
-		else
-			sc_report_error(&w->wk.msgs, 0,
-					_("missing destination file operand after %s"),
-					sc_quote(ops[0]));
-		sc_options_try_help();
-		return 1;
+		int e = *n < 1 ?
+			sc_report_fail(&w->wk.msgs, SC_FAIL_NO_OPERAND, 0, NULL,
+				       NULL) :
+			sc_report_fail(&w->wk.msgs, SC_FAIL_NO_DEST, 0, ops[0],
+				       NULL);
+
+		sc_report_try_help();
+		return e;
 	}
-	if (dir && o->no_target_directory) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("cannot combine --target-directory (-t) and --no-target-directory (-T)"));
-		return 1;
-	}
+	if (dir && o->no_target_directory)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_T_AND_NO_T, 0, NULL,
+				      NULL);
 	if (o->no_target_directory) {
 		if (*n > 2) {
-			sc_report_error(&w->wk.msgs, 0, _("extra operand %s"),
-					sc_quote(ops[2]));
-			sc_options_try_help();
-			return 1;
+			int e = sc_report_fail(&w->wk.msgs,
+					       SC_FAIL_EXTRA_OPERAND, 0,
+					       ops[2], NULL);
+
+			sc_report_try_help();
+			return e;
 		}
 	} else if (!dir) {
 		bool is_dir = stat(ops[*n - 1], &st) == 0 &&
@@ -267,34 +257,33 @@ static int find_target(struct walk *w, char **ops, int *n,
 
 		if (is_dir || *n > 2) {
 			dir = ops[--*n];
-			if (!is_dir) {
-				sc_report_error(&w->wk.msgs,
-						stat(dir, &st) < 0 ? errno : ENOTDIR,
-						_("target %s"), sc_quote(dir));
-				return 1;
-			}
+			if (!is_dir)
+				return sc_report_fail(&w->wk.msgs,
+						      SC_FAIL_TARGET,
+						      stat(dir, &st) < 0 ?
+						      errno : ENOTDIR,
+						      dir, NULL);
 		}
 	} else {
 		int err = stat(dir, &st) < 0 ? errno :
 			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 
-		if (err) {
-			sc_report_error(&w->wk.msgs, err, _("target directory %s"),
-					sc_quote(dir));
-			return 1;
-		}
+		if (err)
+			return sc_report_fail(&w->wk.msgs, SC_FAIL_TARGET_DIR,
+					      err, dir, NULL);
 	}
 	if (o->parents && !dir) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("with --parents, the destination must be a directory"));
-		sc_options_try_help();
-		return 1;
+		int e = sc_report_fail(&w->wk.msgs, SC_FAIL_PARENTS_DEST, 0,
+				       NULL, NULL);
+
+		sc_report_try_help();
+		return e;
 	}
 	*ret_dir = dir;
 	return 0;
 }
 
-/* cp SRC DST: one copy, under DST's name.  0, or 1 when it failed.
+/* cp SRC DST: one copy, under DST's name.  0, or -errno when it failed.
  * --strip-trailing-slashes acts on operands going into a directory
  * only: cp leaves "f/ g" as it is (ENOTDIR). */
 static int copy_onto(struct walk *w, const char *src, const char *dst)
@@ -310,26 +299,25 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 		_cleanup_free_ char *b = sc_dest_backup_name(o, AT_FDCWD, src);
 		int r;
 
-		if (!b) {
-			sc_report_error(&w->wk.msgs, ENOMEM, "%s", sc_quote(src));
-			return 1;
-		}
+		if (!b)
+			return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY,
+					      ENOMEM, src, NULL);
 		once.backup = SC_BACKUP_NONE;
 		w->run->o = &once;
-		r = copy_entry(w, src, b, true, DT_UNKNOWN) < 0;
+		r = copy_entry(w, src, b, true, DT_UNKNOWN);
 		w->run->o = o;
 		return r;
 	}
-	return copy_entry(w, src, dst, true, DT_UNKNOWN) < 0;
+	return copy_entry(w, src, dst, true, DT_UNKNOWN);
 }
 
 /* cp SRC... DIR: each source under its name in DIR (--parents: under
- * its whole path, the directories of which are made first).  0, or 1
- * when any failed. */
+ * its whole path, the directories of which are made first).  0, or the
+ * first failure (-errno) when any failed. */
 static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 {
 	const struct sc_options *o = w->run->o;
-	int rc = 0;
+	int rc = 0, e;
 
 	/* only several operands can collide with each other */
 	w->multi = n >= 2;
@@ -341,23 +329,25 @@ static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 		if (o->strip_trailing_slashes)
 			sc_path_strip_slashes(ops[i]);
 		if (o->parents &&
-		    make_parents(w, dir, ops[i], &parents, &n_parents) < 0) {
-			rc = 1;
+		    (e = make_parents(w, dir, ops[i], &parents,
+				      &n_parents)) < 0) {
+			rc = rc ? rc : e;
 			continue;
 		}
 		dst = target_name(w, dir, ops[i]);
 		if (!dst) {
-			sc_report_error(&w->wk.msgs, ENOMEM, "%s",
-					sc_quote(ops[i]));
-			rc = 1;
+			e = sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
+					   ops[i], NULL);
+			rc = rc ? rc : e;
 			continue;
 		}
-		if (copy_entry(w, ops[i], dst, true, DT_UNKNOWN) < 0)
-			rc = 1;
+		e = copy_entry(w, ops[i], dst, true, DT_UNKNOWN);
+		if (e < 0 && !rc)
+			rc = e;
 		if (o->parents && !o->explain &&
-		    parents_protect(w, parents, n_parents) < 0) {
+		    (e = parents_protect(w, parents, n_parents)) < 0) {
 			w->run->failures++;
-			rc = 1;
+			rc = rc ? rc : e;
 		}
 		parents_free(parents, n_parents);
 		free(dst);
@@ -368,9 +358,10 @@ static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 int sc_operands_run(struct walk *w, char **ops, int n)
 {
 	const char *dir = NULL;
+	int e = find_target(w, ops, &n, &dir);
 
-	if (find_target(w, ops, &n, &dir))
-		return 1;
+	if (e < 0)
+		return e;
 	if (!dir)
 		return copy_onto(w, ops[0], ops[1]);
 	return copy_into(w, dir, ops, n);

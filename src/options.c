@@ -5,6 +5,7 @@
 #include "help.h"
 #include "longopts.h"
 #include "quote.h"
+#include "report.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -49,13 +50,9 @@ static void bad_arg(const char *arg, const char *opt,
 {
 	int r = argmatch(arg, list);
 
-	fprintf(stderr, r == ARGMATCH_AMBIGUOUS ?
-		_("%s: ambiguous argument %s for %s\n") :
-		_("%s: invalid argument %s for %s\n"),
-		sc_program_name, sc_quote_locale(arg), sc_quote_locale(opt));
-	fputs(_("Valid arguments are:\n"), stderr);
-	for (int i = 0; list[i]; i++)
-		fprintf(stderr, "  - %s\n", sc_quote_locale(list[i]));
+	sc_report_usage(r == ARGMATCH_AMBIGUOUS ? SC_USAGE_AMBIGUOUS_ARG :
+			SC_USAGE_INVALID_ARG, arg, opt);
+	sc_report_valid_args(list, 1);
 }
 
 static const char *const when_args[] = { "auto", "always", "never", NULL };
@@ -141,8 +138,7 @@ static int parse_roads(struct sc_options *o, const char *arg)
 		mask |= 1u << r;
 	}
 	if (!mask) {
-		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
-			sc_program_name, sc_quote_locale(arg), sc_quote_locale("--road"));
+		sc_report_usage(SC_USAGE_INVALID_ARG, arg, "--road");
 		return -EINVAL;
 	}
 	o->roads = mask;
@@ -164,7 +160,7 @@ static int backup_from(const char *arg, enum sc_backup *ret)
 		SC_BACKUP_SIMPLE, SC_BACKUP_EXISTING, SC_BACKUP_EXISTING,
 		SC_BACKUP_NUMBERED, SC_BACKUP_NUMBERED,
 	};
-	const char *context = _("backup type");
+	const char *context = sc_report_backup_type();
 	int i;
 
 	if (!arg || !*arg) {
@@ -177,14 +173,10 @@ static int backup_from(const char *arg, enum sc_backup *ret)
 	}
 	i = argmatch(arg, names);
 	if (i < 0) {
-		fprintf(stderr, i == ARGMATCH_AMBIGUOUS ?
-			_("%s: ambiguous argument %s for %s\n") :
-			_("%s: invalid argument %s for %s\n"),
-			sc_program_name, sc_quote_locale(arg), sc_quote_locale(context));
-		fputs(_("Valid arguments are:\n"), stderr);
-		for (int k = 0; names[k]; k += 2)
-			fprintf(stderr, "  - %s, %s\n", sc_quote_locale(names[k]),
-				sc_quote_locale(names[k + 1]));
+		sc_report_usage(i == ARGMATCH_AMBIGUOUS ?
+				SC_USAGE_AMBIGUOUS_ARG : SC_USAGE_INVALID_ARG,
+				arg, context);
+		sc_report_valid_args(names, 2);
 		return -EINVAL;
 	}
 	*ret = vals[i];
@@ -333,9 +325,8 @@ static int apply_jobs(struct sc_options *o, const char *arg)
 	int i = (int)strtol(arg, &end, 10);
 
 	if (*end || i < 1 || i > 1024) {
-		fprintf(stderr, _("%s: invalid number of jobs: %s\n"),
-			sc_program_name, sc_quote_locale(arg));
-		sc_options_try_help();
+		sc_report_usage(SC_USAGE_JOBS, arg, NULL);
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	o->jobs = (unsigned)i;
@@ -356,7 +347,7 @@ static int apply_update(struct sc_options *o, const char *arg)
 	i = argmatch(arg, update_args);
 	if (i < 0) {
 		bad_arg(arg, "--update", update_args);
-		sc_options_try_help();
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	o->update = i == 0 ? SC_UPDATE_ALL :
@@ -377,7 +368,7 @@ static int apply_reflink(struct sc_options *o, const char *arg)
 	i = argmatch(arg, when_args);
 	if (i < 0) {
 		bad_arg(arg, "--reflink", when_args);
-		sc_options_try_help();
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	o->reflink = i == 0 ? SC_REFLINK_AUTO :
@@ -392,7 +383,7 @@ static int apply_sparse(struct sc_options *o, const char *arg)
 
 	if (i < 0) {
 		bad_arg(arg, "--sparse", sparse_args);
-		sc_options_try_help();
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	o->sparse = i == 0 ? SC_SPARSE_NEVER :
@@ -405,21 +396,10 @@ static int apply_kernel(struct sc_options *o, const char *arg)
 {
 	int e = sc_kernel_parse(arg, &o->kernel);
 
-	if (e == -ERANGE) {
-		fprintf(stderr, _("%s: unknown kernel version %s for %s\n"),
-			sc_program_name, sc_quote_locale(arg),
-			sc_quote_locale("--kernel"));
-		fputs(_("Linux 2.6, 3.0 to 3.19, 4.0 to 4.20, 5.0 to 5.19, 6.0 to 6.19 and 7.x exist\n"),
-		      stderr);
-	} else if (e < 0) {
-		fprintf(stderr, _("%s: invalid kernel version %s for %s\n"),
-			sc_program_name, sc_quote_locale(arg),
-			sc_quote_locale("--kernel"));
-		fputs(_("Accepted forms: MAJOR.MINOR, MAJOR.MINOR.PATCH or what 'uname -r' prints,\n"
-			"such as 5.4, 6.1.0 or 6.1.0-13-amd64\n"), stderr);
-	}
 	if (e < 0) {
-		sc_options_try_help();
+		sc_report_usage(e == -ERANGE ? SC_USAGE_UNKNOWN_KERNEL :
+				SC_USAGE_KERNEL, arg, "--kernel");
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	o->kernel_assumed = true;
@@ -430,30 +410,14 @@ static int apply_kernel(struct sc_options *o, const char *arg)
 static int assume_type(const char *type, char *dst, size_t size)
 {
 	struct sc_fs_facts *f;
-	const char *name;
-	size_t col;
 
 	if (sc_fs_facts_assume(type, 1, 1, &f) == 0 && strlen(type) < size) {
 		sc_fs_facts_free(f);
 		strcpy(dst, type);
 		return 0;
 	}
-	fprintf(stderr, _("%s: unknown filesystem type %s for %s\n"),
-		sc_program_name, sc_quote_locale(type),
-		sc_quote_locale("--assume-fs"));
-	fputs(_("Known types:"), stderr);
-	col = strlen(_("Known types:"));
-	for (size_t i = 0; (name = sc_fs_type_name(i)); i++) {
-		col += strlen(name) + 2;
-		if (col > 72) {
-			fputs(i ? ",\n " : "\n ", stderr);
-			col = strlen(name) + 2;
-		} else {
-			fputs(i ? ", " : " ", stderr);
-		}
-		fputs(name, stderr);
-	}
-	fputs(_(";\nand fuse.SUBTYPE for any FUSE filesystem\n"), stderr);
+	sc_report_usage(SC_USAGE_UNKNOWN_FS, type, "--assume-fs");
+	sc_report_known_types();
 	return -EINVAL;
 }
 
@@ -466,13 +430,8 @@ static int apply_assume_fs(struct sc_options *o, const char *arg)
 
 	if (!n || (colon && (!colon[1] || strchr(colon + 1, ':'))) ||
 	    n >= sizeof(first)) {
-		fprintf(stderr, _("%s: invalid argument %s for %s\n"),
-			sc_program_name, sc_quote_locale(arg),
-			sc_quote_locale("--assume-fs"));
-		fputs(_("Accepted forms: TYPE (both files on one filesystem of that type), or\n"
-			"SOURCE_TYPE:DEST_TYPE (two filesystems), such as ext4 or nfs4:xfs\n"),
-		      stderr);
-		sc_options_try_help();
+		sc_report_usage(SC_USAGE_ASSUME_FS, arg, "--assume-fs");
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	memcpy(first, arg, n);
@@ -480,7 +439,7 @@ static int apply_assume_fs(struct sc_options *o, const char *arg)
 	if (assume_type(first, o->assume_type[0], sizeof(o->assume_type[0])) ||
 	    assume_type(colon ? colon + 1 : first, o->assume_type[1],
 			sizeof(o->assume_type[1]))) {
-		sc_options_try_help();
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	o->fs_assumed = true;
@@ -509,7 +468,7 @@ static int apply_preserve(struct sc_options *o, const char *arg, bool on,
 	int e = preserve_list(o, arg, on, opt);
 
 	if (e < 0)
-		sc_options_try_help();
+		sc_report_try_help();
 	return e;
 }
 
@@ -531,8 +490,7 @@ static enum value_outcome apply_value(int c, const char *arg,
 		return VALUE_SET;
 	case 't':
 		if (o->target_directory) {
-			fprintf(stderr, _("%s: multiple target directories specified\n"),
-				sc_program_name);
+			sc_report_usage(SC_USAGE_TWO_TARGETS, NULL, NULL);
 			return VALUE_REFUSED;
 		}
 		o->target_directory = arg;
@@ -552,7 +510,7 @@ static enum value_outcome apply_value(int c, const char *arg,
 		return value_set(apply_reflink(o, arg));
 	case OPT_ROAD:
 		if (parse_roads(o, arg) < 0) {
-			sc_options_try_help();
+			sc_report_try_help();
 			return VALUE_REFUSED;
 		}
 		return VALUE_SET;
@@ -573,14 +531,13 @@ static int apply_backups(struct sc_options *o, const struct backup_request *b)
 	if (!b->make)
 		return 0;
 	if (backup_from(b->arg, &o->backup) < 0) {
-		sc_options_try_help();
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	if (o->backup != SC_BACKUP_NONE &&
 	    o->interactive == SC_OVERWRITE_NEVER) {
-		fprintf(stderr, _("%s: options --backup and --no-clobber are mutually exclusive\n"),
-			sc_program_name);
-		sc_options_try_help();
+		sc_report_usage(SC_USAGE_BACKUP_NO_CLOBBER, NULL, NULL);
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	/* --update=none came with cp 9.3; from 9.5 cp refuses it (and
@@ -588,9 +545,8 @@ static int apply_backups(struct sc_options *o, const struct backup_request *b)
 	if (o->backup != SC_BACKUP_NONE &&
 	    (o->update == SC_UPDATE_NONE ||
 	     o->update == SC_UPDATE_NONE_FAIL)) {
-		fprintf(stderr, _("%s: --backup is mutually exclusive with -n or --update=none-fail\n"),
-			sc_program_name);
-		sc_options_try_help();
+		sc_report_usage(SC_USAGE_BACKUP_UPDATE, NULL, NULL);
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	return 0;
@@ -602,9 +558,8 @@ static int finish_options(struct sc_options *o,
 			  const struct backup_request *b)
 {
 	if (o->hard_link && o->symbolic_link) {
-		fprintf(stderr, _("%s: cannot make both hard and symbolic links\n"),
-			sc_program_name);
-		sc_options_try_help();
+		sc_report_usage(SC_USAGE_HARD_AND_SYMBOLIC, NULL, NULL);
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	if (apply_backups(o, b) < 0)
@@ -613,16 +568,15 @@ static int finish_options(struct sc_options *o,
 	 * happens, always goes by the facts of this machine. */
 	if ((o->kernel_assumed && !o->explain && !o->rules) ||
 	    (o->fs_assumed && !o->explain)) {
-		fprintf(stderr, _("%s: %s goes only with --explain: a copy uses the facts of this machine\n"),
-			sc_program_name, o->fs_assumed && !o->explain ?
-			"--assume-fs" : "--kernel");
-		sc_options_try_help();
+		sc_report_usage(SC_USAGE_ONLY_EXPLAIN,
+				o->fs_assumed && !o->explain ? "--assume-fs" :
+				"--kernel", NULL);
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	if (o->reflink == SC_REFLINK_ALWAYS && o->sparse != SC_SPARSE_AUTO) {
-		fprintf(stderr, _("%s: --reflink can be used only with --sparse=auto\n"),
-			sc_program_name);
-		sc_options_try_help();
+		sc_report_usage(SC_USAGE_REFLINK_SPARSE, NULL, NULL);
+		sc_report_try_help();
 		return -EINVAL;
 	}
 	/* cp: a recursive copy keeps links as links -- unless it makes hard
@@ -659,7 +613,7 @@ static int parse(int argc, char **argv, struct sc_options *o)
 		switch (c) {
 		case OPT_BAD_LONG:
 			sc_longopts_bad(argv[0], optarg);
-			sc_options_try_help();
+			sc_report_try_help();
 			return SC_OPTIONS_BAD;
 		case OPT_HELP:
 			sc_help_usage();
@@ -668,7 +622,7 @@ static int parse(int argc, char **argv, struct sc_options *o)
 			sc_help_version();
 			return SC_OPTIONS_DONE;
 		default:
-			sc_options_try_help();
+			sc_report_try_help();
 			return SC_OPTIONS_BAD;
 		}
 	}

@@ -76,7 +76,4 @@ enum sc_options_stop {
  * enum sc_options_stop. */
 int sc_options_parse(int argc, char **argv, struct sc_options *ret);
 
-/* Prints "Try 'PROG --help' for more information." to stderr. */
-void sc_options_try_help(void);
-
 #endif

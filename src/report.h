@@ -176,7 +176,7 @@ struct sc_msgs {
 	bool failed;		/* an error was said about the entry */
 	int last_errno;		/* ... with this errno, or 0 */
 	/* The step the first error said about the entry names ("open",
-	 * "mkdir"; see sc_report_step()), and that error's errno (0: it has
+	 * "mkdir"; see sc_report_fail_step()), and that error's errno (0: it has
 	 * none); until an error is said, the first warning's (an attribute
 	 * that could not be kept may fail the entry without an error). */
 	const char *step;
@@ -184,16 +184,18 @@ struct sc_msgs {
 	bool step_of_error;
 	/* The record made for the entry: 0 none yet, 1 ok, 2 failed. */
 	int recorded;
+	/* what the first error said about the entry stands for (-errno,
+	 * sc_report_fail()'s return value), or 0 */
+	int code;
 };
+
+/* The failure of M's entry as its functions return it: the -errno its
+ * first error stood for, -EIO if it was failed without one. */
+int sc_report_code(const struct sc_msgs *m);
 
 /* A new entry: nothing said about it, no record made (M's streams
  * stay). */
 void sc_report_begin(struct sc_msgs *m);
-
-/* The step a message format names, for --json's "failed": FMT is a
- * msgid of smartcp's messages, or its translation ("cannot open %s for
- * reading" gives "open").  NULL for a message that names none. */
-const char *sc_report_step(const char *fmt);
 
 /* Before REC (the entry M's messages were about) is printed: what M
  * said makes it failed (REC->failed, failed_err) if REC does not say so
@@ -201,21 +203,169 @@ const char *sc_report_step(const char *fmt);
  * in M that the entry has its record. */
 void sc_report_failure(struct sc_msgs *m, struct sc_record *rec);
 
-/* "smartcp: <what>: <strerror>" as cp's error(), on M's stderr; ERR 0
- * leaves out the strerror part.  An error marks M's entry as failed; a
- * warning (a message about an attribute the run was not required to
- * keep, say) leaves it alone. */
-void sc_report_error(struct sc_msgs *m, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void sc_report_warning(struct sc_msgs *m, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* sc_report_verror() with the arguments here: for a format that is not
- * smartcp's own (libattr's messages, translated in its domain). */
+/* What went wrong with an entry, or with the command line: one value a
+ * message.  messages.c's table holds each one's text (cp's words), what
+ * it quotes and how, the step --json names, and the errno a failure
+ * stands for when the kernel gave none. */
+enum sc_fail {
+	/* reading the source */
+	SC_FAIL_OPEN_READ,	/* cannot open 'A' for reading */
+	SC_FAIL_STAT,		/* cannot stat 'A' */
+	SC_FAIL_FSTAT,		/* cannot fstat 'A' */
+	SC_FAIL_GET_ATTRS,	/* failed to get attributes of 'A' */
+	SC_FAIL_READ,		/* error reading 'A' */
+	SC_FAIL_ACCESS,		/* cannot access 'A' (a directory's entries) */
+	SC_FAIL_READLINK,	/* cannot read symbolic link 'A' */
+	/* writing the copy */
+	SC_FAIL_WRITE,		/* error writing 'A' */
+	SC_FAIL_EXTEND,		/* failed to extend 'A' */
+	SC_FAIL_CLOSE,		/* failed to close 'A' */
+	SC_FAIL_COPY,		/* error copying 'A' to 'B' */
+	SC_FAIL_CLONE,		/* failed to clone 'A' from 'B' */
+	SC_FAIL_SYNC_DIR,	/* cannot sync the directory of 'A' */
+	/* --verify, and a source that changes */
+	SC_FAIL_UNVERIFIABLE,	/* cannot verify 'A': nothing written ... */
+	SC_FAIL_READ_BACK,	/* error reading back 'A' */
+	SC_FAIL_DIFFERS,	/* 'A' differs from 'B' at byte N, also ... */
+	SC_FAIL_CHANGED,	/* 'A' changed while it was copied: B */
+	SC_FAIL_CHANGED_AGAIN,	/* ... and again while it was copied ...: B */
+	/* making the destination */
+	SC_FAIL_CREATE,		/* cannot create regular file 'A' */
+	SC_FAIL_DANGLING,	/* not writing through dangling symlink 'A' */
+	SC_FAIL_REPLACE,	/* cannot replace 'A' */
+	SC_FAIL_MKDIR,		/* cannot create directory 'A' */
+	SC_FAIL_MAKE_DIR,	/* cannot make directory 'A' (--parents) */
+	SC_FAIL_NOT_DIR,	/* 'A' exists but is not a directory */
+	SC_FAIL_MKFIFO,		/* cannot create fifo 'A' */
+	SC_FAIL_MKNOD,		/* cannot create special file 'A' */
+	SC_FAIL_SYMLINK,	/* cannot create symbolic link 'A' */
+	SC_FAIL_SYMLINK_TO,	/* cannot create symbolic link 'A' to 'B' */
+	SC_FAIL_SYMLINK_HERE,	/* A: can make relative symbolic links ... */
+	SC_FAIL_LINK,		/* cannot create hard link 'A' to 'B' */
+	/* what cp refuses */
+	SC_FAIL_SAME_FILE,	/* 'A' and 'B' are the same file */
+	SC_FAIL_OMIT_DIR,	/* -r not specified; omitting directory 'A' */
+	SC_FAIL_NOT_REPLACING,	/* not replacing 'A' */
+	SC_FAIL_INTO_ITSELF,	/* cannot copy a directory, 'A', into ... 'B' */
+	SC_FAIL_CYCLE,		/* cannot copy cyclic symbolic link 'A' */
+	SC_FAIL_DIR_ON_FILE,	/* cannot overwrite non-directory 'A' with ... */
+	SC_FAIL_FILE_ON_DIR,	/* cannot overwrite directory 'A' with ... */
+	SC_FAIL_JUST_CREATED,	/* will not overwrite just-created 'A' with 'B' */
+	SC_FAIL_NEW_SYMLINK,	/* will not copy 'A' through just-created ... */
+	SC_FAIL_BACKUP,		/* cannot backup 'A' */
+	SC_FAIL_BACKUP_SOURCE,	/* backing up 'A' might destroy source; ... */
+	SC_FAIL_REMOVE,		/* cannot remove 'A' */
+	SC_FAIL_FILE_REPLACED,	/* skipping file 'A', as it was replaced ... */
+	SC_FAIL_DIR_REPLACED,	/* skipping directory 'A', as it was ... */
+	/* attributes */
+	SC_FAIL_SET_MODE,	/* setting permissions for 'A' */
+	SC_FAIL_SET_MODE_ACL,	/* ... quoted as cp's ACL code does */
+	SC_FAIL_CLEAR_MODE,	/* clearing permissions for 'A' */
+	SC_FAIL_KEEP_MODE,	/* preserving permissions for 'A' */
+	SC_FAIL_KEEP_MODE_ACL,	/* ... quoted as cp's ACL code does */
+	SC_FAIL_KEEP_TIMES,	/* preserving times for 'A' */
+	SC_FAIL_OWNER,		/* failed to preserve ownership for 'A' */
+	SC_FAIL_MODE,		/* failed to preserve permissions for 'A' */
+	SC_FAIL_TIMES,		/* failed to preserve times for 'A' */
+	SC_FAIL_LIST_XATTRS,	/* listing attributes of 'A' */
+	SC_FAIL_GET_XATTR,	/* getting attribute 'A' of 'B' */
+	SC_FAIL_SET_XATTR,	/* setting attribute 'A' for 'B' */
+	/* memory */
+	SC_FAIL_MEMORY,		/* 'A': Cannot allocate memory */
+	SC_FAIL_NO_MEMORY,	/* memory exhausted */
+	SC_FAIL_CLOSE_INPUT,	/* error closing file (stdin, after -i) */
+	/* the operands */
+	SC_FAIL_NO_OPERAND,	/* missing file operand */
+	SC_FAIL_NO_DEST,	/* missing destination file operand after 'A' */
+	SC_FAIL_T_AND_NO_T,	/* cannot combine -t and -T */
+	SC_FAIL_EXTRA_OPERAND,	/* extra operand 'A' */
+	SC_FAIL_TARGET,		/* target 'A' */
+	SC_FAIL_TARGET_DIR,	/* target directory 'A' */
+	SC_FAIL_PARENTS_DEST,	/* with --parents, the destination must ... */
+	SC_WARN_FILE_TWICE,	/* warning: source file 'A' specified ... */
+	SC_WARN_DIR_TWICE,	/* warning: source directory 'A' specified ... */
+	SC_FAIL__COUNT
+};
+
+/* Says failure WHAT as cp's error() would, "smartcp: <what>: <strerror>"
+ * on M's stderr, naming A (and B) as the table says; ERR 0 leaves out
+ * the strerror part.  It marks M's entry as failed and, if it is the
+ * first, records its step and errno for the entry's record.  Returns
+ * -ERR, or when ERR is 0 the -errno WHAT stands for: the caller's
+ * return value. */
+int sc_report_fail(struct sc_msgs *m, enum sc_fail what, int err,
+		   const char *a, const char *b);
+/* The same for SC_FAIL_DIFFERS, whose message also names byte N. */
+int sc_report_fail_at(struct sc_msgs *m, enum sc_fail what, int err,
+		      const char *a, const char *b, long long n);
+/* A warning: said the same way, but it leaves M's entry as it was (an
+ * attribute the run was not required to keep, an operand named twice). */
+void sc_report_warn(struct sc_msgs *m, enum sc_fail what, int err,
+		    const char *a, const char *b);
+/* What WHAT's message says, untranslated (its msgid), and the step
+ * --json names for it (NULL: none). */
+const char *sc_report_fail_text(enum sc_fail what);
+const char *sc_report_fail_step(enum sc_fail what);
+
+/* A message whose format is not smartcp's own (libattr's, translated
+ * in its domain), said as sc_report_fail() says one (FAIL) or as a
+ * warning. */
 void sc_report_verror_args(struct sc_msgs *m, bool fail, int err,
 			   const char *fmt, ...);
-void sc_report_verror(struct sc_msgs *m, bool fail, int err,
-		      const char *fmt, va_list ap)
-	__attribute__((format(printf, 4, 0)));
+
+/* The words said when a signal ends the run, translated here before any
+ * signal comes: *FMT takes the program's name, the signal's, the files
+ * and the bytes copied (%s %s %llu %llu); *NOTE follows it when the
+ * file being written was removed.  signals.c writes them with write(2),
+ * the one way its handler may. */
+void sc_report_interrupted_words(const char **fmt, const char **note);
+
+/* --- the command line (report_usage.c) ------------------------------- */
+
+/* What is wrong with the command line: one value a message, said on
+ * stderr before any copy begins. */
+enum sc_usage {
+	SC_USAGE_INVALID_ARG,	/* invalid argument 'A' for 'B' */
+	SC_USAGE_AMBIGUOUS_ARG,	/* ambiguous argument 'A' for 'B' */
+	SC_USAGE_JOBS,		/* invalid number of jobs: 'A' */
+	SC_USAGE_UNKNOWN_KERNEL, /* unknown kernel version 'A' for 'B', and
+				 * the versions there are */
+	SC_USAGE_KERNEL,	/* invalid kernel version 'A' for 'B', and the
+				 * forms accepted */
+	SC_USAGE_UNKNOWN_FS,	/* unknown filesystem type 'A' for 'B' */
+	SC_USAGE_ASSUME_FS,	/* invalid argument 'A' for 'B', and the forms
+				 * --assume-fs accepts */
+	SC_USAGE_TWO_TARGETS,	/* multiple target directories specified */
+	SC_USAGE_BACKUP_NO_CLOBBER, /* --backup and --no-clobber */
+	SC_USAGE_BACKUP_UPDATE,	/* --backup and -n or --update=none-fail */
+	SC_USAGE_HARD_AND_SYMBOLIC, /* -l and -s */
+	SC_USAGE_ONLY_EXPLAIN,	/* A goes only with --explain: ... */
+	SC_USAGE_REFLINK_SPARSE, /* --reflink=always without --sparse=auto */
+	SC_USAGE_EXTRA_OPERAND,	/* extra operand 'A' (--rules) */
+	SC_USAGE__COUNT
+};
+
+/* "smartcp: " and WHAT's message, naming A (and B) as it says. */
+void sc_report_usage(enum sc_usage what, const char *a, const char *b);
+/* WHAT's msgid. */
+const char *sc_report_usage_text(enum sc_usage what);
+/* "Try 'smartcp --help' for more information." */
+void sc_report_try_help(void);
+/* "Valid arguments are:", then NAMES (to a NULL), PER_LINE a line (the
+ * names of one value). */
+void sc_report_valid_args(const char *const *names, unsigned per_line);
+/* "backup type": what --backup's value is, in the messages about it. */
+const char *sc_report_backup_type(void);
+/* The filesystem types --assume-fs knows (sc_fs_type_name()). */
+void sc_report_known_types(void);
+/* getopt_long's words for a long option NAME (without its "--") that
+ * is not one (POSSIBLE NULL), or is the start of N options, POSSIBLE.
+ * PROG: argv[0], as getopt_long names the program. */
+void sc_report_bad_option(const char *prog, const char *name,
+			  const char *const *possible, size_t n);
+/* "smartcp: write error: " and ERR's text: stdout could not be
+ * written. */
+void sc_report_write_error(int err);
 
 /* The stream M's -v lines and JSON records go to now. */
 FILE *sc_report_out(struct sc_msgs *m);

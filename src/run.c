@@ -44,14 +44,16 @@ static void assume_facts(struct run *run, const struct sc_options *o)
 	run->fs_assumed = true;
 }
 
-/* The run's copier: the options as its flags and setters.  0 or -1. */
+/* The run's copier: the options as its flags and setters.  0, or
+ * -ENOMEM (the setters fail for nothing else: the options were
+ * checked). */
 static int make_copier(struct run *run, const struct sc_options *o,
 		       mode_t um)
 {
 	struct sc_copier *c;
 
 	if (sc_copier_new(sc_attrs_copier_flags(o), &c) < 0)
-		return -1;
+		return -ENOMEM;
 	run->copier = c;
 	if (sc_copier_set_roads(c, o->roads, o->roads_forced) < 0 ||
 	    sc_copier_set_reflink(c, o->reflink) < 0 ||
@@ -61,7 +63,7 @@ static int make_copier(struct run *run, const struct sc_options *o,
 	    (o->kernel_assumed && sc_copier_assume_kernel(c, o->kernel) < 0) ||
 	    (run->fs_assumed && run->assumed[0] && run->assumed[1] &&
 	     sc_copier_assume_fs(c, run->assumed[0], run->assumed[1]) < 0))
-		return -1;
+		return -ENOMEM;
 	return 0;
 }
 
@@ -91,13 +93,13 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	    sc_jobs_new(opts, &sc_workers_ops, &w, &run.jobs) < 0 ||
 	    sc_copy_ctx_new(run.copier, &w.wk.cx) < 0 ||
 	    sc_copy_report_new(&w.wk.crep) < 0) {
-		sc_report_error(&w.wk.msgs, 0, "%s", _("memory exhausted"));
+		sc_report_fail(&w.wk.msgs, SC_FAIL_NO_MEMORY, 0, NULL, NULL);
 		sc_copy_ctx_free(w.wk.cx);
 		sc_jobs_free(run.jobs);
 		sc_copier_free(run.copier);
 		sc_fs_facts_free(run.assumed[0]);
 		sc_fs_facts_free(run.assumed[1]);
-		return 1;
+		return EXIT_FAILURE;
 	}
 	sc_copy_ctx_set_fd_short(w.wk.cx, sc_workers_fd_short, &w);
 	sc_signals_register(0, w.wk.cx);
@@ -114,14 +116,15 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		sc_signals_catch(!opts->quiet && !opts->as_cp &&
 				 !opts->json && sc_report_stderr_tty());
 
-	rc = sc_operands_run(&w, operands, n);
+	rc = sc_operands_run(&w, operands, n) < 0 ? EXIT_FAILURE :
+							 EXIT_SUCCESS;
 	if (sc_jobs_running(run.jobs)) {
 		sc_jobs_finish(run.jobs);
 		set_deferred_attrs(&w);
 	}
 	run.failures += (int)sc_jobs_failures(run.jobs);
 	if (run.failures)
-		rc = 1;
+		rc = EXIT_FAILURE;
 	sc_report_finish(rep, run.failures ? run.failures : rc);
 
 	sc_jobs_free(run.jobs);

@@ -66,9 +66,9 @@ _noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
 			    w->src_seen[i].ino == sst->st_ino &&
 			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
 			    sc_path_same_entry(src, w->src_seen[i].name)) {
-				sc_report_warning(&w->wk.msgs, 0,
-						  _("warning: source file %s specified more than once"),
-						  sc_quote(src));
+				sc_report_warn(&w->wk.msgs,
+					       SC_WARN_FILE_TWICE, 0, src,
+					       NULL);
 				return true;
 			}
 		seen_add(&w->src_seen, &w->n_src_seen, sst, src);
@@ -79,28 +79,24 @@ _noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
 		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
 		    w->src_seen[i].name &&
 		    sc_path_same_entry(dst, w->src_seen[i].name)) {
-			sc_report_warning(&w->wk.msgs, 0,
-					  _("warning: source directory %s specified more than once"),
-					  sc_quote(src));
+			sc_report_warn(&w->wk.msgs, SC_WARN_DIR_TWICE, 0, src,
+				       NULL);
 			return true;
 		}
 	seen_add(&w->src_seen, &w->n_src_seen, sst, dst);
 	return false;
 }
 
-_noinline_ bool sc_seen_through_new_symlink(struct walk *w,
-						    const struct decision *e)
+_noinline_ int sc_seen_through_new_symlink(struct walk *w,
+						   const struct decision *e)
 {
 	struct stat l;
 
 	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
-	    seen_has(w->dst_seen, w->n_dst_seen, &l)) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("will not copy %s through just-created symlink %s"),
-				sc_quote(e->src), sc_quote(e->dst));
-		return true;
-	}
-	return false;
+	    seen_has(w->dst_seen, w->n_dst_seen, &l))
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_NEW_SYMLINK, 0,
+				      e->src, e->dst);
+	return 0;
 }
 
 _noinline_ void sc_seen_remember_made(struct walk *w, const char *dst)

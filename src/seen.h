@@ -16,8 +16,8 @@ bool sc_seen_named_twice(struct walk *w, const char *src,
 			     const char *dst, const struct stat *sst);
 
 /* Several operands into a directory: never write through a symlink this
- * run made.  True (said) when E's destination is one. */
-bool sc_seen_through_new_symlink(struct walk *w, const struct decision *e);
+ * run made.  0, or -errno (said) when E's destination is one. */
+int sc_seen_through_new_symlink(struct walk *w, const struct decision *e);
 
 /* Several operands into a directory: what this one became, DST, is
  * remembered, so that a later operand does not overwrite it or write

@@ -4,6 +4,7 @@
  * the run got. */
 #include "system.h"
 #include "signals.h"
+#include "report.h"
 
 #include <signal.h>
 #include <stdatomic.h>
@@ -129,12 +130,8 @@ void sc_signals_catch(bool say)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
-	if (say) {
-		/* TRANSLATORS: the program's name, the signal's (SIGINT),
-		 * then the files and the bytes copied, in this order */
-		interrupted_fmt = _("%s: interrupted by %s after %llu files (%llu bytes) were copied");
-		removed_note = _("; the file being written was removed");
-	}
+	if (say)
+		sc_report_interrupted_words(&interrupted_fmt, &removed_note);
 
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		struct sigaction old;

@@ -37,19 +37,17 @@ static void start(int argc, char **argv)
 static int rules(const struct sc_options *opts, char **operands, int n)
 {
 	if (n > 0) {
-		fprintf(stderr, _("%s: extra operand %s\n"),
-			sc_program_name, sc_quote(operands[0]));
-		sc_options_try_help();
-		return 1;
+		sc_report_usage(SC_USAGE_EXTRA_OPERAND, operands[0], NULL);
+		sc_report_try_help();
+		return EXIT_FAILURE;
 	}
 	if (sc_rules_print(stdout, opts->json,
 			   opts->kernel_assumed ? &opts->kernel : NULL) < 0 ||
 	    fflush(stdout) != 0) {
-		fprintf(stderr, _("%s: write error: %s\n"),
-			sc_program_name, strerror(errno));
-		return 1;
+		sc_report_write_error(errno);
+		return EXIT_FAILURE;
 	}
-	return 0;
+	return EXIT_SUCCESS;
 }
 
 /* The copy of the N OPERANDS, and its report.  The exit status. */
@@ -71,8 +69,8 @@ static int copy(struct sc_options *opts, char **operands, int n)
 	if (sc_report_new(opts->verbose, opts->json, opts->explain,
 			  !opts->quiet && !opts->as_cp && sc_report_stderr_tty(),
 			  &rep) < 0) {
-		fprintf(stderr, "%s: %s\n", sc_program_name, _("memory exhausted"));
-		return 1;
+		sc_report_fail(NULL, SC_FAIL_NO_MEMORY, 0, NULL, NULL);
+		return EXIT_FAILURE;
 	}
 	sc_report_plain(rep, opts->as_cp);
 	sc_report_assumed(rep, opts->kernel_assumed ? &opts->kernel : NULL,
@@ -82,27 +80,20 @@ static int copy(struct sc_options *opts, char **operands, int n)
 	return status;
 }
 
-/* STATUS, or 1 when what went to stdout or came from stdin failed (said
- * here). */
+/* STATUS, or EXIT_FAILURE when what went to stdout or came from stdin
+ * failed (said here). */
 static int finish(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, _("%s: write error: %s\n"), sc_program_name,
-			strerror(errno));
-		status = 1;
+		sc_report_write_error(errno);
+		status = EXIT_FAILURE;
 	}
 	/* An answer to -i that could not be read (stdin closed, an I/O
 	 * error) was taken as "no"; as cp, say so at the end and fail. */
 	if (ferror(stdin)) {
-		int e = fclose(stdin) ? errno : 0;
-
-		if (e)
-			fprintf(stderr, "%s: %s: %s\n", sc_program_name,
-				_("error closing file"), strerror(e));
-		else
-			fprintf(stderr, "%s: %s\n", sc_program_name,
-				_("error closing file"));
-		status = 1;
+		sc_report_fail(NULL, SC_FAIL_CLOSE_INPUT,
+			       fclose(stdin) ? errno : 0, NULL, NULL);
+		status = EXIT_FAILURE;
 	}
 	return status;
 }
@@ -115,9 +106,9 @@ int main(int argc, char **argv)
 	start(argc, argv);
 	first = sc_options_parse(argc, argv, &opts);
 	if (first == SC_OPTIONS_DONE)
-		return fflush(stdout) == 0 ? 0 : 1;
+		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	if (first < 0)
-		return 1;
+		return EXIT_FAILURE;
 	if (opts.rules)
 		return rules(&opts, argv + first, argc - first);
 	return finish(copy(&opts, argv + first, argc - first));

@@ -17,6 +17,28 @@
 
 struct sc_jobs;
 
+/* The convention of src/, as of lib/: a function that can fail returns
+ * -errno (a message said by then, through report.h's sc_report_fail(),
+ * which records the failure for the entry's record), else 0 or one of
+ * its named outcomes below; a descriptor or a count where it returns
+ * one. */
+
+/* What became of an entry that did not fail. */
+enum sc_copied {
+	SC_COPIED = 0,		/* copied, or nothing was to be done */
+	SC_ENTERED,		/* a directory, now a level of the walk: the
+				 * level's end does the rest */
+	SC_HANDED_BACK,		/* not taken by the fast path: the general
+				 * one copies it and says why not */
+};
+
+/* What the decisions before a copy came to (dest.c), when they did not
+ * fail. */
+enum sc_settled {
+	SC_SETTLED_DONE = 0,	/* nothing more to do: left alone, skipped */
+	SC_SETTLED_COPY,	/* go on and copy */
+};
+
 /* The run: set up before any worker starts, shared by the walk and its
  * -j workers, which only read it (but FAILURES, the walk's). */
 struct run {

@@ -78,18 +78,15 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SYMLINK };
-	struct sc_made m = { .created = true };
+	struct sc_made m = { .flags = SC_MADE_CREATED };
 	char *target;
 	size_t n;
 	int e;
 
 	target = read_link(w->e.at_fd, w->e.at_name, sst->st_size, &n);
-	if (!target) {
-		sc_report_error(&w->wk.msgs, errno,
-				_("cannot read symbolic link %s"),
-				sc_quote(src));
-		return -1;
-	}
+	if (!target)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_READLINK, errno,
+				      src, NULL);
 	if (w->run->o->explain) {
 		free(target);
 		sc_entry_report(&w->wk, &w->e, &rec);
@@ -114,12 +111,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		free(have);
 	}
 	free(target);
-	if (e < 0) {
-		sc_report_error(&w->wk.msgs, -e,
-				_("cannot create symbolic link %s"),
-				sc_quote(dst));
-		return -1;
-	}
+	if (e < 0)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_SYMLINK, -e, dst,
+				      NULL);
 	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
 		w->wk.msgs.failed = true;
 	sc_entry_report(&w->wk, &w->e, &rec);
@@ -131,7 +125,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 {
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SPECIAL };
-	struct sc_made m = { .created = true };
+	struct sc_made m = { .flags = SC_MADE_CREATED };
 	mode_t mode;
 
 	if (w->run->o->explain) {
@@ -142,12 +136,10 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	mode = sst->st_mode & ~m.omitted;
 	if (S_ISFIFO(sst->st_mode) ?
 	    mkfifoat(w->e.dst_fd, w->e.dst_name, mode & 07777) :
-	    mknodat(w->e.dst_fd, w->e.dst_name, mode, sst->st_rdev)) {
-		sc_report_error(&w->wk.msgs, errno, S_ISFIFO(sst->st_mode) ?
-		    _("cannot create fifo %s") :
-		    _("cannot create special file %s"), sc_quote(dst));
-		return -1;
-	}
+	    mknodat(w->e.dst_fd, w->e.dst_name, mode, sst->st_rdev))
+		return sc_report_fail(&w->wk.msgs, S_ISFIFO(sst->st_mode) ?
+				      SC_FAIL_MKFIFO : SC_FAIL_MKNOD, errno,
+				      dst, NULL);
 	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
 		w->wk.msgs.failed = true;
 	sc_entry_report(&w->wk, &w->e, &rec);
@@ -159,7 +151,8 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
- * Returns 1 when the caller must take the general path. */
+ * SC_COPIED, SC_HANDED_BACK when the caller must take the general path,
+ * or -errno. */
 _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 				const char *src, const char *dst)
 {
@@ -179,7 +172,7 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	}
 
 	if (in < 0)
-		return 1;	/* let the general path see and say why */
+		return SC_HANDED_BACK;	/* the general path sees and says why */
 	/* opened ahead: its fstat was taken then, before the read-ahead
 	 * could change its access time (-p keeps the one before) */
 	if (ahead)
@@ -187,13 +180,13 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	if ((!ahead && fstat(in, &ist) < 0) || !S_ISREG(ist.st_mode) ||
 	    (o->one_file_system && ist.st_dev != wk->run->root_dev)) {
 		close(in);
-		return 1;
+		return SC_HANDED_BACK;
 	}
 	tracked = sc_links_tracked(o, &ist, false);
 	if (tracked && !wk->links) {
 		/* the hard-link map is the walk's: hand it back */
 		close(in);
-		return 1;
+		return SC_HANDED_BACK;
 	}
 	/* from here on this path copies it (cp's -v line goes first) */
 	sc_entry_announce(wk, ent, src, dst);
@@ -209,7 +202,7 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	 * copies the file's other names each on its own */
 	if (r == 0 && !wk->msgs.failed && tracked)
 		remember_copy(wk, ent, &ist, dst);
-	return r;
+	return r < 0 ? r : SC_COPIED;
 }
 
 /* The end of an entry (SRC -> DST): counted when it failed, and the
@@ -232,8 +225,8 @@ static void entry_end(struct walk *w, const char *src, const char *dst,
 }
 
 /* Copies SRC to DST, or, a directory, makes it a level of the walk
- * (ENTERED): the level keeps the state of the entry it interrupts, and
- * its end (level_finish()) ends it.  Else 0 or -1. */
+ * (SC_ENTERED): the level keeps the state of the entry it interrupts,
+ * and its end (level_finish()) ends it.  Else SC_COPIED or -errno. */
 static int entry_begin(struct walk *w, const char *src, const char *dst,
 		bool cmdline, unsigned char dtype)
 {
@@ -241,7 +234,7 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 	bool outer_reported = w->e.reported;
 	bool outer_announced = w->e.announced;
 	struct sc_msgs outer_msgs = w->wk.msgs;
-	int r = 1;
+	int r = SC_HANDED_BACK;
 
 	if (cmdline) {
 		/* an operand: its own names, from here */
@@ -256,15 +249,15 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 	if (dtype == DT_REG && w->e.parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(&w->wk, &w->e, src, dst);
-	if (r == 1)
+	if (r == SC_HANDED_BACK)
 		r = copy_path(w, src, dst, cmdline);
-	if (r == ENTERED) {
+	if (r == SC_ENTERED) {
 		struct level *l = &w->levels[w->n_levels - 1];
 
 		l->outer_msgs = outer_msgs;
 		l->outer_reported = outer_reported;
 		l->outer_announced = outer_announced;
-		return ENTERED;
+		return SC_ENTERED;
 	}
 	entry_end(w, src, dst, cmdline, &outer_msgs, outer_reported,
 		  outer_announced);
@@ -274,7 +267,7 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 /* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
  * back, and, a directory, all that is in it: level by level, in a loop
  * over the levels (struct level), which the C stack does not limit.
- * 0 or -1. */
+ * SC_COPIED, or -errno when it, or anything in it, failed (said). */
 int copy_entry(struct walk *w, const char *src, const char *dst,
 	       bool cmdline, unsigned char dtype)
 {
@@ -298,7 +291,7 @@ int copy_entry(struct walk *w, const char *src, const char *dst,
 }
 
 /* Stats the source as the options say (through its directory's
- * descriptor when the walk has one).  0, or -1 with the message said. */
+ * descriptor when the walk has one).  0, or -errno (said). */
 static _noinline_ int stat_source(struct walk *w, struct decision *e)
 {
 	int r = fstatat(w->e.at_fd, w->e.at_name, &e->sst,
@@ -307,11 +300,12 @@ static _noinline_ int stat_source(struct walk *w, struct decision *e)
 	if (r < 0) {
 		/* listed, then gone before its turn: cp's words, and the
 		 * summary counts it */
-		if (!e->cmdline && errno == ENOENT)
+		int err = errno;
+
+		if (!e->cmdline && err == ENOENT)
 			sc_report_vanished(w->run->rep);
-		sc_report_error(&w->wk.msgs, errno, _("cannot stat %s"),
-				sc_quote(e->src));
-		return -1;
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, err, e->src,
+				      NULL);
 	}
 	return 0;
 }
@@ -319,7 +313,7 @@ static _noinline_ int stat_source(struct walk *w, struct decision *e)
 /* Copies what is not a directory, by its type: another name of a file
  * already copied becomes a link, -l/-s make links, then a symlink, the
  * data of a file (or, without -R, of a FIFO or device) or a special
- * file.  0 or -1. */
+ * file.  SC_COPIED or -errno. */
 static _noinline_ int copy_non_directory(struct walk *w,
 					 const struct decision *e)
 {
@@ -335,10 +329,8 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	if (!e->dst_exists && !e->loop && e->dst[0] &&
 	    e->dst[strlen(e->dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
-		sc_report_error(&w->wk.msgs, ENOTDIR,
-				_("cannot create regular file %s"),
-				sc_quote(e->dst));
-		return -1;
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_CREATE, ENOTDIR,
+				      e->dst, NULL);
 	}
 	/* Hard links within the copied set (-a, --preserve=links). */
 	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
@@ -366,8 +358,9 @@ static _noinline_ int copy_non_directory(struct walk *w,
 }
 
 /* Copies what SRC names to DST, deciding as cp does: the source, then
- * the destination, then the copy by type.  0 or -1; ENTERED: a directory,
- * now a level of the walk, whose end does what is left (level_finish()). */
+ * the destination, then the copy by type.  SC_COPIED or -errno;
+ * SC_ENTERED: a directory, now a level of the walk, whose end does what
+ * is left (level_finish()). */
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline)
 {
@@ -379,29 +372,31 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	}, *e = &entry;
 	int r;
 
-	if (stat_source(w, e) < 0)
-		return -1;
+	r = stat_source(w, e);
+	if (r < 0)
+		return r;
 	if (cmdline)
 		w->run->root_dev = e->sst.st_dev;
-	if (S_ISDIR(e->sst.st_mode) && !o->recursive) {
-		sc_report_error(&w->wk.msgs, 0,
-				_("-r not specified; omitting directory %s"),
-				sc_quote(src));
-		return -1;
-	}
+	if (S_ISDIR(e->sst.st_mode) && !o->recursive)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_OMIT_DIR, 0, src,
+				      NULL);
 	if (cmdline && w->multi && !o->explain &&
 	    sc_seen_named_twice(w, src, dst, &e->sst))
-		return 0;
-	if (sc_dest_stat(w, e) < 0)
-		return -1;
+		return SC_COPIED;
+	r = sc_dest_stat(w, e);
+	if (r < 0)
+		return r;
 	if (e->dst_exists) {
 		r = sc_dest_settle(w, e);
-		if (r <= 0)
-			return r;
+		if (r != SC_SETTLED_COPY)
+			return r < 0 ? r : SC_COPIED;
 	}
 	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
-	    !o->explain && sc_seen_through_new_symlink(w, e))
-		return -1;
+	    !o->explain) {
+		r = sc_seen_through_new_symlink(w, e);
+		if (r < 0)
+			return r;
+	}
 
 	if (S_ISDIR(e->sst.st_mode))
 		r = copy_dir(w, src, dst, &e->sst,
@@ -409,7 +404,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 			     e->follow);
 	else
 		r = copy_non_directory(w, e);
-	if (r == 0 && cmdline && w->multi && !o->explain)
+	if (r == SC_COPIED && cmdline && w->multi && !o->explain)
 		sc_seen_remember_made(w, dst);	/* a directory: at its end */
 	return r;
 }
@@ -433,7 +428,7 @@ static bool level_step(struct walk *w, size_t k)
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
 	    sc_jobs_ready(w->run->jobs, l->dir_facts, l->sfd, ent->name)) {
 		/* -j: new files in a new directory go to a worker in runs;
-		 * their output keeps its place in walk order.  1: no
+		 * their output keeps its place in walk order.  < 0: no
 		 * descriptors or memory for a job, copied here. */
 		const char *js = entry_name(w, k, false, ent->name);
 		char *s2 = js ? strdup(js) : NULL;
@@ -443,8 +438,8 @@ static bool level_step(struct walk *w, size_t k)
 		if (!s2 || !d2) {
 			free(s2);
 			free(d2);
-			sc_report_error(&w->wk.msgs, ENOMEM, "%s",
-					sc_quote(level_name(w, k, false)));
+			sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
+				       level_name(w, k, false), NULL);
 			l->failed = true;
 			goto next;
 		}
@@ -457,7 +452,7 @@ static bool level_step(struct walk *w, size_t k)
 		/* a file handed back may have moved the levels */
 		l = &w->levels[k];
 		l->batch = batch;
-		if (e != 1)
+		if (e == 0)
 			goto next;	/* the job owns S2 and D2 now */
 		free(s2);
 		free(d2);
@@ -479,14 +474,14 @@ static bool level_step(struct walk *w, size_t k)
 	s = entry_name(w, k, false, ent->name);
 	d = s ? entry_name(w, k, true, ent->name) : NULL;
 	if (!s || !d) {
-		sc_report_error(&w->wk.msgs, ENOMEM, "%s",
-				sc_quote(level_name(w, k, false)));
+		sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
+			       level_name(w, k, false), NULL);
 		l->failed = true;
 		goto next;
 	}
 	at_entry(w, k, ent->name, d);
 	e = entry_begin(w, s, d, false, ent->type);
-	if (e == ENTERED)
+	if (e == SC_ENTERED)
 		return true;	/* its name is freed at its end */
 	if (e < 0)
 		w->levels[k].failed = true;
@@ -523,7 +518,8 @@ static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
 
 /* Leaves level K, the deepest, its entries done: what is to be said of
  * it, its copy's attributes, and the end of the entry it is
- * (copy_path(), copy_entry()).  0 or -1, as that entry's copy. */
+ * (copy_path(), copy_entry()).  SC_COPIED or -errno, as that entry's
+ * copy (the first error said of it, or -EIO). */
 static int level_finish(struct walk *w, size_t k)
 {
 	const struct sc_options *o = w->run->o;
@@ -573,8 +569,8 @@ static int level_finish(struct walk *w, size_t k)
 		done.failed = true;
 	if (dfd >= 0)
 		close(dfd);
-	rc = done.failed ? -1 : 0;
-	if (rc == 0 && done.cmdline && w->multi && !o->explain)
+	rc = !done.failed ? SC_COPIED : done.lost ? done.lost : -EIO;
+	if (rc == SC_COPIED && done.cmdline && w->multi && !o->explain)
 		sc_seen_remember_made(w, dst);
 	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
 		  done.outer_reported, done.outer_announced);

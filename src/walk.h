@@ -16,15 +16,18 @@
  *               attributes, facts
  *   attrs.c, report*.c, messages.c, links.c, jobs.c, pool.c, paths.c,
  *   quote.c     below them all.
- * sc_walk_run() (run.c) is the whole program's copy. */
+ * sc_walk_run() (run.c) is the whole program's copy.  What goes wrong is
+ * named (report.h: enum sc_fail, enum sc_usage), said through the report
+ * (messages.c words it), and returned as -errno (state.h says the
+ * convention; tests/src-errors.sh checks it). */
 #ifndef SMARTCP_WALK_H
 #define SMARTCP_WALK_H
 
 #include "options.h"
 #include "report.h"
 
-/* Copies OPERANDS (N of them) as cp would.  Returns 0 when every file was
- * copied, 1 otherwise (the exit status). */
+/* Copies OPERANDS (N of them) as cp would.  Returns the exit status:
+ * EXIT_SUCCESS when every file was copied, else EXIT_FAILURE (1). */
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n);
 

@@ -92,13 +92,14 @@ struct decision {
 
 /* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
  * back, and, a directory, all that is in it (DTYPE: its d_type, or
- * DT_UNKNOWN).  0 or -1. */
+ * DT_UNKNOWN).  SC_COPIED, or -errno when it, or anything in it,
+ * failed (said). */
 int copy_entry(struct walk *w, const char *src, const char *dst,
 	       bool cmdline, unsigned char dtype);
 
 /* The fast path for a regular file entering a directory this run made
- * (the entry of W).  Returns 1 when the caller must take the general
- * path. */
+ * (the entry of W).  SC_COPIED, SC_HANDED_BACK when the caller must
+ * take the general path, or -errno (said). */
 int copy_new_regular(struct worker *wk, struct entry *ent, const char *src,
 		     const char *dst);
 

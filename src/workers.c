@@ -43,10 +43,11 @@ static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
 	sc_report_begin(&wk->msgs);
 	job_entry(&ent, f);
 	r = copy_new_regular(wk, &ent, f->src, f->dst);
-	if (r != 1 && wk->msgs.failed)
+	if (r != SC_HANDED_BACK && wk->msgs.failed)
 		sc_entry_report_failed(wk, &ent, f->src, f->dst, false);
 	wk->slot = NULL;
-	return r == 1 ? 1 : wk->msgs.failed ? -1 : 0;
+	return r == SC_HANDED_BACK ? SC_JOB_BACK :
+	       wk->msgs.failed ? sc_report_code(&wk->msgs) : SC_JOB_COPIED;
 }
 
 /* On the walk thread: a file a worker handed back, by the general path. */

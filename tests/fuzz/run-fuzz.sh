@@ -123,7 +123,7 @@ engine="lib/plan lib/fsinfo lib/dl lib/change lib/copy lib/road_clone
  lib/meta lib/report lib/target lib/xattr_rules"
 # the program's side: its report prints the facts' origins, which come
 # from the copier, so it links the engine as the program does
-program="src/quote src/options src/longopts src/help src/report src/report_json src/messages $engine"
+program="src/quote src/options src/longopts src/help src/report src/report_json src/report_usage src/messages $engine"
 
 mkdir -p "$work/obj" "$work/bin"
 for s in $program $engine; do

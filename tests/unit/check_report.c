@@ -307,12 +307,14 @@ START_TEST(test_error_fails_the_entry)
 	struct sc_msgs m;
 
 	capture(&c, &m);
-	sc_report_error(&m, ENOENT, "cannot stat %s", "'x'");
+	ck_assert_int_eq(sc_report_fail(&m, SC_FAIL_STAT, ENOENT, "x", NULL),
+			 -ENOENT);
 	fflush(c.err);
 	ck_assert_str_eq(c.err_buf,
 			 "smartcp: cannot stat 'x': No such file or directory\n");
 	ck_assert(m.failed);
 	ck_assert_int_eq(m.last_errno, ENOENT);
+	ck_assert_int_eq(sc_report_code(&m), -ENOENT);
 	ck_assert_uint_eq(c.out_len, 0);
 	release(&c);
 }
@@ -324,11 +326,13 @@ START_TEST(test_warning_leaves_the_entry)
 	struct sc_msgs m;
 
 	capture(&c, &m);
-	sc_report_warning(&m, 0, "warning: %s", "twice");
+	sc_report_warn(&m, SC_WARN_FILE_TWICE, 0, "f", NULL);
 	fflush(c.err);
-	ck_assert_str_eq(c.err_buf, "smartcp: warning: twice\n");
+	ck_assert_str_eq(c.err_buf,
+			 "smartcp: warning: source file 'f' specified more than once\n");
 	ck_assert(!m.failed);
 	ck_assert_int_eq(m.last_errno, 0);
+	ck_assert_int_eq(m.code, 0);
 	release(&c);
 }
 END_TEST
@@ -399,22 +403,76 @@ START_TEST(test_json_failed_copy)
 }
 END_TEST
 
-/* The step each message names: found by the message's format. */
+/* The step each failure names, and its text. */
 START_TEST(test_step_of_messages)
 {
-	ck_assert_str_eq(sc_report_step("cannot open %s for reading"), "open");
-	ck_assert_str_eq(sc_report_step("cannot create fifo %s"), "mknod");
-	ck_assert_str_eq(sc_report_step("cannot create special file %s"),
-			 "mknod");
-	ck_assert_str_eq(sc_report_step("%s and %s are the same file"),
-			 "same-file");
-	ck_assert_str_eq(sc_report_step("-r not specified; omitting directory %s"),
-			 "omitted");
-	ck_assert_str_eq(sc_report_step("not replacing %s"), "not-replaced");
-	ck_assert_str_eq(sc_report_step("cannot access %s"), "read");
-	ck_assert_str_eq(sc_report_step("cannot create directory %s"), "mkdir");
-	ck_assert_ptr_null(sc_report_step("warning: %s"));
-	ck_assert_ptr_null(sc_report_step(NULL));
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_OPEN_READ), "open");
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_MKFIFO), "mknod");
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_MKNOD), "mknod");
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_SAME_FILE), "same-file");
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_OMIT_DIR), "omitted");
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_NOT_REPLACING),
+			 "not-replaced");
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_ACCESS), "read");
+	ck_assert_str_eq(sc_report_fail_step(SC_FAIL_MKDIR), "mkdir");
+	ck_assert_str_eq(sc_report_fail_text(SC_FAIL_MKDIR),
+			 "cannot create directory %s");
+	ck_assert_ptr_null(sc_report_fail_step(SC_WARN_FILE_TWICE));
+	ck_assert_ptr_null(sc_report_fail_step(SC_FAIL__COUNT));
+	ck_assert_ptr_null(sc_report_fail_text(SC_FAIL__COUNT));
+}
+END_TEST
+
+/* Every failure has its text, and the text takes what its shape
+ * passes: as many conversions as names, all of them %s but the byte
+ * offset's. */
+START_TEST(test_every_failure_has_its_text)
+{
+	for (int i = 0; i < SC_FAIL__COUNT; i++) {
+		const char *t = sc_report_fail_text((enum sc_fail)i);
+
+		ck_assert_msg(t != NULL, "failure %d has no text", i);
+		ck_assert_ptr_null(strstr(t, "\n"));
+		for (const char *p = t; (p = strchr(p, '%')); p++) {
+			p++;
+			ck_assert_msg(*p == 's' || !strncmp(p, "lld", 3),
+				      "failure %d: %s", i, t);
+		}
+	}
+}
+END_TEST
+
+/* A failure without an errno stands for its own, for the caller to
+ * return; each message quotes as cp quotes it there. */
+START_TEST(test_failure_codes_and_quoting)
+{
+	struct captured c;
+	struct sc_msgs m;
+
+	capture(&c, &m);
+	ck_assert_int_eq(sc_report_fail(&m, SC_FAIL_OMIT_DIR, 0, "d", NULL),
+			 -EISDIR);
+	ck_assert_int_eq(sc_report_code(&m), -EISDIR);
+	ck_assert_int_eq(sc_report_fail(&m, SC_FAIL_SAME_FILE, 0, "a b", "c"),
+			 -EINVAL);
+	ck_assert_int_eq(sc_report_code(&m), -EISDIR);	/* the first's */
+	sc_report_fail(&m, SC_FAIL_SYMLINK_HERE, 0, "l", NULL);
+	sc_report_fail_at(&m, SC_FAIL_DIFFERS, 0, "b", "a", 4096);
+	sc_report_fail(&m, SC_FAIL_MEMORY, ENOMEM, "x", NULL);
+	sc_report_fail(&m, SC_FAIL_CHANGED, 0, "f", "size 1 -> 2");
+	fflush(c.err);
+	ck_assert_str_eq(c.err_buf,
+			 "smartcp: -r not specified; omitting directory 'd'\n"
+			 "smartcp: 'a b' and 'c' are the same file\n"
+			 "smartcp: l: can make relative symbolic links only in current directory\n"
+			 "smartcp: 'b' differs from 'a' at byte 4096, also after copying again\n"
+			 "smartcp: 'x': Cannot allocate memory\n"
+			 "smartcp: 'f' changed while it was copied: size 1 -> 2\n");
+	ck_assert_str_eq(m.step, "omitted");
+	sc_report_begin(&m);
+	ck_assert_int_eq(m.code, 0);
+	ck_assert_int_eq(sc_report_code(&m), -EIO);
+	release(&c);
 }
 END_TEST
 
@@ -427,11 +485,11 @@ START_TEST(test_first_error_names_the_step)
 	struct sc_msgs m;
 
 	capture(&c, &m);
-	sc_report_warning(&m, EPERM, "preserving times for %s", "'x'");
+	sc_report_warn(&m, SC_FAIL_KEEP_TIMES, EPERM, "x", NULL);
 	ck_assert(!m.failed);
 	ck_assert_str_eq(m.step, "attributes");
-	sc_report_error(&m, EACCES, "cannot open %s for reading", "'x'");
-	sc_report_error(&m, EIO, "error writing %s", "'y'");
+	sc_report_fail(&m, SC_FAIL_OPEN_READ, EACCES, "x", NULL);
+	sc_report_fail(&m, SC_FAIL_WRITE, EIO, "y", NULL);
 	ck_assert_str_eq(m.step, "open");
 	ck_assert_int_eq(m.step_errno, EACCES);
 	ck_assert_int_eq(m.last_errno, EIO);
@@ -453,7 +511,7 @@ START_TEST(test_json_failure_without_errno)
 	char *j;
 
 	capture(&c, &m);
-	sc_report_error(&m, 0, "%s and %s are the same file", "'f'", "'f'");
+	sc_report_fail(&m, SC_FAIL_SAME_FILE, 0, "f", "f");
 	sc_report_failure(&m, &rec);
 	ck_assert_int_eq(m.recorded, 2);
 	j = json_of(&rec);
@@ -484,7 +542,7 @@ START_TEST(test_json_failure_from_messages)
 	ck_assert_ptr_nonnull(strstr(j, "\"status\":\"ok\"}"));
 	free(j);
 	sc_report_begin(&m);
-	sc_report_error(&m, EPERM, "failed to preserve ownership for %s", "'m'");
+	sc_report_fail(&m, SC_FAIL_OWNER, EPERM, "m", NULL);
 	sc_report_failure(&m, &link);
 	j = json_of(&link);
 	ck_assert_ptr_nonnull(strstr(j, "\"type\":\"symlink\""));
@@ -579,6 +637,8 @@ Suite *report_suite(void)
 	tcase(s, "mode_letters_as_ls", test_mode_letters_as_ls);
 	tcase(s, "json_failed_copy", test_json_failed_copy);
 	tcase(s, "step_of_messages", test_step_of_messages);
+	tcase(s, "every_failure_has_its_text", test_every_failure_has_its_text);
+	tcase(s, "failure_codes_and_quoting", test_failure_codes_and_quoting);
 	tcase(s, "first_error_names_the_step", test_first_error_names_the_step);
 	tcase(s, "json_failure_without_errno", test_json_failure_without_errno);
 	tcase(s, "json_failure_from_messages", test_json_failure_from_messages);
