@@ -1822,12 +1822,7 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 	base = slash ? slash + 1 : dst;
 	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
 		return refuse(rep, -EISDIR);
-	if (slash == dst)
-		dirname = strdup("/");
-	else if (slash)
-		dirname = strndup(dst, (size_t)(slash - dst));
-	else
-		dirname = strdup(".");
+	dirname = dir_part(dst);
 	if (!dirname)
 		return refuse(rep, -ENOMEM);
 	dir = open(dirname, O_PATH | O_DIRECTORY | O_CLOEXEC);

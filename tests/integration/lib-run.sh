@@ -1,12 +1,13 @@
 # shellcheck shell=bash
-# What run-test.sh and run.sh, the two runners of integration tests, both
-# set up.  Sourced first by each, never run:
+# What run-test.sh and run.sh, the two runners of integration tests, and
+# lib.sh, which every test sources, all set up.  Sourced first by each,
+# never run:
 #
 #	. "$(dirname "$0")/lib-run.sh"
 #	find_smartcp || { echo "... smartcp not found ..."; exit ...; }
 #
 # Tests run in the C locale (their expected messages are cp's English).
-set -u
+# It sets no shell options: the runners set -u, the tests do not.
 export LC_ALL=C
 unset LANGUAGE
 

@@ -10,30 +10,15 @@
 #
 # Exit statuses follow automake: 0 pass, 1 fail, 77 skip.
 
-export LC_ALL=C
-unset LANGUAGE
-
 TEST_NAME=$(basename "$0" .sh)
 TEST_DIR=$(cd "$(dirname "$0")" && pwd)
 
-# The binary under test: $SMARTCP from the environment (the runner sets it),
-# else the build tree automake describes, else the current directory (make
-# check runs from the top build directory), else an in-tree build.
-if [ -z "${SMARTCP:-}" ]; then
-	for _c in ${abs_top_builddir:+"$abs_top_builddir/src/smartcp"} \
-		  "$PWD/src/smartcp" "$TEST_DIR/../../src/smartcp"; do
-		if [ -x "$_c" ]; then
-			SMARTCP=$_c
-			break
-		fi
-	done
-	: "${SMARTCP:=$TEST_DIR/../../src/smartcp}"
-fi
-case $SMARTCP in
-/*) ;;
-*) SMARTCP=$PWD/$SMARTCP ;;
-esac
-export SMARTCP
+# The C locale, and the binary under test: $SMARTCP from the environment
+# (the runner sets it), else the build tree automake describes, else the
+# current directory (make check runs from the top build directory), else
+# an in-tree build (find_smartcp()); said below when there is none.
+. "$TEST_DIR/lib-run.sh"
+find_smartcp || SMARTCP=${SMARTCP:-$TEST_DIR/../../src/smartcp}
 
 # ---------------------------------------------------------------- messages
 

@@ -30,6 +30,7 @@
 # for the whole machine: two suites side by side (two build trees, two
 # TMPDIRs) keep out of each other's way as one suite's tests do.
 
+set -u
 . "$(dirname "$0")/lib-run.sh"
 
 [ $# -eq 1 ] || { echo "usage: bash $0 TEST.sh" >&2; exit 99; }

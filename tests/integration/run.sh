@@ -13,6 +13,7 @@
 # make check runs each test as a test of its own instead (in parallel
 # with -j; see tests/Makemodule.am), through the same run-test.sh.
 
+set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-run.sh"
 
