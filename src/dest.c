@@ -4,7 +4,7 @@
  * has the library remove what an interrupted copy leaves is signals.c's. */
 #include "system.h"
 #include "dest.h"
-#include "walk_state.h"
+#include "state.h"
 #include "entry.h"
 #include "seen.h"
 #include "file.h"
@@ -79,8 +79,9 @@ char *sc_dest_backup_name(const struct sc_options *o, int dirfd,
 		const char *base = slash ? slash + 1 : dst;
 		char *dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) :
 			    strdup(".");
-		int fd = dirfd >= 0 ? openat(dirfd, ".", O_RDONLY | O_DIRECTORY |
-					     O_CLOEXEC) : -1;
+		int fd = dirfd >= 0 ?
+			 openat(dirfd, ".", O_RDONLY | O_DIRECTORY |
+				O_CLOEXEC) : -1;
 		DIR *d = fd >= 0 ? fdopendir(fd) :
 			 dir && dirfd < 0 ? opendir(*dir ? dir : "/") : NULL;
 		size_t blen = strlen(base);
@@ -176,8 +177,10 @@ bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
 	} else {
 		if (!same)
 			return true;
-		if (fstatat(dst->dirfd, dst->name, &dl, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    fstatat(src->dirfd, src->name, &sl, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dst->dirfd, dst->name, &dl,
+			    AT_SYMLINK_NOFOLLOW) < 0 ||
+		    fstatat(src->dirfd, src->name, &sl,
+			    AT_SYMLINK_NOFOLLOW) < 0)
 			return true;
 		same_link = SAME_INODE(sl, dl);
 		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode) &&
@@ -314,7 +317,8 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 	int r = unlinkat(dst->dirfd, dst->name, 0);
 
 	if (r < 0 && errno != ENOENT)
-		return sc_report_fail(m, SC_FAIL_REMOVE, errno, dst->path, NULL);
+		return sc_report_fail(m, SC_FAIL_REMOVE, errno, dst->path,
+				      NULL);
 	if (verbose && (r == 0 || say_if_gone))
 		sc_report_removed(m, dst->path);
 	return 0;
@@ -322,9 +326,10 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
 
 /* --- the entry the walk copies ----------------------------------------- */
 
-_noinline_ int sc_dest_stat(struct walk *w, struct decision *e)
+_noinline_ int sc_dest_stat(struct worker *wk, struct entry *ent,
+				 struct decision *e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	bool as_regular = !o->recursive || o->copy_contents;
 	mode_t mode = e->sst.st_mode;
 	bool use_lstat = (!S_ISREG(mode) &&
@@ -332,14 +337,14 @@ _noinline_ int sc_dest_stat(struct walk *w, struct decision *e)
 			 o->symbolic_link || o->hard_link ||
 			 o->backup != SC_BACKUP_NONE || o->remove_destination;
 
-	e->dst_exists = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
+	e->dst_exists = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
 				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
 	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
 		/* a symlink loop: -f removes it when it cannot be opened */
-		e->loop = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
+		e->loop = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
 				  AT_SYMLINK_NOFOLLOW) == 0;
 	} else if (!e->dst_exists && errno != ENOENT) {
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, errno, e->dst,
+		return sc_report_fail(&wk->msgs, SC_FAIL_STAT, errno, e->dst,
 				      NULL);
 	}
 	return 0;
@@ -353,60 +358,62 @@ enum backed_up {
 
 /* The existing destination is moved aside to its backup name: enum
  * backed_up, or -errno (said). */
-static int back_up(struct walk *w, const struct decision *e)
+static int back_up(struct worker *wk, struct entry *ent,
+		   const struct decision *e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	_cleanup_free_ char *base = sc_path_base(e->src);
 	char *b;
 
 	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
 		return NOTHING_TO_BACK_UP;
 	if (o->backup != SC_BACKUP_NUMBERED &&
-	    sc_dest_backup_is_source(o, e->src, &e->sst, w->e.dst_fd, e->dst))
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_BACKUP_SOURCE, 0,
+	    sc_dest_backup_is_source(o, e->src, &e->sst, ent->dst_fd, e->dst))
+		return sc_report_fail(&wk->msgs, SC_FAIL_BACKUP_SOURCE, 0,
 				      e->dst, e->src);
 	if (o->explain)
 		return BACKED_UP;	/* decided: nothing is moved */
-	b = sc_dest_backup_name(o, w->e.dst_fd, e->dst);
-	if (!b || (renameat(w->e.dst_fd, w->e.dst_name, w->e.dst_fd,
-			    w->e.dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
+	b = sc_dest_backup_name(o, ent->dst_fd, e->dst);
+	if (!b || (renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
+			    ent->dst_fd >= 0 ? sc_path_last(b) : b) < 0 &&
 		   errno != ENOENT)) {
-		int r = sc_report_fail(&w->wk.msgs, SC_FAIL_BACKUP,
+		int r = sc_report_fail(&wk->msgs, SC_FAIL_BACKUP,
 				       b ? errno : ENOMEM, e->dst, NULL);
 
 		free(b);
 		return r;
 	}
-	free(w->e.backup);
-	w->e.backup = b;		/* shown on the -v line */
+	free(ent->backup);
+	ent->backup = b;		/* shown on the -v line */
 	return BACKED_UP;
 }
 
 /* Leaves a destination alone that --update finds new enough; its other
  * names still become links to it, as they would to a copy.
  * SC_SETTLED_DONE or -errno. */
-static int keep_newer(struct walk *w, const struct decision *e)
+static int keep_newer(struct worker *wk, struct entry *ent,
+		      const struct decision *e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	const char *prev;
 
 	if (o->update == SC_UPDATE_NONE_FAIL) {
 		/* cp 9.6: said, counted, nothing else done */
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_REPLACING, 0,
+		return sc_report_fail(&wk->msgs, SC_FAIL_NOT_REPLACING, 0,
 				      e->dst, NULL);
 	}
-	sc_entry_skipped(&w->wk, e->dst);
+	sc_entry_skipped(wk, e->dst);
 	if (o->explain && !o->json)	/* the plan of a file left alone */
-		sc_report_skipped(&w->wk.msgs, e->dst);
+		sc_report_skipped(&wk->msgs, e->dst);
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
-		prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino);
+		prev = sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev) {
-			int r = link_to_earlier(&w->wk, &w->e, prev, e->src,
+			int r = link_to_earlier(wk, ent, prev, e->src,
 						e->dst, &e->sst);
 
 			return r < 0 ? r : SC_SETTLED_DONE;
 		}
-		remember_copy(&w->wk, &w->e, &e->sst, e->dst);
+		remember_copy(wk, ent, &e->sst, e->dst);
 	}
 	return SC_SETTLED_DONE;
 }
@@ -415,21 +422,22 @@ static int keep_newer(struct walk *w, const struct decision *e)
  * neither backed up nor removed: left alone (but for its attributes), as
  * it is without -b.  E's destination is not a directory.  enum
  * sc_settled (SC_SETTLED_DONE: left alone), or -errno (said). */
-static int left_unchanged(struct walk *w, const struct decision *e)
+static int left_unchanged(struct worker *wk, struct entry *ent,
+			  const struct decision *e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	int r;
 
 	if (o->if_changed &&
 	    (o->backup != SC_BACKUP_NONE ||
 	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
 	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
-	      sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino))) {
-		r = sc_file_unchanged(&w->wk, &w->e, e->src, e->dst, &e->sst,
+	      sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino))) {
+		r = sc_file_unchanged(wk, ent, e->src, e->dst, &e->sst,
 				      &e->dst_st, e->follow);
-		if (r == SC_FILE_SAME && !w->wk.msgs.failed &&
+		if (r == SC_FILE_SAME && !wk->msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
-			(void)sc_links_remember(&w->links, e->sst.st_dev,
+			(void)sc_links_remember(wk->links, e->sst.st_dev,
 						e->sst.st_ino, e->dst);
 		if (r != SC_FILE_DIFFERS)
 			return r < 0 ? r : SC_SETTLED_DONE;
@@ -439,21 +447,21 @@ static int left_unchanged(struct walk *w, const struct decision *e)
 
 /* E's destination (DST), not a directory, is backed up, or removed when
  * it must be before the copy.  SC_SETTLED_COPY, or -errno (said). */
-static int clear_the_way(struct walk *w, struct decision *e,
-			 const struct sc_at *dst)
+static int clear_the_way(struct worker *wk, struct entry *ent,
+			 struct decision *e, const struct sc_at *dst)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	int r;
 
 	if (o->backup != SC_BACKUP_NONE) {
-		r = back_up(w, e);
+		r = back_up(wk, ent, e);
 		if (r < 0)
 			return r;
 		if (r == BACKED_UP)
 			e->dst_exists = false;
 	} else if (sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
 		if (!o->explain &&
-		    (r = sc_dest_remove(&w->wk.msgs, dst, o->verbose,
+		    (r = sc_dest_remove(&wk->msgs, dst, o->verbose,
 					true)) < 0)
 			return r;
 		e->dst_exists = false;
@@ -461,92 +469,95 @@ static int clear_the_way(struct walk *w, struct decision *e,
 	return SC_SETTLED_COPY;
 }
 
-_noinline_ int sc_dest_settle(struct walk *w, struct decision *e)
+_noinline_ int sc_dest_settle(struct worker *wk, struct entry *ent,
+				   struct decision *e,
+				   const struct sc_seen *seen)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	bool src_dir = S_ISDIR(e->sst.st_mode);
 	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
 	bool nothing_to_do = false;
-	struct sc_at src = sc_entry_src(&w->e, e->src),
-		     dst = sc_entry_dst(&w->e, e->dst);
+	struct sc_at src = sc_entry_src(ent, e->src),
+		     dst = sc_entry_dst(ent, e->dst);
 	int r;
 
 	if (o->interactive != SC_OVERWRITE_NEVER &&
 	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
 				  e->cmdline, &nothing_to_do))
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_SAME_FILE, 0,
+		return sc_report_fail(&wk->msgs, SC_FAIL_SAME_FILE, 0,
 				      e->src, e->dst);
 	if (o->update != SC_UPDATE_ALL && !src_dir &&
 	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
-		return keep_newer(w, e);
+		return keep_newer(wk, ent, e);
 	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
 			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
-			  !sc_dest_ask_overwrite(o, w->run->privileged, &dst,
+			  !sc_dest_ask_overwrite(o, wk->run->privileged, &dst,
 						 &e->dst_st)))) {
-		sc_entry_skipped(&w->wk, e->dst);
+		sc_entry_skipped(wk, e->dst);
 		if (o->explain && !o->json)
-			sc_report_skipped(&w->wk.msgs, e->dst);
+			sc_report_skipped(&wk->msgs, e->dst);
 		return SC_SETTLED_DONE;
 	}
 	if (nothing_to_do)
 		return SC_SETTLED_DONE;
 	if (!dst_dir && src_dir)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_ON_FILE, 0,
+		return sc_report_fail(&wk->msgs, SC_FAIL_DIR_ON_FILE, 0,
 				      e->dst, e->src);
 	/* cp a/f b/f c: the second would destroy the first */
-	if (!dst_dir && e->cmdline && w->multi &&
+	if (!dst_dir && e->cmdline && seen &&
 	    o->backup != SC_BACKUP_NUMBERED &&
-	    sc_seen_just_created(w, &e->dst_st))
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_JUST_CREATED, 0,
+	    sc_seen_just_created(seen, &e->dst_st))
+		return sc_report_fail(&wk->msgs, SC_FAIL_JUST_CREATED, 0,
 				      e->dst, e->src);
 	if (!src_dir && dst_dir)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_FILE_ON_DIR, 0,
+		return sc_report_fail(&wk->msgs, SC_FAIL_FILE_ON_DIR, 0,
 				      e->dst, NULL);
 	if (dst_dir)
 		return SC_SETTLED_COPY;
-	r = left_unchanged(w, e);
+	r = left_unchanged(wk, ent, e);
 	if (r != SC_SETTLED_COPY)
 		return r;
-	return clear_the_way(w, e, &dst);
+	return clear_the_way(wk, ent, e, &dst);
 }
 
-/* Is DST's directory (the entry of struct walk) the current one? */
-static bool in_cwd(const struct walk *w, const char *dst)
+/* Is DST's directory (of entry ENT) the current one? */
+static bool in_cwd(const struct entry *ent, const char *dst)
 {
 	struct stat d, dot;
 
-	if (w->e.dst_fd < 0)
+	if (ent->dst_fd < 0)
 		return sc_path_in_cwd(dst);
-	return fstat(w->e.dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
+	return fstat(ent->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
 	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
 }
 
-int sc_dest_link_instead(struct walk *w, const struct decision *e)
+int sc_dest_link_instead(struct worker *wk, struct entry *ent,
+			 const struct decision *e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = wk->run->o;
 	struct sc_record rec = { .src = e->src, .dst = e->dst,
 		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
-	struct sc_at to = sc_entry_dst(&w->e, e->dst);
-	struct sc_at target = o->hard_link ? sc_entry_src(&w->e, e->src) :
+	struct sc_at to = sc_entry_dst(ent, e->dst);
+	struct sc_at target = o->hard_link ? sc_entry_src(ent, e->src) :
 			      (struct sc_at){ AT_FDCWD, e->src, e->src };
 	int r;
 
 	if (o->explain) {
-		sc_entry_report(&w->wk, &w->e, &rec);
+		sc_entry_report(wk, ent, &rec);
 		return 0;
 	}
-	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(w, e->dst))
+	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(ent, e->dst))
 		/* a relative target would be resolved from the link's
 		 * directory, not from here */
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_SYMLINK_HERE, 0,
+		return sc_report_fail(&wk->msgs, SC_FAIL_SYMLINK_HERE, 0,
 				      e->dst, NULL);
 	r = sc_dest_make_link(o->hard_link, &target, &to, e->follow,
 			      o->force || (o->hard_link &&
 					   o->interactive == SC_OVERWRITE_ASK));
 	if (r < 0)
-		return sc_report_fail(&w->wk.msgs, o->hard_link ? SC_FAIL_LINK :
+		return sc_report_fail(&wk->msgs, o->hard_link ? SC_FAIL_LINK :
 				      SC_FAIL_SYMLINK_TO, -r, e->dst, e->src);
-	sc_entry_report(&w->wk, &w->e, &rec);
+	sc_entry_report(wk, ent, &rec);
 	return 0;
 }
 

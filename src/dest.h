@@ -20,9 +20,10 @@
  * line (cp's copy of a directory's entries takes -H as -P). */
 bool sc_dest_deref_never(const struct sc_options *o, bool cmdline);
 
-/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them; both
- * named relative to their directories' descriptors) may be one file.  Is the copy still safe -- a link replaced by a link, a
- * backup that keeps the data, a name removed first?  These are cp's
+/* SRC and DST (both exist; SST and DST_ST as the walk stat'ed them;
+ * both named relative to their directories' descriptors) may be one
+ * file.  Is the copy still safe -- a link replaced by a link, a backup
+ * that keeps the data, a name removed first?  These are cp's
  * rules.  *RET_NOTHING_TO_DO: true when there is nothing to do (a hard
  * link to itself). */
 bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
@@ -83,28 +84,39 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 
 /* --- the entry the walk copies ----------------------------------------- */
 
-struct walk;
 struct worker;
 struct entry;
-struct decision;
+struct sc_seen;
 
-/* The destination of E (the entry of W) as cp sees it: through a
- * symlink when the data of a regular file will be written there; the
- * name itself when it is to be replaced or backed up.  0, or -errno
- * (said). */
-int sc_dest_stat(struct walk *w, struct decision *e);
+/* One entry the walk copies, as the decisions about it see it. */
+struct decision {
+	const char *src, *dst;
+	bool cmdline;		/* an operand, not found in a directory */
+	bool follow;		/* symlinks to the source are followed */
+	struct stat sst, dst_st;
+	bool dst_exists;	/* DST_ST holds the destination's stat */
+	bool loop;		/* ... of a symlink loop that -f removes */
+};
+
+/* The destination of E (the entry ENT, on WK: the walk's worker) as cp
+ * sees it: through a symlink when the data of a regular file will be
+ * written there; the name itself when it is to be replaced or backed
+ * up.  0, or -errno (said). */
+int sc_dest_stat(struct worker *wk, struct entry *ent, struct decision *e);
 
 /* What cp decides about E's existing destination before it copies: the
  * same file, --update, -n, -i, a directory against a file, what this
- * run just made, then a backup or a removal.  enum sc_settled, or
- * -errno (said).  --explain decides the same,
- * and says the same, but moves and removes nothing and asks nothing: -i
- * is taken as answered yes. */
-int sc_dest_settle(struct walk *w, struct decision *e);
+ * run just made (SEEN: several operands into a directory, else NULL),
+ * then a backup or a removal.  enum sc_settled, or -errno (said).
+ * --explain decides the same, and says the same, but moves and removes
+ * nothing and asks nothing: -i is taken as answered yes. */
+int sc_dest_settle(struct worker *wk, struct entry *ent, struct decision *e,
+		   const struct sc_seen *seen);
 
 /* -l, -s: E's destination becomes a link to the source instead of a
  * copy.  0 or -errno (said). */
-int sc_dest_link_instead(struct walk *w, const struct decision *e);
+int sc_dest_link_instead(struct worker *wk, struct entry *ent,
+			 const struct decision *e);
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already
  * copied to PREV; DST becomes another name of PREV.  0 or -errno

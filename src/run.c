@@ -137,7 +137,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_fs_facts_free(run.assumed[1]);
 	free(w.e.backup);
 	sc_links_free(&w.links);
-	sc_seen_free(&w);
+	sc_seen_free(&w.seen);
+	free(w.anc);
 	free(w.levels);
 	free_dnodes(&w);
 	free(w.deferred);	/* none left: set_deferred_attrs() */

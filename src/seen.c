@@ -5,7 +5,8 @@
  * policy, which is why it is a file of its own below them. */
 #include "system.h"
 #include "seen.h"
-#include "walk_state.h"
+#include "state.h"
+#include "dest.h"
 #include "entry.h"
 #include "quote.h"
 
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* An operand and what it became (struct walk's src_seen, dst_seen). */
+/* An operand and what it became (struct sc_seen's SRC and DST). */
 struct seen {
 	dev_t dev;
 	ino_t ino;
@@ -48,70 +49,68 @@ static void seen_add(struct seen **v, size_t *n, const struct stat *st,
 	(*n)++;
 }
 
-bool sc_seen_just_created(const struct walk *w, const struct stat *st)
+bool sc_seen_just_created(const struct sc_seen *s, const struct stat *st)
 {
-	return seen_has(w->dst_seen, w->n_dst_seen, st);
+	return seen_has(s->dst, s->n_dst, st);
 }
 
-_noinline_ bool sc_seen_named_twice(struct walk *w, const char *src,
-					    const char *dst,
-					    const struct stat *sst)
+_noinline_ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk,
+				    bool backup, const char *src,
+				    const char *dst, const struct stat *sst)
 {
 	if (!S_ISDIR(sst->st_mode)) {
-		if (w->run->o->backup != SC_BACKUP_NONE)
+		if (backup)
 			return false;
 		/* the same entry, not another hard link to it */
-		for (size_t i = 0; i < w->n_src_seen; i++)
-			if (w->src_seen[i].dev == sst->st_dev &&
-			    w->src_seen[i].ino == sst->st_ino &&
-			    !w->src_seen[i].is_dir && w->src_seen[i].name &&
-			    sc_path_same_entry(src, w->src_seen[i].name)) {
-				sc_report_warn(&w->wk.msgs,
-					       SC_WARN_FILE_TWICE, 0, src,
-					       NULL);
+		for (size_t i = 0; i < s->n_src; i++)
+			if (s->src[i].dev == sst->st_dev &&
+			    s->src[i].ino == sst->st_ino &&
+			    !s->src[i].is_dir && s->src[i].name &&
+			    sc_path_same_entry(src, s->src[i].name)) {
+				sc_report_warn(&wk->msgs, SC_WARN_FILE_TWICE,
+					       0, src, NULL);
 				return true;
 			}
-		seen_add(&w->src_seen, &w->n_src_seen, sst, src);
+		seen_add(&s->src, &s->n_src, sst, src);
 		return false;
 	}
-	for (size_t i = 0; i < w->n_src_seen; i++)
-		if (w->src_seen[i].dev == sst->st_dev &&
-		    w->src_seen[i].ino == sst->st_ino && w->src_seen[i].is_dir &&
-		    w->src_seen[i].name &&
-		    sc_path_same_entry(dst, w->src_seen[i].name)) {
-			sc_report_warn(&w->wk.msgs, SC_WARN_DIR_TWICE, 0, src,
+	for (size_t i = 0; i < s->n_src; i++)
+		if (s->src[i].dev == sst->st_dev &&
+		    s->src[i].ino == sst->st_ino && s->src[i].is_dir &&
+		    s->src[i].name && sc_path_same_entry(dst, s->src[i].name)) {
+			sc_report_warn(&wk->msgs, SC_WARN_DIR_TWICE, 0, src,
 				       NULL);
 			return true;
 		}
-	seen_add(&w->src_seen, &w->n_src_seen, sst, dst);
+	seen_add(&s->src, &s->n_src, sst, dst);
 	return false;
 }
 
-_noinline_ int sc_seen_through_new_symlink(struct walk *w,
-						   const struct decision *e)
+_noinline_ int sc_seen_through_new_symlink(const struct sc_seen *s,
+					   struct worker *wk,
+					   const struct decision *e)
 {
 	struct stat l;
 
 	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
-	    seen_has(w->dst_seen, w->n_dst_seen, &l))
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_NEW_SYMLINK, 0,
+	    seen_has(s->dst, s->n_dst, &l))
+		return sc_report_fail(&wk->msgs, SC_FAIL_NEW_SYMLINK, 0,
 				      e->src, e->dst);
 	return 0;
 }
 
-_noinline_ void sc_seen_remember_made(struct walk *w, const char *dst)
+_noinline_ void sc_seen_remember_made(struct sc_seen *s, const char *dst)
 {
 	struct stat l;
 
 	if (lstat(dst, &l) == 0)
-		seen_add(&w->dst_seen, &w->n_dst_seen, &l, NULL);
+		seen_add(&s->dst, &s->n_dst, &l, NULL);
 }
 
-void sc_seen_free(struct walk *w)
+void sc_seen_free(struct sc_seen *s)
 {
-	for (size_t i = 0; i < w->n_src_seen; i++)
-		free(w->src_seen[i].name);
-	free(w->src_seen);
-	free(w->dst_seen);
-	free(w->anc);
+	for (size_t i = 0; i < s->n_src; i++)
+		free(s->src[i].name);
+	free(s->src);
+	free(s->dst);
 }

@@ -4,30 +4,42 @@
 #define SMARTCP_SEEN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
-struct walk;
+struct worker;
 struct decision;
+struct seen;
+
+/* What the operands were (SRC) and became (DST), N_SRC and N_DST of
+ * them: the walk's, kept for its whole run. */
+struct sc_seen {
+	struct seen *src, *dst;
+	size_t n_src, n_dst;
+};
 
 /* Several operands into a directory: SRC (stat SST, going to DST) was
- * named before, and cp copies it once and warns (said).  Else it is
+ * named before, and cp copies it once and warns (said by WK; BACKUP: a
+ * backup is made, and a file named twice is copied twice).  Else it is
  * remembered.  Returns true when SRC is to be skipped. */
-bool sc_seen_named_twice(struct walk *w, const char *src,
-			     const char *dst, const struct stat *sst);
+bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk, bool backup,
+			 const char *src, const char *dst,
+			 const struct stat *sst);
 
 /* Several operands into a directory: never write through a symlink this
- * run made.  0, or -errno (said) when E's destination is one. */
-int sc_seen_through_new_symlink(struct walk *w, const struct decision *e);
+ * run made.  0, or -errno (said by WK) when E's destination is one. */
+int sc_seen_through_new_symlink(const struct sc_seen *s, struct worker *wk,
+				const struct decision *e);
 
 /* Several operands into a directory: what this one became, DST, is
  * remembered, so that a later operand does not overwrite it or write
  * through it. */
-void sc_seen_remember_made(struct walk *w, const char *dst);
+void sc_seen_remember_made(struct sc_seen *s, const char *dst);
 
 /* Is ST what an earlier operand became (sc_seen_remember_made())? */
-bool sc_seen_just_created(const struct walk *w, const struct stat *st);
+bool sc_seen_just_created(const struct sc_seen *s, const struct stat *st);
 
-/* Frees what W remembers of its operands. */
-void sc_seen_free(struct walk *w);
+/* Frees what S remembers. */
+void sc_seen_free(struct sc_seen *s);
 
 #endif

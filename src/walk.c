@@ -339,7 +339,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 		return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst,
 				       &e->sst);
 	if (o->hard_link || o->symbolic_link)
-		return sc_dest_link_instead(w, e);
+		return sc_dest_link_instead(&w->wk, &w->e, e);
 
 	if (S_ISLNK(e->sst.st_mode))
 		r = copy_symlink(w, e->src, e->dst, &e->sst,
@@ -381,19 +381,21 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 		return sc_report_fail(&w->wk.msgs, SC_FAIL_OMIT_DIR, 0, src,
 				      NULL);
 	if (cmdline && w->multi && !o->explain &&
-	    sc_seen_named_twice(w, src, dst, &e->sst))
+	    sc_seen_named_twice(&w->seen, &w->wk,
+				o->backup != SC_BACKUP_NONE, src, dst, &e->sst))
 		return SC_COPIED;
-	r = sc_dest_stat(w, e);
+	r = sc_dest_stat(&w->wk, &w->e, e);
 	if (r < 0)
 		return r;
 	if (e->dst_exists) {
-		r = sc_dest_settle(w, e);
+		r = sc_dest_settle(&w->wk, &w->e, e,
+				   cmdline && w->multi ? &w->seen : NULL);
 		if (r != SC_SETTLED_COPY)
 			return r < 0 ? r : SC_COPIED;
 	}
 	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
 	    !o->explain) {
-		r = sc_seen_through_new_symlink(w, e);
+		r = sc_seen_through_new_symlink(&w->seen, &w->wk, e);
 		if (r < 0)
 			return r;
 	}
@@ -405,7 +407,8 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	else
 		r = copy_non_directory(w, e);
 	if (r == SC_COPIED && cmdline && w->multi && !o->explain)
-		sc_seen_remember_made(w, dst);	/* a directory: at its end */
+		/* (a directory: at its end) */
+		sc_seen_remember_made(&w->seen, dst);
 	return r;
 }
 
@@ -571,7 +574,7 @@ static int level_finish(struct walk *w, size_t k)
 		close(dfd);
 	rc = !done.failed ? SC_COPIED : done.lost ? done.lost : -EIO;
 	if (rc == SC_COPIED && done.cmdline && w->multi && !o->explain)
-		sc_seen_remember_made(w, dst);
+		sc_seen_remember_made(&w->seen, dst);
 	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
 		  done.outer_reported, done.outer_announced);
 	if (done.up) {

@@ -1,7 +1,6 @@
 /* The traversal's state, private to src/ (struct walk: its levels,
  * names, deferred attributes, hard links and operands, beside its own
- * worker and entry from state.h), and one entry as the walk decides it
- * (struct decision).  Walk thread only: a -j worker never sees it (it
+ * worker and entry from state.h).  Walk thread only: a -j worker never sees it (it
  * has a struct worker and an entry per job, state.h). */
 #ifndef SMARTCP_WALK_STATE_H
 #define SMARTCP_WALK_STATE_H
@@ -13,6 +12,8 @@
 #include <sys/types.h>
 
 #include "attrs.h"
+#include "dest.h"
+#include "seen.h"
 #include "jobs.h"
 #include "links.h"
 #include "options.h"
@@ -22,7 +23,6 @@
 #include "state.h"
 
 struct deferred;	/* deferred.c: directory attributes set at the end */
-struct seen;		/* operands.c: operands and what they became */
 struct level;		/* levels.h: a directory being copied, and its copy */
 struct dnode;		/* deferred.h: a directory whose attributes wait */
 
@@ -73,18 +73,7 @@ struct walk {
 	struct sc_links links;	/* the walk thread's hard-link table */
 	/* several operands into a directory: what they were and became */
 	bool multi;
-	struct seen *src_seen, *dst_seen;
-	size_t n_src_seen, n_dst_seen;
-};
-
-/* One entry the walk copies, as its phases see it. */
-struct decision {
-	const char *src, *dst;
-	bool cmdline;		/* an operand, not found in a directory */
-	bool follow;		/* symlinks to the source are followed */
-	struct stat sst, dst_st;
-	bool dst_exists;	/* DST_ST holds the destination's stat */
-	bool loop;		/* ... of a symlink loop that -f removes */
+	struct sc_seen seen;
 };
 
 /* The walk (walk.c), for the operands (operands.c) and the -j workers
