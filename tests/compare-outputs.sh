@@ -68,11 +68,13 @@ chmod 4755 "$S/sub/small"
 setfattr -n user.note -v hello "$S/big" 2>/dev/null || true
 touch -d '2001-02-03 04:05:06' "$S/sub/deeper/text"
 
-# tree DIR SINCE: one line per entry: name, type, mode, size, links,
-# target or data hash, the mtime of files when it is older than SINCE
-# (kept from the source; a new one says "new"), user xattrs.
+# tree DIR BEFORE SINCE UNTIL: one line per entry: name, type, mode,
+# size, links, target or data hash, the mtime of files ("pre": set while
+# the destination was prepared, from BEFORE to SINCE; "new": by the run,
+# from SINCE to UNTIL; else the time itself, kept from the source or set
+# on purpose), user xattrs.
 tree() {
-	local since=$2
+	local before=$2 since=$3 until=$4
 	(cd "$1" 2>/dev/null && find . -mindepth 1 -print0 | sort -z |
 	while IFS= read -r -d '' f; do
 		st=$(stat -c '%F %a %s %h' "$f")
@@ -81,7 +83,11 @@ tree() {
 		"regular file"|"regular empty file")
 			x=$(md5sum <"$f" 2>/dev/null | cut -c1-32)
 			m=$(stat -c %Y "$f")
-			[ "$m" -lt "$since" ] || m=new
+			if [ "$m" -ge "$since" ] && [ "$m" -le "$until" ]; then
+				m=new
+			elif [ "$m" -ge "$before" ] && [ "$m" -le "$until" ]; then
+				m=pre
+			fi
 			x="$x $m" ;;
 		*) x= ;;
 		esac
@@ -102,16 +108,23 @@ one() {
 	for side in old new; do
 		rm -rf "$dd"
 		mkdir -p "$dd"
+		local prog=$T/bin/$1 before since
+		before=$(date +%s)
 		(cd "$dd" && eval "$pre") >/dev/null 2>&1
-		local prog=$T/bin/$1 since
 		ln -sfn "$([ $side = old ] && echo "$OLD" || echo "$NEW")" "$prog"
+		if [ -n "$pre" ]; then
+			# what PRE wrote must be older than SINCE: a file it
+			# wrote in this very second would count as the run's
+			while [ "$(date +%s)" = "$before" ]; do sleep 0.05; done
+		fi
 		since=$(date +%s)
 		(cd "$dd" && ${RUNAS:-} "$prog" "${@:2}") >"$T/out/$name.$side.out" \
 			2>"$T/out/$name.$side.err" </dev/null
 		echo "exit $?" >>"$T/out/$name.$side.err"
 		sed -i 's/"seconds":[0-9.e+-]*/"seconds":_/g' \
 			"$T/out/$name.$side.out"
-		tree "$dd" "$since" >"$T/out/$name.$side.tree"
+		tree "$dd" "$before" "$since" "$(date +%s)" \
+			>"$T/out/$name.$side.tree"
 		chmod -R u+rwx "$dd" 2>/dev/null
 	done
 	local diff=0 f
