@@ -289,6 +289,8 @@ static void say_what(struct sc_msgs *m, bool fail, enum sc_fail what,
 	}
 	if (m)
 		note_step(m, fail, err, failures[what].step);
+	a = a ? a : "";		/* a name the caller did not have */
+	b = b ? b : "";
 	fmt = failures[what].shape == A_ALONE ? failures[what].msgid :
 	      _(failures[what].msgid);
 	switch (failures[what].shape) {

@@ -89,6 +89,8 @@ void sc_report_usage(enum sc_usage what, const char *a, const char *b)
 	if ((unsigned)what >= SC_USAGE__COUNT || !usages[what].msgid)
 		return;
 	fmt = _(usages[what].msgid);
+	a = a ? a : "";
+	b = b ? b : "";
 	switch (usages[what].shape) {
 	case U_NONE:
 		say_usage(fmt, sc_program_name);
