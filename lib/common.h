@@ -36,6 +36,26 @@ static inline void freep(void *p)
 	free(*(void **)p);
 }
 
+/* Room in array ARR (of N used, CAP allocated) for one more: CAP doubled
+ * (FIRST to start with) when it is full.  0, or -ENOMEM with ARR and CAP
+ * as they were.  The one way the engine and the program grow their
+ * arrays. */
+#define sc_grow(arr, n, cap, first) __extension__ ({			\
+	int e_ = 0;							\
+	if ((n) >= (cap)) {						\
+		size_t c_ = (cap) ? 2 * (cap) : (first);		\
+		__typeof__(arr) p_ = c_ <= SIZE_MAX / sizeof(*(arr)) ?	\
+			realloc((arr), c_ * sizeof(*(arr))) : NULL;	\
+		if (p_) {						\
+			(arr) = p_;					\
+			(cap) = c_;					\
+		} else {						\
+			e_ = -ENOMEM;					\
+		}							\
+	}								\
+	e_;								\
+})
+
 #define _cleanup_close_ __attribute__((cleanup(closep)))
 #define _cleanup_free_ __attribute__((cleanup(freep)))
 

@@ -54,15 +54,8 @@ struct sc_ev *sc_report_add(struct sc_copy_report *r, enum sc_event_kind kind,
 {
 	struct sc_ev *ev;
 
-	if (r->n_ev == r->cap_ev) {
-		size_t cap = r->cap_ev ? 2 * r->cap_ev : 8;
-		struct sc_ev *n = realloc(r->ev, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		r->ev = n;
-		r->cap_ev = cap;
-	}
+	if (sc_grow(r->ev, r->n_ev, r->cap_ev, 8) < 0)
+		return NULL;
 	ev = &r->ev[r->n_ev++];
 	*ev = (struct sc_ev){ .kind = kind, .err = err, .fatal = fatal,
 			      .error = error };

@@ -33,15 +33,8 @@ _noinline_ size_t level_node(struct walk *w, size_t k)
 		size_t parent = l->root_src ? 0 : w->levels[j - 1].node;
 		struct dnode *n;
 
-		if (w->n_dnodes == w->cap_dnodes) {
-			size_t cap = w->cap_dnodes ? 2 * w->cap_dnodes : 64;
-			void *na = realloc(w->dnodes, cap * sizeof(*n));
-
-			if (!na)
-				return 0;
-			w->dnodes = na;
-			w->cap_dnodes = cap;
-		}
+		if (sc_grow(w->dnodes, w->n_dnodes, w->cap_dnodes, 64) < 0)
+			return 0;
 		n = &w->dnodes[w->n_dnodes];
 		*n = (struct dnode){
 			.parent = parent,
@@ -67,15 +60,8 @@ _noinline_ bool defer_attrs(struct walk *w, size_t node,
 			    const struct stat *st,
 			    const struct sc_made *m)
 {
-	if (w->n_deferred == w->cap_deferred) {
-		size_t cap = w->cap_deferred ? 2 * w->cap_deferred : 64;
-		struct deferred *dl = realloc(w->deferred, cap * sizeof(*dl));
-
-		if (!dl)
-			return false;
-		w->deferred = dl;
-		w->cap_deferred = cap;
-	}
+	if (sc_grow(w->deferred, w->n_deferred, w->cap_deferred, 64) < 0)
+		return false;
 	w->deferred[w->n_deferred++] = (struct deferred){ node, *st, *m };
 	return true;
 }
@@ -91,15 +77,8 @@ static int replay_push(struct walk *w, size_t y)
 	struct level *l;
 	int e;
 
-	if (w->n_levels == w->cap_levels) {
-		size_t cap = w->cap_levels ? 2 * w->cap_levels : 16;
-		void *na = realloc(w->levels, cap * sizeof(*w->levels));
-
-		if (!na)
-			return -ENOMEM;
-		w->levels = na;
-		w->cap_levels = cap;
-	}
+	if (sc_grow(w->levels, w->n_levels, w->cap_levels, 16) < 0)
+		return -ENOMEM;
 	l = &w->levels[w->n_levels];
 	*l = (struct level){
 		.dev = n->dev, .ino = n->ino, .ddev = n->ddev, .dino = n->dino,
@@ -150,15 +129,8 @@ static int replay_to(struct walk *w, size_t x, size_t **chain, size_t *cap)
 				break;
 			level_pop(w, NULL);
 		}
-		if (n == *cap) {
-			size_t c = *cap ? 2 * *cap : 64;
-			void *nc = realloc(*chain, c * sizeof(**chain));
-
-			if (!nc)
-				return -ENOMEM;
-			*chain = nc;
-			*cap = c;
-		}
+		if (sc_grow(*chain, n, *cap, 64) < 0)
+			return -ENOMEM;
 		(*chain)[n++] = y;
 		if (!w->dnodes[y].parent)
 			break;

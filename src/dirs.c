@@ -154,15 +154,8 @@ static _noinline_ void load_ancestors(struct walk *w, const char *dst)
 
 		if (last && last->dev == st.st_dev && last->ino == st.st_ino)
 			break;		/* ".." of the root is the root */
-		if (w->n_anc == w->cap_anc) {
-			size_t cap = w->cap_anc ? 2 * w->cap_anc : 16;
-			void *na = realloc(w->anc, cap * sizeof(*w->anc));
-
-			if (!na)
-				break;
-			w->anc = na;
-			w->cap_anc = cap;
-		}
+		if (sc_grow(w->anc, w->n_anc, w->cap_anc, 16) < 0)
+			break;
 		w->anc[w->n_anc++] = (struct sc_devino){ st.st_dev, st.st_ino };
 		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		close(fd);

@@ -465,15 +465,8 @@ _noinline_ int level_push(struct walk *w, const char *src,
 	bool root = !w->e.in_level || !w->n_levels;
 	struct level *l;
 
-	if (w->n_levels == w->cap_levels) {
-		size_t cap = w->cap_levels ? 2 * w->cap_levels : 16;
-		void *na = realloc(w->levels, cap * sizeof(*w->levels));
-
-		if (!na)
-			return -ENOMEM;
-		w->levels = na;
-		w->cap_levels = cap;
-	}
+	if (sc_grow(w->levels, w->n_levels, w->cap_levels, 16) < 0)
+		return -ENOMEM;
 	l = &w->levels[w->n_levels];
 	*l = (struct level){
 		.dev = sst->st_dev, .ino = sst->st_ino,

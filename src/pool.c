@@ -52,16 +52,8 @@ static ssize_t seq_write(void *cookie, const char *buf, size_t len)
 		s->seq_cap = cap;
 	}
 	if (!s->n_runs || s->runs[s->n_runs - 1].to_err != c->err) {
-		if (s->n_runs == s->cap_runs) {
-			size_t cap = s->cap_runs ? 2 * s->cap_runs : 8;
-			struct sc_out_run *r = realloc(s->runs,
-						       cap * sizeof(*r));
-
-			if (!r)
-				return -1;
-			s->runs = r;
-			s->cap_runs = cap;
-		}
+		if (sc_grow(s->runs, s->n_runs, s->cap_runs, 8) < 0)
+			return -1;	/* fopencookie's error, ENOMEM */
 		s->runs[s->n_runs++] = (struct sc_out_run){ 0, c->err };
 	}
 	memcpy(s->seq + s->seq_len, buf, len);
