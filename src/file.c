@@ -372,7 +372,7 @@ static struct sc_copy_args file_args(struct worker *wk, struct entry *ent,
 			 (follow ? 0 : SC_FILE_NOFOLLOW) |
 			 (dst_st ? 0 : SC_FILE_NEW) |
 			 (o->force ? SC_FILE_FORCE : 0) |
-			 (getenv("POSIXLY_CORRECT") ? SC_FILE_DANGLING : 0),
+			 (o->posixly_correct ? SC_FILE_DANGLING : 0),
 	};
 }
 

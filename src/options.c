@@ -225,6 +225,7 @@ static void set_defaults(struct sc_options *o)
 	o->roads = (1u << sc_road_count()) - 1;	/* all of them */
 	o->jobs = 0;	/* automatic: the CPUs for a tree, 1 otherwise */
 	o->suffix = backup_suffix(getenv("SIMPLE_BACKUP_SUFFIX"));
+	o->posixly_correct = getenv("POSIXLY_CORRECT") != NULL;
 }
 
 /* The options that set one flag of struct sc_options and nothing else. */

@@ -64,6 +64,9 @@ struct sc_options {
 	char assume_type[2][64];	/* the source's and destination's */
 	bool rules;			/* --rules: print the decision table */
 	bool as_cp;	/* called as "cp": say nothing cp would not say */
+	/* $POSIXLY_CORRECT was set: a dangling symlink destination is
+	 * written through, as POSIX says (read once, not a file at a time) */
+	bool posixly_correct;
 };
 
 /* What sc_options_parse() returns when the program must exit now. */
