@@ -45,8 +45,11 @@ done
 mkdir s/b/locked
 echo x >s/b/locked/y
 chmod 0 s/b/locked
-# One directory of 60 files into a tmpfs of 40 inodes: the last 21 files
-# cannot be created (ENOSPC), said by the worker that copies the run.
+# One directory of 60 files into a tmpfs of 40 inodes: the files the walk
+# reaches last cannot be created (ENOSPC), said by the worker that copies
+# the run. Which files those are follows the source directory's order
+# (readdir), which differs between filesystems and even between two ext4
+# filesystems (each has its own hash seed): no file name is assumed.
 mkdir s2
 for i in $(seq 60); do echo "$i" >"s2/f$i"; done
 chown -R 65534:65534 s s2
@@ -79,7 +82,7 @@ pass "the same $(wc -l <"$T/gnu.log") lines as GNU cp"
 say "cp -rv into a destination that runs out of inodes, >log 2>&1"
 as_cp ours s2 "$T/small"
 as_cp gnu s2 "$T/small"
-assert_grep "^cp: cannot create regular file '.*/f60': No space left on device\$" "$T/gnu.log"
+assert_grep "^cp: cannot create regular file '.*/f[0-9]*': No space left on device\$" "$T/gnu.log"
 cmp "$T/ours.log" "$T/gnu.log" || {
 	diff "$T/ours.log" "$T/gnu.log" | head -n 20 >&2
 	fail "cp -rv >log 2>&1 (ENOSPC): not what GNU cp writes"
