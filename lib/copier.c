@@ -780,6 +780,87 @@ static bool roads_restricted(const struct fcopy *f)
 /* Opens the destination: a temporary (SC_COPY_ATOMIC), the existing file,
  * or a new one made without the bits that must wait.  0 or -errno, with
  * its event (nothing to clean up). */
+/* The destination that exists, opened for writing (f->out).  Returns 0
+ * -- also when it went away, or was removed under SC_FILE_FORCE, and is
+ * to be made anew (f->dst_exists false) -- or -errno, said. */
+static int open_existing(struct fcopy *f, int flags)
+{
+	const struct sc_copy_args *a = f->a;
+	/* SC_REFLINK_ALWAYS must leave the old file intact when the clone
+	 * is refused: clone over it, then cut it to size; so must
+	 * restricted roads until the plan has one. */
+	bool trunc = !f->clone_only && !(f->c->flags & SC_COPY_NO_DATA) &&
+		     !roads_restricted(f);
+	int e;
+
+	f->out = open_retry(f->x, a->dst_dirfd, a->dst_name,
+			    flags | (trunc ? O_TRUNC : 0), 0);
+	f->truncated = f->out >= 0 && trunc;
+	if (f->out < 0 && errno == ENOENT) {
+		/* gone since it was stat'ed (another NFS client, say): made
+		 * anew below, as cp does */
+		f->dst_exists = f->have_old = false;
+	} else if (f->out < 0 && (f->flags & SC_FILE_FORCE)) {
+		/* a destination we cannot open goes, and a new one is made
+		 * in its place */
+		if (unlinkat(a->dst_dirfd, a->dst_name, 0) < 0) {
+			if (errno != ENOENT) {
+				e = -errno;
+				event(f, SC_EV_REMOVE_DEST, e, true);
+				return e;
+			}
+		} else {
+			sc_report_add(f->rep, SC_EV_REMOVE_DEST, 0, false,
+				      false);
+			f->rep->flags |= SC_REPORT_REMOVED;
+		}
+		f->dst_exists = f->have_old = false;
+	} else if (f->out < 0) {
+		e = -errno;
+		event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
+	return 0;
+}
+
+/* The destination made anew (O_EXCL) and opened (f->out).  Returns 0 or
+ * -errno, said. */
+static int create_new(struct fcopy *f, int flags)
+{
+	const struct sc_copy_args *a = f->a;
+	int e;
+
+	f->out = open_retry(f->x, a->dst_dirfd, a->dst_name,
+			    flags | O_CREAT | O_EXCL, new_file_mode(f));
+	f->exclusive = f->out >= 0;
+	if (f->out < 0 && errno == EEXIST) {
+		struct stat lst;
+
+		/* not there when looked at, but a name: a symlink to
+		 * nowhere.  cp does not write through it (POSIXLY_CORRECT:
+		 * it does, making the file it names). */
+		if (fstatat(a->dst_dirfd, a->dst_name, &lst,
+			    AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISLNK(lst.st_mode)) {
+			errno = EEXIST;
+		} else if (!(f->flags & SC_FILE_DANGLING)) {
+			event(f, SC_EV_DANGLING, 0, true);
+			return -ENOENT;
+		} else {
+			f->out = openat(a->dst_dirfd, a->dst_name,
+					flags | O_CREAT, f->ist.st_mode & 0777);
+		}
+	}
+	if (f->out < 0) {
+		e = -errno;
+		event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
+	f->created = true;
+	f->rep->flags |= SC_REPORT_CREATED;
+	return 0;
+}
+
 static int open_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
@@ -814,73 +895,11 @@ static int open_destination(struct fcopy *f)
 			event(f, SC_EV_OPEN_DEST, f->out, true);
 			return f->out;
 		}
-	} else if (f->dst_exists) {
-		/* SC_REFLINK_ALWAYS must leave the old file intact when the
-		 * clone is refused: clone over it, then cut it to size; so
-		 * must restricted roads until the plan has one. */
-		bool trunc = !f->clone_only && !(c->flags & SC_COPY_NO_DATA) &&
-			     !roads_restricted(f);
-
-		f->out = open_retry(f->x, a->dst_dirfd, a->dst_name,
-				    flags | (trunc ? O_TRUNC : 0), 0);
-		f->truncated = f->out >= 0 && trunc;
-		if (f->out < 0 && errno == ENOENT) {
-			/* gone since it was stat'ed (another NFS client, say):
-			 * made anew below, as cp does */
-			f->dst_exists = f->have_old = false;
-		} else if (f->out < 0 && (f->flags & SC_FILE_FORCE)) {
-			/* a destination we cannot open goes, and a new one is
-			 * made in its place */
-			if (unlinkat(a->dst_dirfd, a->dst_name, 0) < 0) {
-				if (errno != ENOENT) {
-					e = -errno;
-					event(f, SC_EV_REMOVE_DEST, e, true);
-					return e;
-				}
-			} else {
-				sc_report_add(f->rep, SC_EV_REMOVE_DEST, 0,
-					      false, false);
-				f->rep->flags |= SC_REPORT_REMOVED;
-			}
-			f->dst_exists = f->have_old = false;
-		} else if (f->out < 0) {
-			e = -errno;
-			event(f, SC_EV_OPEN_DEST, e, true);
-			return e;
-		}
+	} else if (f->dst_exists && (e = open_existing(f, flags)) < 0) {
+		return e;
 	}
-	if (!f->atomic && !f->dst_exists) {
-		f->out = open_retry(f->x, a->dst_dirfd, a->dst_name,
-				    flags | O_CREAT | O_EXCL, new_file_mode(f));
-		f->exclusive = f->out >= 0;
-		if (f->out < 0 && errno == EEXIST) {
-			struct stat lst;
-
-			/* not there when looked at, but a name: a symlink to
-			 * nowhere.  cp does not write through it
-			 * (POSIXLY_CORRECT: it does, making the file it
-			 * names). */
-			if (fstatat(a->dst_dirfd, a->dst_name, &lst,
-				    AT_SYMLINK_NOFOLLOW) < 0 ||
-			    !S_ISLNK(lst.st_mode)) {
-				errno = EEXIST;
-			} else if (!(f->flags & SC_FILE_DANGLING)) {
-				event(f, SC_EV_DANGLING, 0, true);
-				return -ENOENT;
-			} else {
-				f->out = openat(a->dst_dirfd, a->dst_name,
-						flags | O_CREAT,
-						f->ist.st_mode & 0777);
-			}
-		}
-		if (f->out < 0) {
-			e = -errno;
-			event(f, SC_EV_OPEN_DEST, e, true);
-			return e;
-		}
-		f->created = true;
-		f->rep->flags |= SC_REPORT_CREATED;
-	}
+	if (!f->atomic && !f->dst_exists && (e = create_new(f, flags)) < 0)
+		return e;
 	f->m.created = f->created || (f->atomic && f->as_new);
 	f->m.have_old = f->have_old && !f->as_new;
 	f->m.old_mode = f->m.have_old ? f->old.st_mode : 0;
@@ -892,6 +911,35 @@ static int open_destination(struct fcopy *f)
 
 /* What the open destination is, what a signal or a failure does to it,
  * and the plan for the data.  0 or -errno (then abandon_file()). */
+/* --verify: what the copy can be proven by.  Returns 0, or -EOPNOTSUPP
+ * (said) for a destination that keeps nothing to read back. */
+static int plan_for_verify(struct fcopy *f)
+{
+	struct sc_copy_report *rep = f->rep;
+
+	if (!(f->c->flags & SC_COPY_NO_DATA) &&
+	    (!f->out_seekable ||
+	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
+		/* /dev/null, a FIFO, a terminal or a file opened as a
+		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
+		 * be read back: such a copy could never be proven, so
+		 * nothing is written. */
+		event(f, SC_EV_UNVERIFIABLE, -EOPNOTSUPP, true);
+		return -EOPNOTSUPP;
+	}
+	if (!S_ISREG(f->ist.st_mode) && !S_ISBLK(f->ist.st_mode)) {
+		/* A pipe cannot be read twice: its bytes must pass through
+		 * the library to be checked. */
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if (r != SC_ROAD_RW && rep->plan.step[r].use) {
+				rep->plan.step[r].use = false;
+				rep->plan.step[r].why = sc_why_stream_verify;
+				rep->plan.n_use--;
+			}
+	}
+	return 0;
+}
+
 static int prepare_destination(struct fcopy *f)
 {
 	struct sc_copier *c = f->c;
@@ -928,26 +976,11 @@ static int prepare_destination(struct fcopy *f)
 					f->out, f->exclusive && dir_facts ?
 					NULL : &f->ost, f->shared);
 	make_plan(f, &f->ist, f->ost.st_mode);
-	if ((c->flags & SC_COPY_VERIFY) && !(c->flags & SC_COPY_NO_DATA) &&
-	    (!f->out_seekable ||
-	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
-		/* /dev/null, a FIFO, a terminal or a file opened as a
-		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
-		 * be read back: such a copy could never be proven, so
-		 * nothing is written. */
-		event(f, SC_EV_UNVERIFIABLE, -EOPNOTSUPP, true);
-		return -EOPNOTSUPP;
-	}
-	if ((c->flags & SC_COPY_VERIFY) && !S_ISREG(f->ist.st_mode) &&
-	    !S_ISBLK(f->ist.st_mode)) {
-		/* A pipe cannot be read twice: its bytes must pass through
-		 * the library to be checked. */
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (r != SC_ROAD_RW && rep->plan.step[r].use) {
-				rep->plan.step[r].use = false;
-				rep->plan.step[r].why = sc_why_stream_verify;
-				rep->plan.n_use--;
-			}
+	if (c->flags & SC_COPY_VERIFY) {
+		int e = plan_for_verify(f);
+
+		if (e < 0)
+			return e;
 	}
 	if (c->flags & SC_COPY_NO_DATA)
 		return 0;

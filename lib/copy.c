@@ -219,6 +219,98 @@ static int check_eof(struct run *r, size_t want, bool said_zero)
 
 /* Copies [x.in_off, END) -- or to EOF when END < 0 -- with the current
  * road and its successors.  0 or -errno. */
+/* Past the size the file had (data was found there; a file that ends
+ * where it said costs no fstat): if it honestly grew (its size says so),
+ * it is followed to the size it has now and no further, or a file
+ * appended to as fast as it is read (a busy log, a FUSE file) would never
+ * end.  A size that stays behind what reads find is a lie (FUSE claiming
+ * 0): read to EOF. */
+static void follow_growth(struct run *r)
+{
+	struct stat now;
+
+	if (r->cap >= 0 || r->grown_from < 0 || r->x.in_off <= r->grown_from)
+		return;
+	if (fstat(r->x.in, &now) == 0 && now.st_size > r->grown_from) {
+		r->cap = now.st_size;
+		if (r->size_hint < r->cap)
+			r->size_hint = r->cap;
+	}
+}
+
+/* What a kernel road copying to the end met at x.in_off: */
+enum claimed {
+	CLAIMED_BELOW,	/* not yet the size the file claims: *left bounds
+			 * the step to it */
+	CLAIMED_END,	/* the end of the file */
+	CLAIMED_MORE,	/* data past the claimed size, written by the read
+			 * that looked: go on */
+};
+
+/* The kernel roads stop at the size the file claims; there one read
+ * tells whether it is the end -- or, for a file whose stat can be
+ * trusted (a local filesystem), the stat the copier takes anyway to see
+ * whether the source changed: the same size, times and inode as before
+ * its first byte mean the end is where it was (issue 30: the read cost
+ * ~4% of a small file's copy).  Only after copy_file_range, which read
+ * the file in the kernel: splice's pipe may have stopped short for its
+ * own reasons.  An empty file is still proved by its read.  Returns an
+ * enum claimed, or -errno. */
+static int at_claimed_size(struct run *r, uint64_t *left)
+{
+	struct sc_xfer *x = &r->x;
+	int e;
+
+	if (x->in_off == r->size_hint && r->moved &&
+	    r->road == SC_ROAD_RANGE &&
+	    r->eng->held_still && !r->asked_still) {
+		r->asked_still = true;
+		if (r->eng->held_still(r->eng->held_arg)) {
+			r->end_road = r->road;
+			return CLAIMED_END;
+		}
+	}
+	if (x->in_off >= r->size_hint) {
+		e = check_eof(r, SC_BUFSIZE, false);
+		if (e)
+			return e < 0 ? e : CLAIMED_END;
+		return CLAIMED_MORE;
+	}
+	*left = (uint64_t)(r->size_hint - x->in_off);
+	return CLAIMED_BELOW;
+}
+
+/* One call of the road: bytes moved, 0 at its end, or -errno. */
+static ssize_t road_step(struct sc_xfer *x, int road, size_t want)
+{
+	switch (road) {
+	case SC_ROAD_RANGE:
+		return sc_road_range(x, want);
+	case SC_ROAD_SPLICE:
+		return sc_road_splice(x, want);
+	default:
+		return sc_road_rw(x, want);
+	}
+}
+
+/* The step failed with err: whatever it delivered first is the road's,
+ * and so is the error, fatal or "not here".  Returns 0 when the next road
+ * of the plan takes over from here, else err. */
+static int step_failed(struct run *r, int err)
+{
+	struct sc_xfer *x = &r->x;
+
+	r->res->road_bytes[r->road] += x->partial;
+	note(r, r->road, err, x->partial);
+	if (x->partial)
+		moved(r, x->partial, r->road);
+	if (!sc_copy_not_here((enum sc_road)r->road, -err, r->moved))
+		return err;
+	r->res->learned |= 1u << r->road;
+	next_road(r);
+	return r->road < 0 ? err : 0;
+}
+
 static int copy_range(struct run *r, off_t end)
 {
 	struct sc_xfer *x = &r->x;
@@ -233,25 +325,8 @@ static int copy_range(struct run *r, off_t end)
 		ssize_t n;
 		int e;
 
-		if (to_eof && r->cap < 0 && r->grown_from >= 0 &&
-		    x->in_off > r->grown_from) {
-			struct stat now;
-
-			/* Past the size the file had (data was found there;
-			 * a file that ends where it said costs no fstat): if it
-			 * honestly grew
-			 * (its size says so), it is followed to the size it
-			 * has now and no further, or a file appended to as
-			 * fast as it is read (a busy log, a FUSE file) would
-			 * never end.  A size that stays behind what reads
-			 * find is a lie (FUSE claiming 0): read to EOF. */
-			if (fstat(x->in, &now) == 0 &&
-			    now.st_size > r->grown_from) {
-				r->cap = now.st_size;
-				if (r->size_hint < r->cap)
-					r->size_hint = r->cap;
-			}
-		}
+		if (to_eof)
+			follow_growth(r);
 		if (to_eof && r->cap >= 0) {
 			if (x->in_off >= r->cap)
 				return 0;
@@ -264,33 +339,13 @@ static int copy_range(struct run *r, off_t end)
 		if (canceled(r))
 			return -ECANCELED;
 		if (to_eof && kernel && x->in_seekable) {
-			/* The kernel roads stop at the size the file claims;
-			 * there one read tells whether it is the end -- or,
-			 * for a file whose stat can be trusted (a local
-			 * filesystem), the stat the copier takes anyway to
-			 * see whether the source changed: the same size,
-			 * times and inode as before its first byte mean the
-			 * end is where it was (issue 30: the read cost ~4% of
-			 * a small file's copy).  Only after copy_file_range,
-			 * which read the file in the kernel: splice's pipe
-			 * may have stopped short for its own reasons.  An
-			 * empty file is still proved by its read. */
-			if (x->in_off == r->size_hint && r->moved &&
-			    r->road == SC_ROAD_RANGE &&
-			    r->eng->held_still && !r->asked_still) {
-				r->asked_still = true;
-				if (r->eng->held_still(r->eng->held_arg)) {
-					r->end_road = r->road;
-					return 0;
-				}
-			}
-			if (x->in_off >= r->size_hint) {
-				e = check_eof(r, SC_BUFSIZE, false);
-				if (e)
-					return e < 0 ? e : 0;
+			e = at_claimed_size(r, &left);
+			if (e < 0)
+				return e;
+			if (e == CLAIMED_END)
+				return 0;
+			if (e == CLAIMED_MORE)
 				continue;
-			}
-			left = (uint64_t)(r->size_hint - x->in_off);
 		}
 		want = (size_t)MIN(left, (uint64_t)SC_RANGE_MAX);
 		if (r->road == SC_ROAD_RW && !x->buf) {
@@ -300,17 +355,7 @@ static int copy_range(struct run *r, off_t end)
 		}
 
 		x->partial = 0;
-		switch (r->road) {
-		case SC_ROAD_RANGE:
-			n = sc_road_range(x, want);
-			break;
-		case SC_ROAD_SPLICE:
-			n = sc_road_splice(x, want);
-			break;
-		default:
-			n = sc_road_rw(x, want);
-			break;
-		}
+		n = road_step(x, r->road, want);
 		if (n > 0) {
 			r->res->road_bytes[r->road] += (uint64_t)n;
 			note(r, r->road, 0, (uint64_t)n);
@@ -329,18 +374,9 @@ static int copy_range(struct run *r, off_t end)
 				return e < 0 ? e : 0;
 			continue;
 		}
-		/* The step failed: whatever it delivered first is the road's,
-		 * and so is the error, fatal or "not here". */
-		r->res->road_bytes[r->road] += x->partial;
-		note(r, r->road, (int)n, x->partial);
-		if (x->partial)
-			moved(r, x->partial, r->road);
-		if (!sc_copy_not_here((enum sc_road)r->road, (int)-n, r->moved))
-			return (int)n;
-		r->res->learned |= 1u << r->road;
-		next_road(r);
-		if (r->road < 0)
-			return (int)n;
+		e = step_failed(r, (int)n);
+		if (e < 0)
+			return e;
 	}
 }
 
@@ -417,6 +453,79 @@ static size_t out_hole_size(int out, size_t bufsize)
 	return MIN((size_t)st.st_blksize, bufsize);
 }
 
+/* The clone the plan starts with.  Returns 0 when it copied the whole
+ * file, 1 when the plan's next road is to copy it (the clone was "not
+ * here"), or -errno, recorded in the result, when the copy failed. */
+static int try_clone(struct run *r, const struct stat *st)
+{
+	struct sc_copy_result *res = r->res;
+	int e = canceled(r) ? -ECANCELED : sc_road_clone(&r->x);
+
+	if (e == 0) {
+		res->bytes = res->road_bytes[SC_ROAD_CLONE] =
+			(uint64_t)st->st_size;
+		res->size = st->st_size;
+		note(r, SC_ROAD_CLONE, 0, (uint64_t)st->st_size);
+		res->holes = (uint64_t)st->st_blocks * 512 <
+			     (uint64_t)st->st_size;
+		/* one step that moved the whole file */
+		moved(r, (uint64_t)st->st_size, SC_ROAD_CLONE);
+		return 0;
+	}
+	if (e == -ECANCELED) {
+		res->err = e;
+		return e;
+	}
+	note(r, SC_ROAD_CLONE, e, 0);
+	if (!sc_copy_not_here(SC_ROAD_CLONE, -e, false)) {
+		res->err = e;
+		res->side = SC_SIDE_WRITE;
+		return e;
+	}
+	res->learned |= 1u << SC_ROAD_CLONE;
+	next_road(r);
+	if (r->road < 0) {
+		res->err = e;
+		res->side = SC_SIDE_WRITE;
+		return e;
+	}
+	return 1;
+}
+
+/* The copy ended with e (0 or -errno): the destination is given its
+ * length (holes at its end, a file shorter than what was there), and the
+ * result its totals.  Returns e, or the error of that ftruncate. */
+static int finish(struct run *r, int e, bool out_seekable)
+{
+	struct sc_xfer *x = &r->x;
+	struct sc_copy_result *res = r->res;
+
+	if (e == 0 && (res->n_attempts == 0 ||
+		       res->attempt[res->n_attempts - 1].err))
+		/* Nothing moved since the last road failed "not here" (or at
+		 * all: an empty file): the road whose call found the end
+		 * finished the file -- for a kernel road held to the size,
+		 * the read that checked it, which is read_write's. */
+		note(r, r->end_road >= 0 ? r->end_road :
+			 r->road >= 0 ? r->road : SC_ROAD_RW, 0, 0);
+	if (e == 0 && out_seekable &&
+	    (x->wrote_hole || res->holes || x->written_end != x->out_off) &&
+	    ftruncate(x->out, x->out_off) < 0) {
+		e = -errno;
+		x->side = SC_SIDE_WRITE;
+		res->extend_failed = true;
+	}
+	if (x->wrote_hole)
+		res->holes = true;
+	res->zero_scan = x->hole_size != 0;
+	res->size = x->out_off;
+	for (int i = 0; i < SC_ROAD__MAX; i++)
+		res->bytes += res->road_bytes[i];
+	res->err = e;
+	res->side = e ? x->side : SC_SIDE_NONE;
+	return e;
+}
+
 int sc_copy_data(struct sc_engine *eng, int in, int out,
 		 const struct stat *st, bool out_seekable,
 		 const struct sc_plan *plan, bool size_trusted,
@@ -450,35 +559,9 @@ int sc_copy_data(struct sc_engine *eng, int in, int out,
 
 	next_road(&r);
 	if (r.road == SC_ROAD_CLONE) {
-		e = canceled(&r) ? -ECANCELED : sc_road_clone(x);
-		if (e == 0) {
-			res->bytes = res->road_bytes[SC_ROAD_CLONE] =
-				(uint64_t)st->st_size;
-			res->size = st->st_size;
-			note(&r, SC_ROAD_CLONE, 0, (uint64_t)st->st_size);
-			res->holes = (uint64_t)st->st_blocks * 512 <
-				     (uint64_t)st->st_size;
-			/* one step that moved the whole file */
-			moved(&r, (uint64_t)st->st_size, SC_ROAD_CLONE);
-			return 0;
-		}
-		if (e == -ECANCELED) {
-			res->err = e;
+		e = try_clone(&r, st);
+		if (e <= 0)
 			return e;
-		}
-		note(&r, SC_ROAD_CLONE, e, 0);
-		if (!sc_copy_not_here(SC_ROAD_CLONE, -e, false)) {
-			res->err = e;
-			res->side = SC_SIDE_WRITE;
-			return e;
-		}
-		res->learned |= 1u << SC_ROAD_CLONE;
-		next_road(&r);
-		if (r.road < 0) {
-			res->err = e;
-			res->side = SC_SIDE_WRITE;
-			return e;
-		}
 	}
 	if (r.road < 0) {
 		res->err = -EOPNOTSUPP;
@@ -513,30 +596,7 @@ int sc_copy_data(struct sc_engine *eng, int in, int out,
 		e = copy_range(&r, -1);
 	}
 	eng->pipesize = x->pipesize;
-	if (e == 0 && (res->n_attempts == 0 ||
-		       res->attempt[res->n_attempts - 1].err))
-		/* Nothing moved since the last road failed "not here" (or at
-		 * all: an empty file): the road whose call found the end
-		 * finished the file -- for a kernel road held to the size,
-		 * the read that checked it, which is read_write's. */
-		note(&r, r.end_road >= 0 ? r.end_road :
-			 r.road >= 0 ? r.road : SC_ROAD_RW, 0, 0);
-	if (e == 0 && out_seekable &&
-	    (x->wrote_hole || res->holes || x->written_end != x->out_off) &&
-	    ftruncate(out, x->out_off) < 0) {
-		e = -errno;
-		x->side = SC_SIDE_WRITE;
-		res->extend_failed = true;
-	}
-	if (x->wrote_hole)
-		res->holes = true;
-	res->zero_scan = x->hole_size != 0;
-	res->size = x->out_off;
-	for (int i = 0; i < SC_ROAD__MAX; i++)
-		res->bytes += res->road_bytes[i];
-	res->err = e;
-	res->side = e ? x->side : SC_SIDE_NONE;
-	return e;
+	return finish(&r, e, out_seekable);
 }
 
 void sc_copy_result_merge(struct sc_copy_result *into,
