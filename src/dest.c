@@ -388,6 +388,23 @@ static int back_up(struct worker *wk, struct entry *ent,
 	return BACKED_UP;
 }
 
+void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst)
+{
+	const char *b = ent->backup;
+
+	if (!b)
+		return;
+	if (renameat(ent->dst_fd, ent->dst_fd >= 0 ? sc_path_last(b) : b,
+		     ent->dst_fd, ent->dst_name) < 0) {
+		sc_report_fail(&wk->msgs, SC_FAIL_UNBACKUP, errno, dst, NULL);
+		return;
+	}
+	if (wk->run->o->verbose && !wk->run->o->json)
+		sc_report_unbackup(&wk->msgs, b, dst);
+	free(ent->backup);
+	ent->backup = NULL;
+}
+
 /* Leaves a destination alone that --update finds new enough; its other
  * names still become links to it, as they would to a copy.
  * SC_SETTLED_DONE or -errno. */

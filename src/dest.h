@@ -113,6 +113,13 @@ int sc_dest_stat(struct worker *wk, struct entry *ent, struct decision *e);
 int sc_dest_settle(struct worker *wk, struct entry *ent, struct decision *e,
 		   const struct sc_seen *seen);
 
+/* ENT failed after its destination DST was moved to its backup: the
+ * backup gets its name back, as cp does, over whatever the failed copy
+ * left there (a partial file removed, or a complete one whose attributes
+ * could not be kept: cp puts the old file back then too).  Nothing to do
+ * without a backup.  A rename that fails is said. */
+void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst);
+
 /* -l, -s: E's destination becomes a link to the source instead of a
  * copy.  0 or -errno (said). */
 int sc_dest_link_instead(struct worker *wk, struct entry *ent,

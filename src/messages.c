@@ -100,6 +100,7 @@ static const struct {
 		N_("will not copy %s through just-created symlink %s"),
 		"overwrite", AB, ELOOP },
 	[SC_FAIL_BACKUP] = { N_("cannot backup %s"), "backup", A, EIO },
+	[SC_FAIL_UNBACKUP] = { N_("cannot un-backup %s"), "backup", A, EIO },
 	[SC_FAIL_BACKUP_SOURCE] = {
 		N_("backing up %s might destroy source;  %s not copied"),
 		"backup", AB, EINVAL },
@@ -387,6 +388,15 @@ void sc_report_cp_line(struct sc_msgs *m, const char *src, const char *dst,
 	if (backup)
 		fprintf(out, _(" (backup: %s)"), sc_quote(backup));
 	fputc('\n', out);
+}
+
+void sc_report_unbackup(struct sc_msgs *m, const char *backup,
+			const char *dst)
+{
+	FILE *out = sc_report_out(m);
+
+	fprintf(out, _("%s -> %s (unbackup)\n"), sc_quote(backup),
+		sc_quote(dst));
 }
 
 void sc_report_parent_made(struct sc_msgs *m, const char *rel,

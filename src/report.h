@@ -253,6 +253,7 @@ enum sc_fail {
 	SC_FAIL_JUST_CREATED,	/* will not overwrite just-created 'A' with 'B' */
 	SC_FAIL_NEW_SYMLINK,	/* will not copy 'A' through just-created ... */
 	SC_FAIL_BACKUP,		/* cannot backup 'A' */
+	SC_FAIL_UNBACKUP,	/* cannot un-backup 'A' */
 	SC_FAIL_BACKUP_SOURCE,	/* backing up 'A' might destroy source; ... */
 	SC_FAIL_REMOVE,		/* cannot remove 'A' */
 	SC_FAIL_FILE_REPLACED,	/* skipping file 'A', as it was replaced ... */
@@ -381,6 +382,11 @@ void sc_report_skipped(struct sc_msgs *m, const char *dst);
  * backup was made (BACKUP not NULL). */
 void sc_report_cp_line(struct sc_msgs *m, const char *src, const char *dst,
 		       const char *backup);
+
+/* -v: "'BACKUP' -> 'DST' (unbackup)", the backup of a destination whose
+ * copy failed, put back under its name (sc_dest_unbackup()). */
+void sc_report_unbackup(struct sc_msgs *m, const char *backup,
+			const char *dst);
 
 /* --parents -v: a directory of the source's path made under the target,
  * "REL -> DIR", both unquoted as cp prints them. */

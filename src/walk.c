@@ -259,6 +259,8 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 		l->outer_announced = outer_announced;
 		return SC_ENTERED;
 	}
+	if (w->wk.msgs.failed)
+		sc_dest_unbackup(&w->wk, &w->e, dst);
 	entry_end(w, src, dst, cmdline, &outer_msgs, outer_reported,
 		  outer_announced);
 	return r;
