@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -86,7 +88,11 @@ static int preserve_list(struct sc_options *o, const char *arg, bool on,
 		case 1: o->preserve_timestamps = on; break;
 		case 2: o->preserve_ownership = on; break;
 		case 3: o->preserve_links = on; break;
-		case 4: break;	/* SELinux context: not supported, ignored */
+		case 4:
+			/* SELinux context: said after the options when there
+			 * is no SELinux; contexts are not copied otherwise */
+			o->require_preserve_context = on;
+			break;
 		case 5:
 			o->preserve_xattr = o->require_preserve_xattr = on;
 			break;
@@ -310,8 +316,6 @@ static bool apply_flag(int c, struct sc_options *o, struct backup_request *b)
 	case 'u':
 		o->update = SC_UPDATE_OLDER;
 		return true;
-	case 'Z':
-		return true;	/* no SELinux contexts here; accepted */
 	case OPT_DEBUG:
 		o->debug = o->verbose = true;
 		return true;
@@ -448,6 +452,16 @@ static int apply_assume_fs(struct sc_options *o, const char *arg)
 	return 0;
 }
 
+/* SELinux is enabled where its filesystem is mounted, as libselinux
+ * tells it, without linking it. */
+static bool selinux_enabled(void)
+{
+	struct statfs sfs;
+
+	return statfs("/sys/fs/selinux", &sfs) == 0 &&
+	       (unsigned long)sfs.f_type == SELINUX_MAGIC;
+}
+
 /* What apply_value() made of an option. */
 enum value_outcome {
 	VALUE_SET,
@@ -482,6 +496,12 @@ static enum value_outcome apply_value(int c, const char *arg,
 	case OPT_BACKUP:
 		b->make = true;
 		b->arg = arg ? arg : "";
+		return VALUE_SET;
+	case 'Z':
+		/* no contexts are set here; a named one is said to be
+		 * ignored where there is no SELinux, as cp says it */
+		if (arg && !selinux_enabled())
+			sc_report_usage(SC_USAGE_CONTEXT_IGNORED, NULL, NULL);
 		return VALUE_SET;
 	case 'j':
 		return value_set(apply_jobs(o, arg));
@@ -578,6 +598,10 @@ static int finish_options(struct sc_options *o,
 	if (o->reflink == SC_REFLINK_ALWAYS && o->sparse != SC_SPARSE_AUTO) {
 		sc_report_usage(SC_USAGE_REFLINK_SPARSE, NULL, NULL);
 		sc_report_try_help();
+		return -EINVAL;
+	}
+	if (o->require_preserve_context && !selinux_enabled()) {
+		sc_report_usage(SC_USAGE_NO_SELINUX, NULL, NULL);
 		return -EINVAL;
 	}
 	/* cp: a recursive copy keeps links as links -- unless it makes hard

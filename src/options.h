@@ -31,6 +31,8 @@ struct sc_options {
 	bool preserve_mode, preserve_ownership, preserve_timestamps;
 	bool preserve_links, preserve_xattr;
 	bool require_preserve;	/* -p, -a, --preserve: failures count */
+	bool require_preserve_context;	/* --preserve=context named: refused
+					 * without SELinux, as cp does */
 	bool require_preserve_xattr;	/* --preserve=xattr named: say every
 					 * xattr failure, and fail */
 	bool reduce_diagnostics;	/* -a: xattr failures stay quiet */

@@ -343,6 +343,8 @@ enum sc_usage {
 	SC_USAGE_ONLY_EXPLAIN,	/* A goes only with --explain: ... */
 	SC_USAGE_REFLINK_SPARSE, /* --reflink=always without --sparse=auto */
 	SC_USAGE_EXTRA_OPERAND,	/* extra operand 'A' (--rules) */
+	SC_USAGE_NO_SELINUX,	/* --preserve=context without SELinux */
+	SC_USAGE_CONTEXT_IGNORED, /* warning: --context=CTX ignored */
 	SC_USAGE__COUNT
 };
 

@@ -70,6 +70,12 @@ static const struct {
 		U_NONE, NULL },
 	[SC_USAGE_EXTRA_OPERAND] = { N_("%s: extra operand %s\n"), U_A_FILE,
 				     NULL },
+	[SC_USAGE_NO_SELINUX] = {
+		N_("%s: cannot preserve security context without an SELinux-enabled kernel\n"),
+		U_NONE, NULL },
+	[SC_USAGE_CONTEXT_IGNORED] = {
+		N_("%s: warning: ignoring --context; it requires an SELinux-enabled kernel\n"),
+		U_NONE, NULL },
 };
 
 /* say() for a usage message: FMT (translated) with its arguments. */

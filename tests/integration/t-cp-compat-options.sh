@@ -96,6 +96,23 @@ c no-preserve-empty-item	'"$CP" --no-preserve=,mode a c'
 c preserve-bad-item	'"$CP" --preserve=mode,colour a c'
 c preserve-ambiguous	'"$CP" --preserve=mode,l a c'
 c preserve-abbrev	'"$CP" --preserve=m,t a c'
+# SELinux contexts, on a kernel without SELinux: a context named in
+# --preserve is refused (after the other options, without "Try"), one
+# named by --context is said to be ignored; "all", -a and -Z are quiet
+if [ ! -e /sys/fs/selinux/enforce ]; then
+	c preserve-context	'"$CP" --preserve=context a c; ls c'
+	c preserve-context-a	'"$CP" -a --preserve=context a c; ls c'
+	c preserve-context-no	'"$CP" --preserve=context --no-preserve=context a c'
+	c preserve-context-noall '"$CP" --preserve=context --no-preserve=all a c'
+	c preserve-context-nofile '"$CP" --preserve=context'
+	c preserve-context-links '"$CP" -l -s --preserve=context a c'
+	c preserve-all-context	'"$CP" --preserve=all a c'
+	c context-named		'"$CP" --context=x a c; ls c'
+	c context-bare		'"$CP" --context a c'
+	c context-Z		'"$CP" -Z a c'
+else
+	say "SKIP: the SELinux context cases: this kernel has SELinux"
+fi
 
 # --- quoting of option arguments, C and UTF-8
 for loc in C C.UTF-8; do
