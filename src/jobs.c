@@ -487,10 +487,38 @@ enum cached {
 				 * to ask */
 };
 
+/* Are the first LEN bytes of FD's data all in the page cache, as
+ * mincore(2) on a map of them tells?  enum cached. */
+static enum cached map_cached(int fd, size_t len, long page)
+{
+	size_t n = (len + (size_t)page - 1) / (size_t)page;
+	unsigned char vec[256];	/* 1 MiB of 4 KiB pages */
+	enum cached r = CACHED_UNKNOWN;
+	void *map;
+
+	if (n > sizeof(vec))
+		return CACHED_UNKNOWN;
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return CACHED_UNKNOWN;
+	if (mincore(map, len, vec) == 0) {
+		r = CACHED_ALL;
+		for (size_t i = 0; i < n; i++)
+			if (!(vec[i] & 1))
+				r = CACHED_NOT;
+	}
+	munmap(map, len);
+	return r;
+}
+
 /* Is the data of NAME in directory DIRFD all in the page cache?  enum
- * cached.  cachestat(2) asks in one call; before 6.5, mincore(2) on a
- * map of its first MiB. */
-static enum cached data_cached(int dirfd, const char *name)
+ * cached.  cachestat(2) asks in one call; before 6.5, or where it is
+ * refused (a file we neither own nor may write), mincore(2) on a map of
+ * its first MiB.  A map marks the file accessed (mmap's file_accessed()):
+ * when the copy keeps the source's times (KEEP_ATIME) it must find the
+ * atime as it was, so the map is made through O_NOATIME, which only the
+ * file's owner may use, or not at all. */
+static enum cached data_cached(int dirfd, const char *name, bool keep_atime)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct cachestat_range range = { 0, 0 };
@@ -510,22 +538,16 @@ static enum cached data_cached(int dirfd, const char *name)
 		r = cs.nr_cache >= pages ? CACHED_ALL : CACHED_NOT;
 	} else {
 		size_t len = (size_t)MIN((uint64_t)st.st_size, (uint64_t)1 << 20);
-		size_t n = (len + (size_t)page - 1) / (size_t)page;
-		unsigned char vec[256];	/* 1 MiB of 4 KiB pages */
-		void *map;
+		int mfd = fd;
 
-		if (n > sizeof(vec))
-			goto out;
-		map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-		if (map == MAP_FAILED)
-			goto out;
-		if (mincore(map, len, vec) == 0) {
-			r = CACHED_ALL;
-			for (size_t i = 0; i < n; i++)
-				if (!(vec[i] & 1))
-					r = CACHED_NOT;
+		if (keep_atime) {
+			mfd = openat(dirfd, name, SC_NEW_SRC_FLAGS | O_NOATIME);
+			if (mfd < 0)
+				goto out;
 		}
-		munmap(map, len);
+		r = map_cached(mfd, len, page);
+		if (mfd != fd)
+			close(mfd);
 	}
 out:
 	close(fd);
@@ -574,7 +596,8 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
 	if (!j->wanted)
 		j->wanted = workers_for(j, dst);
 	if (j->wanted == 1 && j->probes < PROBE_MAX) {
-		enum cached cached = data_cached(dirfd, name);
+		enum cached cached = data_cached(dirfd, name,
+						 j->o->preserve_timestamps);
 
 		if (cached == CACHED_ALL) {
 			j->jobs = 1;	/* for the rest of the run */
