@@ -105,8 +105,18 @@ echo one >"$T/in/one"
 echo two >"$T/in/two"
 mkfifo "$T/in/fifo"
 # smartcp copies one, then blocks reading the FIFO; meanwhile the target
-# directory goes away; then two has nowhere to go
-( sleep 0.3; rm -rf "$T/gone"; echo late >"$T/in/fifo" ) &
+# directory goes away; then two has nowhere to go.  The directory goes
+# once one is there, not after a fixed time: a slow start (a sanitizer
+# build on a busy machine) found no target at all and never opened the
+# FIFO, and the writer waited for a reader for ever.
+(
+	for _ in $(seq 600); do
+		[ -e "$T/gone/one" ] && break
+		sleep 0.05
+	done
+	rm -rf "$T/gone"
+	timeout 60 sh -c 'echo late >"$1"' sh "$T/in/fifo"
+) &
 run_sc 1 in/one in/fifo in/two gone/
 wait
 assert_grep "cannot create regular file 'gone/two': No such file or directory" "$T/err"
