@@ -1,5 +1,5 @@
 /* Change detection: pure comparisons of two stats, so the unit tests can
- * drive them with any pair.  The caller (copier.c) takes the stats.
+ * drive them with any pair.  The caller (fcopy_verify.c) takes the stats.
  *
  * Times are compared to the nanosecond.  Since Linux 6.13 ext4, xfs,
  * btrfs and tmpfs give a fine-grained ctime to a file whose ctime was

@@ -1,7 +1,9 @@
 /* The copier's insides, shared by the files of the one pipeline:
- * copier.c (the copy of one file, and the public calls), meta.c (the
- * metadata), target.c (the destination: temporaries, partial files, a
- * signal's clean-up) and report.c (what a copy did, and its events). */
+ * copier.c (the copier and a thread's context), fcopy.c, fcopy_dest.c,
+ * fcopy_verify.c and simple.c (the copy of one file, and the public
+ * calls; their own insides are in fcopy.h), meta.c (the metadata),
+ * target.c (the destination: temporaries, partial files, a signal's
+ * clean-up) and report.c (what a copy did, and its events). */
 #ifndef SMARTCP_COPIER_H
 #define SMARTCP_COPIER_H
 
@@ -96,6 +98,13 @@ bool sc_copier_privileged(struct sc_copier *c);
 /* The xattr.conf rules, read the first time they are needed; NULL for
  * none. */
 const struct sc_xattr_rules *sc_copier_rules(struct sc_copier *c);
+/* The roads learned to fail "not here" from S to D (SC_ROAD_BIT()s),
+ * under the copier's lock; sc_copier_learned_add() adds ROADS. */
+unsigned sc_copier_learned_get(struct sc_copier *c,
+			       const struct sc_fs_facts *s,
+			       const struct sc_fs_facts *d);
+void sc_copier_learned_add(struct sc_copier *c, const struct sc_fs_facts *s,
+			   const struct sc_fs_facts *d, unsigned roads);
 
 /* ---- the report (report.c) ---------------------------------------------- */
 

@@ -120,6 +120,7 @@ cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 # using libsmartcp does.
 engine="lib/plan lib/fsinfo lib/dl lib/change lib/copy lib/road_clone
  lib/road_range lib/road_splice lib/road_rw lib/verify lib/copier
+ lib/fcopy lib/fcopy_dest lib/fcopy_verify lib/simple
  lib/meta lib/report lib/target lib/xattr_rules"
 # the program's side: its report prints the facts' origins, which come
 # from the copier, so it links the engine as the program does

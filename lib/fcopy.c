@@ -1,0 +1,500 @@
+/* The one pipeline: everything done to one regular file, phase by phase
+ * -- open the source, compare it (SC_COPY_IF_CHANGED), open the
+ * destination (in place, removed first, or a temporary), plan, copy with
+ * fallback, see whether the source held still, verify and repair once,
+ * the metadata, sync, commit -- or, when something fails, leave no
+ * destination that looks complete.  smartcp copies every regular file
+ * through it, and so does any program that links libsmartcp; the simple
+ * calls (simple.c: copy_fd, copy_path, verify_fd) are this pipeline
+ * too.  Nothing is printed: what happened is the report's (report.c),
+ * each failure an event a program words as it likes.
+ *
+ * This file holds the pipeline's order (copy_file()), its source side
+ * and the calls that run it (sc_copy_ctx_copy, _explain and _meta);
+ * the destination's phases are fcopy_dest.c's, the data and what
+ * checks it fcopy_verify.c's, and what they share is in fcopy.h. */
+#include "common.h"
+#include "fcopy.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- one file ------------------------------------------------------------- */
+
+/* A new event of F's report. */
+struct sc_ev *sc_fcopy_event(struct fcopy *f, enum sc_event_kind kind, int err,
+			     bool fatal)
+{
+	return sc_report_add(f->rep, kind, err, fatal, true);
+}
+
+/* openat(), tried again while the caller gives descriptors back. */
+int sc_fcopy_open_retry(struct sc_copy_ctx *x, int dirfd, const char *name,
+			int flags, mode_t mode)
+{
+	unsigned tries = 0;
+	int fd;
+
+	while ((fd = openat(dirfd, name, flags, mode)) < 0 &&
+	       (errno == EMFILE || errno == ENFILE) && x->fd_short) {
+		int err = errno;
+		bool again = x->fd_short(x->fd_short_arg, err, &tries);
+
+		errno = err;
+		if (!again)
+			break;
+	}
+	return fd;
+}
+
+bool sc_fcopy_canceled(const struct fcopy *f)
+{
+	return atomic_load_explicit(&f->x->cancel, memory_order_relaxed);
+}
+
+void sc_fcopy_make_plan(struct fcopy *f, const struct stat *sst,
+			mode_t dst_mode)
+{
+	struct sc_copier *c = f->c;
+	struct sc_copy_report *rep = f->rep;
+	struct sc_plan_input in = {
+		.size = sizeof(in),
+		.src_fs = rep->src_fs, .dst_fs = rep->dst_fs,
+		.src_mode = sst->st_mode, .dst_mode = dst_mode,
+		.src_size = sst->st_size, .kernel = c->kernel,
+		.reflink = c->reflink, .roads = c->roads,
+		.sparse = c->sparse, .roads_forced = c->roads_forced,
+	};
+
+	in.learned = sc_copier_learned_get(c, rep->src_fs, rep->dst_fs);
+	sc_plan_make(&in, &rep->plan);
+	rep->kernel = c->kernel;
+	rep->flags |= SC_REPORT_PLANNED;
+}
+
+/* SC_COPY_IF_CHANGED: does the destination already hold exactly IN's
+ * bytes?  1 yes, 0 no, -errno.  Reads both to the end: sizes of
+ * generated files mean nothing. */
+static int same_content(struct fcopy *f)
+{
+	struct sc_engine *eng = &f->x->eng;
+	_cleanup_close_ int own = -1;
+	struct stat st;
+	size_t half;
+	char *a, *b;
+	off_t at = 0;
+	int fd, e;
+
+	if (f->given_out) {
+		fd = f->a->dst_fd;
+	} else {
+		fd = own = sc_fcopy_open_retry(f->x, f->a->dst_dirfd,
+					       f->a->dst_name,
+					       O_RDONLY | O_CLOEXEC | O_NOCTTY,
+					       0);
+	}
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (f->size_trusted && st.st_size != f->ist.st_size)
+		return 0;
+	e = sc_engine_buf(eng);
+	if (e < 0)
+		return e;
+	half = eng->bufsize / 2;
+	a = eng->buf;
+	b = eng->buf + half;
+	for (;;) {
+		ssize_t n = pread(f->in, a, half, at), m;
+
+		if (n < 0)
+			return -errno;
+		m = pread(fd, b, half, at);
+		if (m < 0)
+			return -errno;
+		if (n != m || memcmp(a, b, (size_t)n))
+			return 0;
+		if (n == 0)
+			return 1;
+		at += n;
+	}
+}
+
+/* The source as a name for the metadata (by name, no descriptor). */
+struct sc_meta_at sc_fcopy_src_at(const struct fcopy *f, char *buf,
+				  size_t size)
+{
+	if (f->a->src_name)
+		return (struct sc_meta_at){ f->a->src_dirfd, f->a->src_name };
+	snprintf(buf, size, "/proc/self/fd/%d", f->in);
+	return (struct sc_meta_at){ AT_FDCWD, buf };
+}
+
+struct sc_meta_at sc_fcopy_dst_at(const struct fcopy *f)
+{
+	return (struct sc_meta_at){ f->a->dst_dirfd,
+				    f->a->dst_name ? f->a->dst_name : "" };
+}
+
+/* Where SC_COPY_ATOMIC puts its temporary and renames it to: the file a
+ * copy through the destination writes, the last target of a symlink it
+ * leads through (F->tdirfd), else the destination. */
+struct sc_meta_at sc_fcopy_atomic_at(const struct fcopy *f)
+{
+	if (f->tdirfd >= 0)
+		return (struct sc_meta_at){ f->tdirfd, f->tname };
+	return sc_fcopy_dst_at(f);
+}
+
+/* Opens the source (unless the caller did), and checks that it is the
+ * file the caller expects.  0 or -errno, with its event. */
+static int open_source(struct fcopy *f, bool explain)
+{
+	const struct sc_copy_args *a = f->a;
+	struct sc_copy_report *rep = f->rep;
+
+	if (a->src_fd >= 0) {
+		f->in = a->src_fd;
+		if (a->src_st) {
+			f->ist = *a->src_st;
+		} else if (fstat(f->in, &f->ist) < 0) {
+			int err = errno;
+
+			sc_fcopy_event(f, SC_EV_STAT_SOURCE, -err, true);
+			return -err;
+		}
+	} else {
+		bool nofollow = f->flags & SC_FILE_NOFOLLOW;
+		int err = 0;
+
+		f->in = sc_fcopy_open_retry(f->x, a->src_dirfd, a->src_name,
+					    (explain ? O_PATH :
+					     O_RDONLY | O_NOCTTY) | O_CLOEXEC |
+					    (nofollow ? O_NOFOLLOW : 0), 0);
+		if (f->in >= 0 && explain) {
+			/* --explain: O_PATH, so that a FIFO is neither waited
+			 * on nor woken and a device sees no open; what the
+			 * copy's open would refuse is refused as it would be:
+			 * a socket (ENXIO), a file that may not be read, a
+			 * symlink not to be followed */
+			struct stat st;
+
+			if (fstat(f->in, &st) < 0)
+				err = errno;
+			else if (S_ISSOCK(st.st_mode))
+				err = ENXIO;
+			else if (S_ISLNK(st.st_mode))
+				err = ELOOP;
+			else if (faccessat(a->src_dirfd, a->src_name, R_OK,
+					   AT_EACCESS | (nofollow ?
+					   AT_SYMLINK_NOFOLLOW : 0)) < 0)
+				err = errno;
+			if (err) {
+				close(f->in);
+				f->in = -1;
+			}
+		} else if (f->in < 0) {
+			err = errno;
+		}
+		if (f->in < 0) {
+			sc_fcopy_event(f, SC_EV_OPEN_SOURCE, -err, true);
+			return -err;
+		}
+		f->own_in = true;
+		rep->flags |= SC_REPORT_OPENED;
+		if (fstat(f->in, &f->ist) < 0) {
+			err = errno;
+			sc_fcopy_event(f, SC_EV_STAT_SOURCE, -err, true);
+			return -err;
+		}
+	}
+	rep->flags |= SC_REPORT_OPENED;
+	rep->src_st = f->ist;
+	if (a->src_expect && (f->ist.st_ino != a->src_expect->st_ino ||
+			      f->ist.st_dev != a->src_expect->st_dev)) {
+		sc_fcopy_event(f, SC_EV_REPLACED, 0, true);
+		return -ESTALE;
+	}
+	if (!(f->flags & SC_FILE_SOURCE_ANY) && !S_ISREG(f->ist.st_mode))
+		return S_ISDIR(f->ist.st_mode) ? -EISDIR : -EINVAL;
+	rep->src_fs = sc_copier_facts(f->c, f->in, &f->ist);
+	f->size_trusted = !sc_plan_size_untrusted(rep->src_fs);
+	return 0;
+}
+
+/* SC_COPY_IF_CHANGED: a destination that already holds the source's
+ * bytes only gets its metadata.  1: done (SC_REPORT_UNCHANGED), 0: to be
+ * copied, -errno: failed. */
+static int already_equal(struct fcopy *f)
+{
+	char buf[64];
+	struct sc_meta_at s, d;
+	int e;
+
+	if (!(f->c->flags & SC_COPY_IF_CHANGED) || !f->have_old ||
+	    !S_ISREG(f->old.st_mode) || !S_ISREG(f->ist.st_mode))
+		return 0;
+	e = same_content(f);
+	if (e < 0) {
+		sc_fcopy_event(f, SC_EV_COMPARE, e, true);
+		return e;
+	}
+	if (e == 0)
+		return 0;
+	f->rep->flags |= SC_REPORT_UNCHANGED;
+	f->m.have_old = true;
+	f->m.old_mode = f->old.st_mode;
+	if (sc_copier_meta_match(f->c, &f->ist, &f->old))
+		return 1;
+	s = sc_fcopy_src_at(f, buf, sizeof(buf));
+	d = sc_fcopy_dst_at(f);
+	e = sc_meta_apply(f->c, f->rep, -1, -1, &s, &d, &f->ist, &f->m);
+	return e < 0 ? e : 1;
+}
+
+static int copy_file(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	struct sc_copier *c = f->c;
+	int e, meta_err = 0;
+
+	e = open_source(f, false);
+	if (e < 0)
+		return e;
+	if (a->dst_st) {	/* the caller's stat: no second one */
+		f->old = *a->dst_st;
+		f->have_old = f->dst_exists = true;
+	} else if (f->given_out) {
+		f->dst_exists = true;	/* OUT itself: no model to take */
+	} else if (!(f->flags & SC_FILE_NEW)) {
+		if (fstatat(a->dst_dirfd, a->dst_name, &f->old, 0) == 0)
+			f->have_old = f->dst_exists = true;
+		else if (errno != ENOENT)
+			f->dst_exists = true;	/* the open will say */
+	}
+	e = already_equal(f);
+	if (e)
+		return e > 0 ? 0 : e;
+	if (f->flags & SC_FILE_COMPARE_ONLY)
+		return 0;
+	if (sc_fcopy_canceled(f))
+		return -ECANCELED;
+	e = sc_fcopy_open_destination(f);
+	if (e < 0)
+		return e;
+	e = sc_fcopy_prepare_destination(f);
+	if (!e)
+		e = sc_fcopy_copy_and_verify(f);
+	if (!e && sc_fcopy_canceled(f))
+		e = -ECANCELED;
+	if (!e)
+		e = sc_fcopy_finish_file(f, &meta_err);
+	if (e) {
+		if (e == -ECANCELED)
+			sc_fcopy_event(f, SC_EV_CANCELED, e, true);
+		sc_fcopy_abandon_file(f);
+		return e;
+	}
+	sc_target_partial_end(f->x);
+	if ((c->flags & SC_COPY_SYNC) && !f->given_out) {
+		struct sc_meta_at at = f->atomic ? sc_fcopy_atomic_at(f) :
+						 sc_fcopy_dst_at(f);
+
+		e = sc_target_fsync_dir(at.dirfd, at.name);
+		if (e < 0) {
+			sc_fcopy_event(f, SC_EV_SYNC_DIR, e, true);
+			return e;
+		}
+	}
+	return meta_err;
+}
+
+/* A call's error before anything was done: said in REP, if any. */
+int sc_fcopy_refuse(struct sc_copy_report *rep, int e)
+{
+	if (rep) {
+		sc_report_reset(rep);
+		rep->error = e;
+	}
+	return e;
+}
+
+/* The report a call fills: the caller's, or the context's own. */
+static struct sc_copy_report *report_of(struct sc_copy_ctx *x,
+					struct sc_copy_report *rep)
+{
+	if (rep)
+		return rep;
+	if (!x->own_rep && sc_copy_report_new(&x->own_rep) < 0)
+		return NULL;
+	return x->own_rep;
+}
+
+/* Bad input: an error code, nothing touched. */
+static bool args_ok(const struct sc_copy_ctx *x,
+		    const struct sc_copy_args *a)
+{
+	return x && a && a->size >= sizeof(struct sc_copy_args) &&
+	       !(a->flags & ~(FILE_FLAGS | FILE_ATOMIC | FILE_REPLACE)) &&
+	       (a->src_fd >= 0 || a->src_name) &&
+	       (a->dst_fd >= 0 || a->dst_name) &&
+	       (!(a->flags & SC_FILE_COMPARE_ONLY) ||
+		(x->c->flags & SC_COPY_IF_CHANGED));
+}
+
+int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
+		     struct sc_copy_report *rep)
+{
+	struct fcopy f;
+	int e;
+
+	if (!args_ok(x, args) || x->c->kernel_assumed || x->c->fs_assumed) {
+		return sc_fcopy_refuse(rep, -EINVAL);
+	}
+	rep = report_of(x, rep);
+	if (!rep)
+		return -ENOMEM;
+	sc_report_reset(rep);
+	f = (struct fcopy){
+		.x = x, .c = x->c, .a = args, .rep = rep,
+		.flags = args->flags, .in = -1, .out = -1, .tdirfd = -1,
+		.given_out = args->dst_fd >= 0,
+		/* SC_COPY_NO_DATA writes no data: the metadata goes on the
+		 * file in place, which a temporary renamed over it would
+		 * empty */
+		.atomic = ((x->c->flags & SC_COPY_ATOMIC) ||
+			   (args->flags & FILE_ATOMIC)) &&
+			  !(x->c->flags & SC_COPY_NO_DATA) &&
+			  args->dst_fd < 0,
+		.clone_only = x->c->reflink == SC_REFLINK_ALWAYS &&
+			      !x->c->roads_forced,
+	};
+	e = copy_file(&f);
+	if (f.own_in)
+		close(f.in);
+	if (f.tdirfd >= 0)
+		close(f.tdirfd);
+	free(f.tname);
+	rep->error = e;
+	return e;
+}
+
+int sc_copy_ctx_explain(struct sc_copy_ctx *x,
+			const struct sc_copy_args *args,
+			struct sc_copy_report *rep)
+{
+	struct sc_copier *c;
+	struct fcopy f;
+	const struct sc_copy_args *a = args;
+	struct stat st;
+	int e;
+
+	if (!args_ok(x, args) || !args->dst_name) {
+		return sc_fcopy_refuse(rep, -EINVAL);
+	}
+	c = x->c;
+	rep = report_of(x, rep);
+	if (!rep)
+		return -ENOMEM;
+	sc_report_reset(rep);
+	f = (struct fcopy){
+		.x = x, .c = c, .a = args, .rep = rep, .flags = args->flags,
+		.in = -1, .out = -1, .tdirfd = -1,
+		.atomic = ((c->flags & SC_COPY_ATOMIC) ||
+			   (args->flags & FILE_ATOMIC)) &&
+			  !(c->flags & SC_COPY_NO_DATA),
+	};
+	e = open_source(&f, args->src_fd < 0);
+	if (e < 0)
+		goto out;
+	/* A symlink to nowhere is not written through (a caller that
+	 * removes the destination first says SC_FILE_DANGLING). */
+	if (!a->dst_st && !(f.flags & SC_FILE_DANGLING) &&
+	    fstatat(a->dst_dirfd, a->dst_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode) && fstatat(a->dst_dirfd, a->dst_name, &st,
+					   0) < 0 && errno == ENOENT) {
+		sc_fcopy_event(&f, SC_EV_DANGLING, 0, true);
+		e = -ENOENT;
+		goto out;
+	}
+	if ((c->flags & SC_COPY_VERIFY) && !(c->flags & SC_COPY_NO_DATA) &&
+	    a->dst_st && !S_ISREG(a->dst_st->st_mode) &&
+	    !S_ISBLK(a->dst_st->st_mode)) {
+		sc_fcopy_event(&f, SC_EV_UNVERIFIABLE, -EOPNOTSUPP, true);
+		e = -EOPNOTSUPP;
+		goto out;
+	}
+	/* an existing file is opened for writing (SC_FILE_FORCE removes
+	 * one it may not open; SC_COPY_ATOMIC renames over it) */
+	if (a->dst_st && !f.atomic && !(f.flags & SC_FILE_FORCE) &&
+	    faccessat(a->dst_dirfd, a->dst_name, W_OK, AT_EACCESS) < 0) {
+		e = -errno;
+		sc_fcopy_event(&f, SC_EV_OPEN_DEST, e, true);
+		goto out;
+	}
+	if (c->fs_assumed) {
+		rep->src_fs = c->assumed_src;
+		rep->dst_fs = c->assumed_dst;
+	} else {
+		rep->dst_fs = sc_copier_facts_at(c, a->dst_dirfd, a->dst_name);
+	}
+	sc_fcopy_make_plan(&f, &f.ist,
+			   a->dst_st ? a->dst_st->st_mode : S_IFREG);
+	if (c->flags & SC_COPY_NO_DATA)
+		/* no road is taken: the data stays where it is */
+		sc_plan_none(&rep->plan, sc_why_no_data);
+	e = 0;
+out:
+	if (f.own_in)
+		close(f.in);
+	rep->error = e;
+	return e;
+}
+
+int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
+		     struct sc_copy_report *rep)
+{
+	struct sc_made m;
+	struct sc_meta_at s, d;
+	int e;
+
+	if (!x || !args || args->size < sizeof(struct sc_meta_args) ||
+	    !args->src_st || (args->made & ~((SC_MADE_PARENT << 1) - 1)) ||
+	    (args->src_fd < 0 && !args->src_name) ||
+	    (args->dst_fd < 0 && !args->dst_name)) {
+		return sc_fcopy_refuse(rep, -EINVAL);
+	}
+	rep = report_of(x, rep);
+	if (!rep)
+		return -ENOMEM;
+	sc_report_reset(rep);
+	if (args->made & SC_MADE_PARENT) {
+		e = sc_meta_parent(x->c, rep, args->src_name, args->dst_name,
+				   args->src_st,
+				   args->made & SC_MADE_RESTORE);
+		rep->error = e;
+		return e;
+	}
+	m = (struct sc_made){
+		.created = args->made & SC_MADE_CREATED,
+		.mode_known = args->made & SC_MADE_MODE_KNOWN,
+		.restore = args->made & SC_MADE_RESTORE,
+		.mode = args->made_mode, .omitted = args->omitted,
+		.extra = args->extra, .have_old = args->made & SC_MADE_OLD,
+		.old_mode = args->old_mode,
+	};
+	s = (struct sc_meta_at){ args->src_dirfd,
+				 args->src_name ? args->src_name : "" };
+	d = (struct sc_meta_at){ args->dst_dirfd,
+				 args->dst_name ? args->dst_name : "" };
+	/* through descriptors only when both are open (libattr and libacl
+	 * take a pair) */
+	e = sc_meta_apply(x->c, rep,
+			  args->src_fd >= 0 && args->dst_fd >= 0 ?
+			  args->src_fd : -1,
+			  args->src_fd >= 0 && args->dst_fd >= 0 ?
+			  args->dst_fd : -1, &s, &d, args->src_st, &m);
+	rep->error = e;
+	return e;
+}

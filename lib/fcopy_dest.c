@@ -1,0 +1,432 @@
+/* The one pipeline's destination side (see fcopy.c): opening it (in
+ * place, made anew, or an SC_COPY_ATOMIC temporary, also through a
+ * symlink), preparing it for the data (its facts, what a signal or a
+ * failure does to it, the plan), and at the end finishing it (metadata,
+ * sync, commit, close) or abandoning it so that nothing that looks
+ * complete is left.  Apart because these phases are the only ones that
+ * make, rename or remove a destination. */
+#include "common.h"
+#include "fcopy.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+/* SC_COPY_ATOMIC onto a symlink: the copy in place writes the file the
+ * link leads to, and so does the atomic copy, with its temporary in that
+ * file's directory, renamed over that file: the link stays a link, and
+ * its target is the new file.  A link to nowhere is refused as it is
+ * without SC_COPY_ATOMIC.  0 or -errno, with its event. */
+static int atomic_through_link(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	struct stat st;
+	int r = sc_target_resolve(a->dst_dirfd, a->dst_name, &f->tdirfd,
+				  &f->tname, &st);
+
+	if (r < 0) {
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, r, true);
+		return r;
+	}
+	if (r == 0)
+		return 0;
+	if (!st.st_mode) {
+		struct stat real;
+
+		/* /dev/stdout -> /proc/self/fd/1 -> "pipe:[4026]": a link the
+		 * kernel follows to a pipe, a socket or a deleted file,
+		 * though its text names no file.  It is not dangling, and
+		 * has no directory a temporary could be renamed in: it is
+		 * written in place, as without SC_COPY_ATOMIC. */
+		if (fstatat(a->dst_dirfd, a->dst_name, &real, 0) == 0) {
+			close(f->tdirfd);
+			f->tdirfd = -1;
+			free(f->tname);
+			f->tname = NULL;
+			f->dst_exists = f->have_old = true;
+			f->old = real;
+			f->atomic = false;
+			return 0;
+		}
+		if (!(f->flags & SC_FILE_DANGLING)) {
+			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			return -ENOENT;
+		}
+		f->dst_exists = f->have_old = false;	/* POSIXLY_CORRECT */
+	} else {
+		/* as it is now, not as the caller saw it through the link */
+		f->dst_exists = f->have_old = true;
+		f->old = st;
+	}
+	return 0;
+}
+
+/* The mode a new destination is made with: the source's permissions
+ * without the bits that must wait (see struct sc_made), and writable by
+ * us where xattrs are to be set on it.  Fills F->m's OMITTED and EXTRA,
+ * which the metadata step gives back. */
+static mode_t new_file_mode(struct fcopy *f)
+{
+	mode_t mode = f->ist.st_mode & 0777;
+
+	f->m.omitted = sc_copier_omitted(f->c, f->ist.st_mode) & 0777;
+	f->m.extra = (f->c->flags & SC_COPY_KEEP_XATTR) &&
+		     !sc_copier_privileged(f->c) ? S_IWUSR & ~mode : 0;
+	return (mode & ~f->m.omitted) | f->m.extra;
+}
+
+/* Is the destination's name still the file written (F->ost), and not a
+ * symlink it was written through, or what took its place? */
+static bool name_leads_here(const struct fcopy *f)
+{
+	struct stat st;
+
+	return fstatat(f->a->dst_dirfd, f->a->dst_name, &st,
+		       AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_dev == f->ost.st_dev && st.st_ino == f->ost.st_ino;
+}
+
+/* Roads restricted by the caller (sc_copier_set_roads): the plan may be
+ * left with none, and an existing destination must not be emptied
+ * before that is known (issue 29: with only clone allowed from ext4 to
+ * ext4, OUT was truncated, then -EOPNOTSUPP returned). */
+static bool roads_restricted(const struct fcopy *f)
+{
+	return f->c->roads != SC_ROADMASK_ALL;
+}
+
+/* Opens the destination: a temporary (SC_COPY_ATOMIC), the existing file,
+ * or a new one made without the bits that must wait.  0 or -errno, with
+ * its event (nothing to clean up). */
+/* The destination that exists, opened for writing (f->out).  Returns 0
+ * -- also when it went away, or was removed under SC_FILE_FORCE, and is
+ * to be made anew (f->dst_exists false) -- or -errno, said. */
+static int open_existing(struct fcopy *f, int flags)
+{
+	const struct sc_copy_args *a = f->a;
+	/* SC_REFLINK_ALWAYS must leave the old file intact when the clone
+	 * is refused: clone over it, then cut it to size; so must
+	 * restricted roads until the plan has one. */
+	bool trunc = !f->clone_only && !(f->c->flags & SC_COPY_NO_DATA) &&
+		     !roads_restricted(f);
+	int e;
+
+	f->out = sc_fcopy_open_retry(f->x, a->dst_dirfd, a->dst_name,
+				     flags | (trunc ? O_TRUNC : 0), 0);
+	f->truncated = f->out >= 0 && trunc;
+	if (f->out < 0 && errno == ENOENT) {
+		/* gone since it was stat'ed (another NFS client, say): made
+		 * anew below, as cp does */
+		f->dst_exists = f->have_old = false;
+	} else if (f->out < 0 && (f->flags & SC_FILE_FORCE)) {
+		/* a destination we cannot open goes, and a new one is made
+		 * in its place */
+		if (unlinkat(a->dst_dirfd, a->dst_name, 0) < 0) {
+			if (errno != ENOENT) {
+				e = -errno;
+				sc_fcopy_event(f, SC_EV_REMOVE_DEST, e, true);
+				return e;
+			}
+		} else {
+			sc_report_add(f->rep, SC_EV_REMOVE_DEST, 0, false,
+				      false);
+			f->rep->flags |= SC_REPORT_REMOVED;
+		}
+		f->dst_exists = f->have_old = false;
+	} else if (f->out < 0) {
+		e = -errno;
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
+	return 0;
+}
+
+/* The destination made anew (O_EXCL) and opened (f->out).  Returns 0 or
+ * -errno, said. */
+static int create_new(struct fcopy *f, int flags)
+{
+	const struct sc_copy_args *a = f->a;
+	int e;
+
+	f->out = sc_fcopy_open_retry(f->x, a->dst_dirfd, a->dst_name,
+				     flags | O_CREAT | O_EXCL,
+				     new_file_mode(f));
+	f->exclusive = f->out >= 0;
+	if (f->out < 0 && errno == EEXIST) {
+		struct stat lst;
+
+		/* not there when looked at, but a name: a symlink to
+		 * nowhere.  cp does not write through it (POSIXLY_CORRECT:
+		 * it does, making the file it names). */
+		if (fstatat(a->dst_dirfd, a->dst_name, &lst,
+			    AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISLNK(lst.st_mode)) {
+			errno = EEXIST;
+		} else if (!(f->flags & SC_FILE_DANGLING)) {
+			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			return -ENOENT;
+		} else {
+			f->out = openat(a->dst_dirfd, a->dst_name,
+					flags | O_CREAT, f->ist.st_mode & 0777);
+		}
+	}
+	if (f->out < 0) {
+		e = -errno;
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
+	f->created = true;
+	f->rep->flags |= SC_REPORT_CREATED;
+	return 0;
+}
+
+int sc_fcopy_open_destination(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	struct sc_copier *c = f->c;
+	int flags = (c->flags & SC_COPY_VERIFY ? O_RDWR : O_WRONLY) |
+		    O_CLOEXEC | O_NOCTTY;
+	int e;
+
+	if (f->given_out) {
+		f->out = a->dst_fd;
+		return 0;
+	}
+	if (f->atomic && (e = atomic_through_link(f)) < 0)
+		return e;
+	/* A running program cannot be opened for writing (ETXTBSY), but it
+	 * can be replaced: SC_COPY_ATOMIC renames over it, as install
+	 * does. */
+	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
+		f->atomic = false;	/* a device or FIFO: write into it */
+	f->as_new = !f->have_old || (f->flags & FILE_REPLACE);
+
+	if (f->atomic) {
+		struct sc_meta_at at = sc_fcopy_atomic_at(f);
+
+		/* The temporary of a new file is made as the file itself
+		 * would be; one that replaces a file is ours alone until it
+		 * takes the old file's attributes (sc_fcopy_finish_file()). */
+		f->out = sc_target_temp_open(f->x, at.dirfd, at.name,
+					     f->as_new ? new_file_mode(f) :
+					     S_IRUSR | S_IWUSR, &f->named_tmp);
+		if (f->out < 0) {
+			sc_fcopy_event(f, SC_EV_OPEN_DEST, f->out, true);
+			return f->out;
+		}
+	} else if (f->dst_exists && (e = open_existing(f, flags)) < 0) {
+		return e;
+	}
+	if (!f->atomic && !f->dst_exists && (e = create_new(f, flags)) < 0)
+		return e;
+	f->m.created = f->created || (f->atomic && f->as_new);
+	f->m.have_old = f->have_old && !f->as_new;
+	f->m.old_mode = f->m.have_old ? f->old.st_mode : 0;
+	if (f->m.created)
+		f->rep->flags |= SC_REPORT_CREATED;
+	f->rep->flags |= SC_REPORT_DEST_OPENED;
+	return 0;
+}
+
+/* What the open destination is, what a signal or a failure does to it,
+ * and the plan for the data.  0 or -errno (then
+ * sc_fcopy_abandon_file()). */
+/* --verify: what the copy can be proven by.  Returns 0, or -EOPNOTSUPP
+ * (said) for a destination that keeps nothing to read back. */
+static int plan_for_verify(struct fcopy *f)
+{
+	struct sc_copy_report *rep = f->rep;
+
+	if (!(f->c->flags & SC_COPY_NO_DATA) &&
+	    (!f->out_seekable ||
+	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
+		/* /dev/null, a FIFO, a terminal or a file opened as a
+		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
+		 * be read back: such a copy could never be proven, so
+		 * nothing is written. */
+		sc_fcopy_event(f, SC_EV_UNVERIFIABLE, -EOPNOTSUPP, true);
+		return -EOPNOTSUPP;
+	}
+	if (!S_ISREG(f->ist.st_mode) && !S_ISBLK(f->ist.st_mode)) {
+		/* A pipe cannot be read twice: its bytes must pass through
+		 * the library to be checked. */
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if (r != SC_ROAD_RW && rep->plan.step[r].use) {
+				rep->plan.step[r].use = false;
+				rep->plan.step[r].why = sc_why_stream_verify;
+				rep->plan.n_use--;
+			}
+	}
+	return 0;
+}
+
+int sc_fcopy_prepare_destination(struct fcopy *f)
+{
+	struct sc_copier *c = f->c;
+	struct sc_copy_report *rep = f->rep;
+	const struct sc_fs_facts *dir_facts = f->a->dst_dir_facts;
+
+	if (f->exclusive && dir_facts) {
+		/* A file just made (O_EXCL) in a directory whose facts the
+		 * caller knows: a regular file on the directory's
+		 * filesystem, no need to ask. */
+		f->ost.st_mode = S_IFREG;
+		rep->dst_fs = dir_facts;
+	} else if (fstat(f->out, &f->ost) < 0) {
+		int e = -errno;
+
+		sc_fcopy_event(f, SC_EV_STAT_DEST, e, true);
+		return e;
+	} else {
+		rep->dst_fs = sc_copier_facts(c, f->out, &f->ost);
+	}
+	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
+	/* Only a regular file of ours is ever removed: never /dev/null or
+	 * another device or FIFO that was the destination, nor the
+	 * caller's descriptor. */
+	f->removable = !f->atomic && !f->given_out &&
+		       !(c->flags & SC_COPY_NO_DATA) && S_ISREG(f->ost.st_mode);
+	/* A file with other names, or one written through a symlink (or
+	 * /dev/stdout), is emptied, never removed: the name is not ours to
+	 * take away, and the file must not look complete. */
+	f->shared = f->removable && !f->exclusive &&
+		    (f->ost.st_nlink > 1 || !name_leads_here(f));
+	if (f->removable)
+		sc_target_partial_begin(f->x, f->a->dst_dirfd, f->a->dst_name,
+					f->out, f->exclusive && dir_facts ?
+					NULL : &f->ost, f->shared);
+	sc_fcopy_make_plan(f, &f->ist, f->ost.st_mode);
+	if (c->flags & SC_COPY_VERIFY) {
+		int e = plan_for_verify(f);
+
+		if (e < 0)
+			return e;
+	}
+	if (c->flags & SC_COPY_NO_DATA)
+		return 0;
+	if (!rep->plan.n_use) {
+		/* no road: the destination was not emptied, and stays */
+		if (!f->truncated && !f->created && !f->atomic)
+			f->removable = false;
+	} else if (f->dst_exists && !f->truncated && !f->clone_only &&
+		   !f->atomic && S_ISREG(f->ost.st_mode) &&
+		   (roads_restricted(f) || f->given_out)) {
+		/* a road will be taken: now the old bytes go */
+		if (ftruncate(f->out, 0) < 0) {
+			int e = -errno;
+			struct sc_ev *ev;
+
+			rep->res.side = SC_SIDE_WRITE;
+			rep->res.err = e;
+			ev = sc_fcopy_event(f, SC_EV_DATA, e, true);
+			if (ev)
+				ev->side = SC_SIDE_WRITE;
+			return e;
+		}
+		f->truncated = true;
+	}
+	return 0;
+}
+
+/* The metadata, SC_COPY_SYNC, the rename of the atomic temporary and the
+ * close.  0 (OUT is closed), or -errno (then sc_fcopy_abandon_file());
+ * a metadata failure that counts but leaves a whole copy in place goes
+ * to *META_ERR. */
+int sc_fcopy_finish_file(struct fcopy *f, int *meta_err)
+{
+	struct sc_copier *c = f->c;
+	char buf[64];
+	struct sc_meta_at s = sc_fcopy_src_at(f, buf, sizeof(buf)),
+			  d = sc_fcopy_dst_at(f);
+	int e;
+
+	if (f->atomic && f->have_old && !f->as_new) {
+		/* The new inode first becomes what the old one would be
+		 * after an overwrite in place; then the metadata asked for
+		 * is done to it as it would have been to the old one. */
+		struct sc_meta_at at = sc_fcopy_atomic_at(f);
+
+		e = sc_meta_take_old(c, f->rep, f->out, &at, &f->old);
+		if (e < 0)
+			return e;
+	}
+	/* the caller's descriptor gets bytes only (sc_copier_copy_fd) */
+	e = f->given_out ? 0 :
+	    sc_meta_apply(c, f->rep, f->in, f->out, &s, &d, &f->ist, &f->m);
+	if (e < 0) {
+		if (f->atomic)
+			return e;
+		*meta_err = e;
+	}
+	/* A FIFO, a terminal or a character device has nothing to sync:
+	 * fsync(2) says EINVAL there, after every byte was delivered. */
+	if ((c->flags & SC_COPY_SYNC) && fsync(f->out) < 0 &&
+	    !(errno == EINVAL && !S_ISREG(f->ost.st_mode) &&
+	      !S_ISBLK(f->ost.st_mode))) {
+		e = -errno;
+		sc_fcopy_event(f, SC_EV_SYNC, e, true);
+		return e;
+	}
+	if (f->atomic) {
+		struct sc_meta_at at = sc_fcopy_atomic_at(f);
+
+		e = sc_target_temp_commit(f->x, f->out, at.dirfd, at.name,
+					  f->named_tmp, !f->have_old);
+		if (e < 0) {
+			sc_fcopy_event(f, SC_EV_COMMIT, e, true);
+			return e;
+		}
+	}
+	/* complete: a signal leaves it now, before its descriptor goes */
+	sc_target_partial_end(f->x);
+	if (f->given_out) {
+		f->out = -1;
+		return 0;
+	}
+	e = close(f->out);
+	f->out = -1;
+	if (e < 0) {
+		e = -errno;
+		sc_fcopy_event(f, SC_EV_CLOSE, e, true);
+		return e;
+	}
+	return 0;
+}
+
+/* Never leave a destination that looks complete and is not.  An atomic
+ * copy never touched the old file, and the temporary goes; in place,
+ * what was written is a prefix, or nothing: remove it (an existing
+ * destination was already emptied), or, when other names share it or
+ * it was written through a symlink, empty it and keep the names.  The
+ * caller's descriptor is cut to what was copied. */
+void sc_fcopy_abandon_file(struct fcopy *f)
+{
+	/* the name goes only while it leads to the file written (not
+	 * known, and not asked, for one made here with O_EXCL) */
+	bool remove = f->removable && !f->shared &&
+		      ((f->exclusive && f->a->dst_dir_facts) ||
+		       name_leads_here(f));
+
+	sc_target_partial_end(f->x);
+	if (f->given_out) {
+		struct stat st;
+
+		/* a road may have written past the offset it then
+		 * reported, a repair may have failed */
+		if ((f->truncated || f->rep->res.bytes) &&
+		    fstat(f->out, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size > f->rep->res.size)
+			(void)!ftruncate(f->out, f->rep->res.size);
+		f->out = -1;
+		return;
+	}
+	if (f->out >= 0) {
+		if (f->removable && !remove)
+			(void)!ftruncate(f->out, 0);
+		close(f->out);
+		f->out = -1;
+	}
+	if (f->atomic)
+		sc_target_temp_abandon(f->x, f->named_tmp);
+	else if (remove)
+		unlinkat(f->a->dst_dirfd, f->a->dst_name, 0);
+}
