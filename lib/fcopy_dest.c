@@ -94,9 +94,6 @@ static bool roads_restricted(const struct fcopy *f)
 	return f->c->roads != SC_ROADMASK_ALL;
 }
 
-/* Opens the destination: a temporary (SC_COPY_ATOMIC), the existing file,
- * or a new one made without the bits that must wait.  0 or -errno, with
- * its event (nothing to clean up). */
 /* The destination that exists, opened for writing (f->out).  Returns 0
  * -- also when it went away, or was removed under SC_FILE_FORCE, and is
  * to be made anew (f->dst_exists false) -- or -errno, said. */
@@ -179,6 +176,29 @@ static int create_new(struct fcopy *f, int flags)
 	return 0;
 }
 
+/* SC_COPY_ATOMIC replaces the old file by a rename, which asks only the
+ * directory's permission; a copy in place writes into the old file, and
+ * so needs leave to write it.  The atomic copy asks the same: a file the
+ * caller may not write (its mode, another's file in a directory open to
+ * all, an immutable one) is refused as opening it would be, unless
+ * SC_FILE_FORCE says it may go, as cp -f removes it.  A running program
+ * (ETXTBSY) is replaced, as install does.  0 or -errno, with its event. */
+static int may_write_old(struct fcopy *f)
+{
+	struct sc_meta_at at = sc_fcopy_atomic_at(f);
+	int e;
+
+	if (faccessat(at.dirfd, at.name, W_OK, AT_EACCESS) == 0 ||
+	    errno == ETXTBSY || errno == ENOENT)
+		return 0;
+	e = -errno;
+	sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+	return e;
+}
+
+/* Opens the destination: a temporary (SC_COPY_ATOMIC), the existing file,
+ * or a new one made without the bits that must wait.  0 or -errno, with
+ * its event (nothing to clean up). */
 int sc_fcopy_open_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
@@ -199,6 +219,9 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
 		f->atomic = false;	/* a device or FIFO: write into it */
 	f->as_new = !f->have_old || (f->flags & FILE_REPLACE);
+	if (f->atomic && !f->as_new && !(f->flags & SC_FILE_FORCE) &&
+	    (e = may_write_old(f)) < 0)
+		return e;
 
 	if (f->atomic) {
 		struct sc_meta_at at = sc_fcopy_atomic_at(f);
@@ -227,9 +250,6 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	return 0;
 }
 
-/* What the open destination is, what a signal or a failure does to it,
- * and the plan for the data.  0 or -errno (then
- * sc_fcopy_abandon_file()). */
 /* --verify: what the copy can be proven by.  Returns 0, or -EOPNOTSUPP
  * (said) for a destination that keeps nothing to read back. */
 static int plan_for_verify(struct fcopy *f)
@@ -259,6 +279,9 @@ static int plan_for_verify(struct fcopy *f)
 	return 0;
 }
 
+/* What the open destination is, what a signal or a failure does to it,
+ * and the plan for the data.  0 or -errno (then
+ * sc_fcopy_abandon_file()). */
 int sc_fcopy_prepare_destination(struct fcopy *f)
 {
 	struct sc_copier *c = f->c;

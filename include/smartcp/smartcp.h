@@ -255,7 +255,9 @@ enum {
 					 * name, its directory) */
 	SC_COPY_ATOMIC = 1u << 2,	/* copy into a temporary in the
 					 * destination's directory, renamed
-					 * into place when complete */
+					 * into place when complete; one the
+					 * caller may not write is refused
+					 * unless SC_FILE_FORCE */
 	SC_COPY_IF_CHANGED = 1u << 3,	/* a destination that holds the
 					 * source's bytes only gets its
 					 * metadata */
