@@ -105,8 +105,8 @@ int main(int argc, char **argv)
 
 	start(argc, argv);
 	first = sc_options_parse(argc, argv, &opts);
-	if (first == SC_OPTIONS_DONE)
-		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	if (first == SC_OPTIONS_DONE)	/* --help, --version: said if lost */
+		return finish(EXIT_SUCCESS);
 	if (first < 0)
 		return EXIT_FAILURE;
 	if (opts.rules)

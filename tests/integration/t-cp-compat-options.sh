@@ -62,6 +62,8 @@ c abbrev-pat		'mkdir -p e; "$CP" --pat a e'
 c abbrev-verb		'"$CP" --verb a c'
 c abbrev-vers		'"$CP" --vers | head -n 1 | cut -d" " -f1'
 c abbrev-he		'"$CP" --he | head -n 1'
+c help-full		'"$CP" --help >/dev/full'
+c version-full		'"$CP" --version >/dev/full'
 c exact-link		'"$CP" --link a c'
 # where cp itself finds them ambiguous: its candidates only, in its order
 c ambiguous-p		'"$CP" --p a c'
