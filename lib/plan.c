@@ -268,8 +268,13 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 
 		if (!w && !(in->roads & (1u << r)))
 			w = road_why;
+		/* --reflink=always has the clone alone: each file asks
+		 * the kernel, whose answer (EXDEV, EOPNOTSUPP) is the one
+		 * cp gives for every file, at the cost of an ioctl that
+		 * fails at once */
 		if (!w && (in->learned & (1u << r)) && !in->roads_forced &&
-		    r != SC_ROAD_RW)
+		    r != SC_ROAD_RW &&
+		    !(r == SC_ROAD_CLONE && in->reflink == SC_REFLINK_ALWAYS))
 			w = learned;
 		plan->step[r].use = !w;
 		plan->step[r].by_option = w && option_reason(w);

@@ -250,6 +250,11 @@ static const struct row reflink_rows[] = {
 	  .reflink = SC_REFLINK_ALWAYS,
 	  .want = { USE, "--reflink=always", "--reflink=always",
 		    "--reflink=always" } },
+	/* the kernel is asked again: its errno is the message's */
+	{ "always, clone learned", &ext4_a, &xfs_fs, K61,
+	  .reflink = SC_REFLINK_ALWAYS, .learned = R(SC_ROAD_CLONE),
+	  .want = { USE, "--reflink=always", "--reflink=always",
+		    "--reflink=always" } },
 };
 
 /* --sparse=always into a regular file: only read_write sees the zero runs
