@@ -308,11 +308,13 @@ int sc_fcopy_prepare_destination(struct fcopy *f)
 	 * caller's descriptor. */
 	f->removable = !f->atomic && !f->given_out &&
 		       !(c->flags & SC_COPY_NO_DATA) && S_ISREG(f->ost.st_mode);
-	/* A file with other names, or one written through a symlink (or
-	 * /dev/stdout), is emptied, never removed: the name is not ours to
-	 * take away, and the file must not look complete. */
-	f->shared = f->removable && !f->exclusive &&
-		    (f->ost.st_nlink > 1 || !name_leads_here(f));
+	/* A file that was there before the copy is emptied, never removed:
+	 * it must not look complete, but its name, its other names (a hard
+	 * link, a symlink to it, /dev/stdout) and what it carries (owner,
+	 * group, mode, ACL, extended attributes, which a copy into it again
+	 * keeps, as cp's does) are not ours to take away.  Removed, a 0600
+	 * file copied again from a 0644 source came back 0644. */
+	f->shared = f->removable && !f->exclusive;
 	if (f->removable)
 		sc_target_partial_begin(f->x, f->a->dst_dirfd, f->a->dst_name,
 					f->out, f->exclusive && dir_facts ?

@@ -385,10 +385,9 @@ void sc_copy_ctx_reset_cancel(struct sc_copy_ctx *x);
 
 /* For a signal handler that is about to end the process (it cannot wait
  * for the copy to stop): removes what the copy in progress on X has made,
- * as cancellation would, now: a file it was writing in place goes while
- * its name still leads to it (else, and where it has other names or was
- * written through a symlink, it is emptied through its descriptor), a
- * named temporary goes.  Async-signal-safe; the copy must not go on
+ * as cancellation would, now: a file it created goes while its name
+ * still leads to it (else it is emptied through its descriptor), a file
+ * that was there before is emptied, a named temporary goes.  Async-signal-safe; the copy must not go on
  * afterwards.  True when something was removed or emptied. */
 bool sc_copy_ctx_abandon(struct sc_copy_ctx *x);
 
@@ -460,8 +459,8 @@ void sc_copy_report_free(struct sc_copy_report *r);
  * held still, verifies and repairs once, keeps the metadata asked for,
  * syncs, commits.  On failure the destination is never left looking
  * complete: a file it created, or a temporary, is removed; a file it was
- * overwriting in place is emptied where it has other names or was
- * reached through a symlink, else removed; an atomic copy leaves the old
+ * overwriting in place is emptied (it keeps its names, owner, mode and
+ * attributes); an atomic copy leaves the old
  * destination untouched; a destination the call knew it could not copy
  * into (no road, a stream it could not verify) is not touched.  A
  * metadata failure under SC_COPY_META_STRICT fails the call, but a file
