@@ -77,6 +77,24 @@ need_cmd() {
 	done
 }
 
+# need_gnu_cp_as_user: for the tests that run GNU cp and smartcp side by
+# side as uid 65534, both found through PATH as "cp": GNU_CP (/bin/cp,
+# else SKIP), NB (the command prefix that runs as uid 65534) and
+# $T/ours/cp (smartcp under cp's name, runnable by that user: $T made
+# searchable).  Needs root.
+need_gnu_cp_as_user() {
+	need_cmd setpriv
+	GNU_CP=/bin/cp
+	"$GNU_CP" --version 2>/dev/null | grep -q 'GNU coreutils' ||
+		skip "$GNU_CP is not GNU cp"
+	NB='setpriv --reuid=65534 --regid=65534 --clear-groups'
+	chmod 0755 "$T"
+	mkdir -p "$T/ours"
+	ln -s "$SMARTCP" "$T/ours/cp"
+	$NB "$T/ours/cp" --version >/dev/null 2>&1 ||
+		skip "uid 65534 cannot run $SMARTCP (a directory on its path not searchable?)"
+}
+
 # need_shim: sets $SHIM to the fault shim (tests/shim/faultshim.so) by an
 # absolute name, or fails.
 need_shim() {

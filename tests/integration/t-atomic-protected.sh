@@ -13,16 +13,9 @@ set -eu
 need_root "makes root-owned files, runs copies as uid 65534"
 need_cmd setpriv
 
-GNU_CP=/bin/cp
-"$GNU_CP" --version 2>/dev/null | grep -q 'GNU coreutils' ||
-	skip "$GNU_CP is not GNU cp"
-NB='setpriv --reuid=65534 --regid=65534 --clear-groups'
-chmod 0755 "$T"
-mkdir "$T/ours" "$T/w"
+need_gnu_cp_as_user
+mkdir "$T/w"
 chmod 0777 "$T/w"
-ln -s "$SMARTCP" "$T/ours/cp"
-$NB "$T/ours/cp" --version >/dev/null 2>&1 ||
-	skip "uid 65534 cannot run $SMARTCP (a directory on its path not searchable?)"
 
 # fixture: f (the new bytes), g (root's, 0644), h (the user's, 0444)
 fixture() {

@@ -14,16 +14,9 @@ set -eu
 need_root "mounts tmpfs, runs copies as uid 65534"
 need_cmd setpriv
 
-GNU_CP=/bin/cp
-"$GNU_CP" --version 2>/dev/null | grep -q 'GNU coreutils' ||
-	skip "$GNU_CP is not GNU cp"
-NB='setpriv --reuid=65534 --regid=65534 --clear-groups'
-chmod 0755 "$T"
-mkdir "$T/ours" "$T/w"
+need_gnu_cp_as_user
+mkdir "$T/w"
 chmod 0777 "$T/w"
-ln -s "$SMARTCP" "$T/ours/cp"
-$NB "$T/ours/cp" --version >/dev/null 2>&1 ||
-	skip "uid 65534 cannot run $SMARTCP (a directory on its path not searchable?)"
 head -c 300000 /dev/urandom >"$T/big"
 chmod 0644 "$T/big"
 # 64 KiB: the 300,000 bytes of big cannot fit

@@ -17,17 +17,10 @@ set -eu
 need_root "mounts tmpfs, runs the copies as uid 65534"
 need_cmd setpriv strace taskset
 
-GNU_CP=/bin/cp
-"$GNU_CP" --version 2>/dev/null | grep -q 'GNU coreutils' ||
-	skip "$GNU_CP is not GNU cp"
-NB='setpriv --reuid=65534 --regid=65534 --clear-groups'
+need_gnu_cp_as_user
 # LeakSanitizer cannot run under ptrace (see trace_smartcp in lib.sh)
 NOLEAK="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-chmod 0755 "$T"
-mkdir "$T/ours" "$T/src"
-ln -s "$SMARTCP" "$T/ours/cp"
-$NB "$T/ours/cp" --version >/dev/null 2>&1 ||
-	skip "uid 65534 cannot run $SMARTCP (a directory on its path not searchable?)"
+mkdir "$T/src"
 # Workers start for a destination on tmpfs (not for ext4 without a
 # journal, where one worker starts only for a tree that is not cached).
 mount_tmpfs "$T/m" 64M

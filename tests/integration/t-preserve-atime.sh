@@ -13,15 +13,7 @@ need_cmd setpriv mkfs.ext4
 [ "$(nproc)" -ge 2 ] ||
 	skip "one CPU: no workers by default, so no probe to check"
 
-GNU_CP=/bin/cp
-"$GNU_CP" --version 2>/dev/null | grep -q 'GNU coreutils' ||
-	skip "$GNU_CP is not GNU cp"
-NB='setpriv --reuid=65534 --regid=65534 --clear-groups'
-chmod 0755 "$T"
-mkdir "$T/ours"
-ln -s "$SMARTCP" "$T/ours/cp"
-$NB "$T/ours/cp" --version >/dev/null 2>&1 ||
-	skip "uid 65534 cannot run $SMARTCP (a directory on its path not searchable?)"
+need_gnu_cp_as_user
 
 truncate -s 256M "$T/e.img"
 mkfs.ext4 -q -F -O ^has_journal "$T/e.img"
