@@ -180,9 +180,12 @@ static int create_new(struct fcopy *f, int flags)
  * directory's permission; a copy in place writes into the old file, and
  * so needs leave to write it.  The atomic copy asks the same: a file the
  * caller may not write (its mode, another's file in a directory open to
- * all, an immutable one) is refused as opening it would be, unless
- * SC_FILE_FORCE says it may go, as cp -f removes it.  A running program
- * (ETXTBSY) is replaced, as install does.  0 or -errno, with its event. */
+ * all, an immutable one) is refused as opening it would be.  Under
+ * SC_FILE_FORCE it goes as cp -f makes it go: the name given gets a new
+ * file -- a symlink's name, never the file the link leads to, which the
+ * caller may not write -- made as a new file is, not with the old one's
+ * attributes.  A running program (ETXTBSY) is replaced, as install does.
+ * 0 or -errno, with its event. */
 static int may_write_old(struct fcopy *f)
 {
 	struct sc_meta_at at = sc_fcopy_atomic_at(f);
@@ -192,8 +195,18 @@ static int may_write_old(struct fcopy *f)
 	    errno == ETXTBSY || errno == ENOENT)
 		return 0;
 	e = -errno;
-	sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
-	return e;
+	if (!(f->flags & SC_FILE_FORCE)) {
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
+	if (f->tdirfd >= 0) {
+		close(f->tdirfd);
+		f->tdirfd = -1;
+		free(f->tname);
+		f->tname = NULL;
+	}
+	f->as_new = true;	/* the name is still taken: a rename over it */
+	return 0;
 }
 
 /* Opens the destination: a temporary (SC_COPY_ATOMIC), the existing file,
@@ -219,8 +232,7 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
 		f->atomic = false;	/* a device or FIFO: write into it */
 	f->as_new = !f->have_old || (f->flags & FILE_REPLACE);
-	if (f->atomic && !f->as_new && !(f->flags & SC_FILE_FORCE) &&
-	    (e = may_write_old(f)) < 0)
+	if (f->atomic && !f->as_new && (e = may_write_old(f)) < 0)
 		return e;
 
 	if (f->atomic) {

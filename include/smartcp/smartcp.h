@@ -257,7 +257,9 @@ enum {
 					 * destination's directory, renamed
 					 * into place when complete; one the
 					 * caller may not write is refused
-					 * unless SC_FILE_FORCE */
+					 * unless SC_FILE_FORCE (then the name
+					 * given, not a link's target, gets a
+					 * new file) */
 	SC_COPY_IF_CHANGED = 1u << 3,	/* a destination that holds the
 					 * source's bytes only gets its
 					 * metadata */

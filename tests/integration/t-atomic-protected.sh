@@ -5,7 +5,8 @@
 # (taking its ownership) or their own read-only file, and exited 0,
 # where cp says "Permission denied".  Now, as uid 65534 in a directory
 # open to all, beside GNU cp (the same words and exit status, nothing
-# changed, nothing left behind); -f lets it replace them, as cp -f does;
+# changed, nothing left behind); -f lets it replace them, as cp -f does,
+# and through a symlink replaces the link, never the file it leads to;
 # root replaces a read-only file, as cp does; a running program is still
 # replaced (ETXTBSY), as install does.
 set -eu
@@ -73,6 +74,27 @@ assert_line "rc=0" "$T/ours.f"
 assert_eq "$(cat "$T/w/h")" new "h after -f"
 assert_eq "$(ls -A "$T/w" | tr '\n' ' ')" "f g h " "the files left"
 pass "--atomic -f replaced both, no temporary left"
+
+say "-f through a symlink to a file the user may not write: the link goes, as with cp -f"
+for who in gnu ours; do
+	fixture
+	ln -s g "$T/w/lg"
+	chown -h 65534 "$T/w/lg"
+	if [ "$who" = gnu ]; then
+		as_user gnu "$T/$who.lg" -f f lg
+	else
+		as_user ours "$T/$who.lg" --atomic -f f lg
+	fi
+	(cd "$T/w" && stat -c '%n %F %a %U' g lg && cat g lg) >"$T/$who.lg.state"
+done
+cmp "$T/ours.lg" "$T/gnu.lg" || fail "--atomic -f f lg: not what GNU cp -f says"
+cmp "$T/ours.lg.state" "$T/gnu.lg.state" || {
+	diff "$T/ours.lg.state" "$T/gnu.lg.state" >&2
+	fail "--atomic -f f lg: not the files GNU cp -f leaves"
+}
+assert_line "rootfile" "$T/ours.lg.state"
+assert_line "lg regular file 644 nobody" "$T/ours.lg.state"
+pass "root's file untouched, lg a new file of the user's, as GNU cp -f leaves them"
 
 say "root replaces a read-only file, as cp does"
 fixture
