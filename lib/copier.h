@@ -159,6 +159,10 @@ struct sc_made {
 	mode_t extra;		/* S_IWUSR added at creation to set xattrs */
 	bool have_old;		/* an existing destination: OLD_MODE is its mode */
 	mode_t old_mode;
+	bool old_known;		/* ... and it is OLD_DEV, OLD_INO */
+	dev_t old_dev;
+	ino_t old_ino;
+	bool in_opath, out_opath;	/* IN, OUT of sc_meta_apply are O_PATH */
 };
 
 /* A file as the kernel is asked about it: NAME in DIRFD. */
@@ -168,22 +172,31 @@ struct sc_meta_at {
 };
 
 /* Applies the copier's SC_COPY_KEEP_* (and cp's own mode rules) to DST,
- * made as M says, from source SRC whose stat is ST: through OUT when it
- * is open (then IN is the open source), else by name (IN and OUT -1).
- * The order is cp's: times, owner (chown clears set-id bits and
- * capabilities), xattrs, then mode and ACL.  Every failure is an event
- * of REP.  0, or the -errno of a failure that counts. */
+ * made as M says, from source SRC whose stat is ST.  The destination is
+ * OUT when it is open (for writing, or O_PATH: M->out_opath), else DST
+ * held by descriptor (never followed) and checked to be of ST's type,
+ * made by the caller when M says so (not another name of an older file,
+ * its maker's), the file M->old_* says when known.  The source is IN
+ * when open (M->in_opath), else SRC held and checked to be ST's inode.
+ * Every attribute is set through those descriptors, never by a name that
+ * someone may have pointed elsewhere since.  The order is cp's: times,
+ * owner (chown clears set-id bits and capabilities), xattrs, then mode
+ * and ACL.  Every failure is an event of REP.  0, or the -errno of a
+ * failure that counts; -ESTALE (SC_EV_REPLACED, its WHICH the side) when
+ * an end is not the object it must be. */
 int sc_meta_apply(struct sc_copier *c, struct sc_copy_report *rep, int in,
 		  int out, const struct sc_meta_at *src,
 		  const struct sc_meta_at *dst, const struct stat *st,
 		  struct sc_made *m);
 
 /* cp --parents, after the copy: times, owner and mode of the directory
- * DST (a path) made or found for source directory SRC (stat ST);
+ * made or found for source directory SRC (stat ST), held as sc_meta_apply
+ * holds its ends (IN, OUT: O_PATH descriptors, else the names);
  * RESTORE: ST's mode must be set even without SC_COPY_KEEP_MODE.  0, or
  * the -errno of the first failure (each an event). */
-int sc_meta_parent(struct sc_copier *c, struct sc_copy_report *rep,
-		   const char *src, const char *dst, const struct stat *st,
+int sc_meta_parent(struct sc_copier *c, struct sc_copy_report *rep, int in,
+		   int out, const struct sc_meta_at *src,
+		   const struct sc_meta_at *dst, const struct stat *st,
 		   bool restore);
 
 /* SC_COPY_ATOMIC over an existing file: the temporary OUT, which is to

@@ -249,7 +249,11 @@ static int already_equal(struct fcopy *f)
 		return 1;
 	s = sc_fcopy_src_at(f, buf, sizeof(buf));
 	d = sc_fcopy_dst_at(f);
-	e = sc_meta_apply(f->c, f->rep, -1, -1, &s, &d, &f->ist, &f->m);
+	/* the file compared, and no other, gets the metadata */
+	f->m.old_known = true;
+	f->m.old_dev = f->old.st_dev;
+	f->m.old_ino = f->old.st_ino;
+	e = sc_meta_apply(f->c, f->rep, f->in, -1, &s, &d, &f->ist, &f->m);
 	return e < 0 ? e : 1;
 }
 
@@ -452,6 +456,14 @@ out:
 	return e;
 }
 
+/* Is FD (>= 0) a descriptor opened O_PATH? */
+static bool is_opath(int fd)
+{
+	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+
+	return fl >= 0 && (fl & O_PATH);
+}
+
 int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
 		     struct sc_copy_report *rep)
 {
@@ -469,9 +481,13 @@ int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
 	if (!rep)
 		return -ENOMEM;
 	sc_report_reset(rep);
+	s = (struct sc_meta_at){ args->src_dirfd,
+				 args->src_name ? args->src_name : "" };
+	d = (struct sc_meta_at){ args->dst_dirfd,
+				 args->dst_name ? args->dst_name : "" };
 	if (args->made & SC_MADE_PARENT) {
-		e = sc_meta_parent(x->c, rep, args->src_name, args->dst_name,
-				   args->src_st,
+		e = sc_meta_parent(x->c, rep, args->src_fd, args->dst_fd, &s,
+				   &d, args->src_st,
 				   args->made & SC_MADE_RESTORE);
 		rep->error = e;
 		return e;
@@ -483,18 +499,12 @@ int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
 		.mode = args->made_mode, .omitted = args->omitted,
 		.extra = args->extra, .have_old = args->made & SC_MADE_OLD,
 		.old_mode = args->old_mode,
+		/* the caller's descriptors: open for I/O, or held O_PATH */
+		.in_opath = is_opath(args->src_fd),
+		.out_opath = is_opath(args->dst_fd),
 	};
-	s = (struct sc_meta_at){ args->src_dirfd,
-				 args->src_name ? args->src_name : "" };
-	d = (struct sc_meta_at){ args->dst_dirfd,
-				 args->dst_name ? args->dst_name : "" };
-	/* through descriptors only when both are open (libattr and libacl
-	 * take a pair) */
-	e = sc_meta_apply(x->c, rep,
-			  args->src_fd >= 0 && args->dst_fd >= 0 ?
-			  args->src_fd : -1,
-			  args->src_fd >= 0 && args->dst_fd >= 0 ?
-			  args->dst_fd : -1, &s, &d, args->src_st, &m);
+	e = sc_meta_apply(x->c, rep, args->src_fd, args->dst_fd, &s, &d,
+			  args->src_st, &m);
 	rep->error = e;
 	return e;
 }

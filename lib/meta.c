@@ -4,16 +4,13 @@
  * an event of the report, and the program decides what to print (smartcp
  * words them as cp does, src/attrs.c). */
 #include "common.h"
-#include "copier.h"
+#include "meta_int.h"
 
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/xattr.h>
 #include <acl/libacl.h>
-#include <attr/error_context.h>
-#include <attr/libattr.h>
 
 mode_t sc_copier_omitted(const struct sc_copier *c, mode_t src_mode)
 {
@@ -40,17 +37,7 @@ bool sc_copier_meta_match(const struct sc_copier *c, const struct stat *s,
 		 s->st_mtim.tv_nsec == d->st_mtim.tv_nsec));
 }
 
-/* What one application of the metadata needs. */
-struct meta {
-	struct sc_copier *c;
-	struct sc_copy_report *rep;
-	bool strict;		/* SC_COPY_META_STRICT: failures count */
-};
-
-/* A failure to keep an attribute: an event (a warning in cp's words),
- * which counts only with SC_COPY_META_STRICT.  Returns 0, or the -errno
- * it counts as. */
-static int lost(const struct meta *mt, enum sc_event_kind kind, int err)
+int meta_lost(const struct meta *mt, enum sc_event_kind kind, int err)
 {
 	sc_report_add(mt->rep, kind, -err, mt->strict, false);
 	return mt->strict ? -(err ? err : EPERM) : 0;
@@ -63,160 +50,14 @@ static int failed(const struct meta *mt, enum sc_event_kind kind, int err)
 	return -(err ? err : EPERM);
 }
 
-/* A name of AT for the calls that only take one (libattr, libacl): the
- * name itself when it is relative to the working directory, else
- * /proc/self/fd/DIRFD/NAME ("." the directory itself), which /proc
- * resolves through the open descriptor, whatever the depth.  NULL
- * (ENAMETOOLONG) when it does not fit. */
-static const char *at_name(const struct sc_meta_at *at, char *buf,
-			   size_t size)
-{
-	if (at->dirfd == AT_FDCWD)
-		return at->name;
-	if (snprintf(buf, size, "/proc/self/fd/%d/%s", at->dirfd,
-		     at->name) < (int)size)
-		return buf;
-	errno = ENAMETOOLONG;
-	return NULL;
-}
-
-/* --- libattr's error context -------------------------------------------- */
-
-/* What attr_copy_fd() is handed: an error context that also carries the
- * copier's xattr.conf rules, for the check it calls on every name
- * (libattr passes the context on to the check, and has no other argument
- * for it), and the report its failures go to. */
-struct attr_ctx {
-	struct error_context ec;	/* first: the callbacks cast back */
-	const struct sc_xattr_rules *rules;
-	struct sc_copy_report *rep;
-	bool strict;
-	unsigned events;	/* xattr events this call added */
-	/* the names libattr was handed: quoted, they come back as the
-	 * arguments of its messages, and tell which file a message names */
-	const char *src_name, *dst_name;
-};
-
-/* libattr's message: FMT (its translation) and its arguments, the names
- * quote() gave back: the files, by which one they are, and the
- * attribute's name, kept. */
-static void ctx_error(struct error_context *ctx, const char *fmt, ...)
-{
-	struct attr_ctx *a = (struct attr_ctx *)ctx;
-	int err = errno;
-	struct sc_ev *ev = sc_report_add(a->rep, SC_EV_META_XATTR, -err,
-					 a->strict, false);
-	const char *p = fmt;
-	va_list ap;
-
-	a->events++;
-	if (!ev)
-		return;
-	ev->format = fmt;
-	ev->which = -1;
-	va_start(ap, fmt);
-	/* libattr's formats take strings only ("setting attribute %s for
-	 * %s"): as many arguments as "%s" */
-	while ((p = strstr(p, "%s"))) {
-		const char *arg = va_arg(ap, const char *);
-
-		p += 2;
-		if (arg == a->src_name)
-			ev->which = 0;
-		else if (arg == a->dst_name)
-			ev->which = 1;
-		else if (arg)
-			sc_report_attr(a->rep, ev, arg);
-	}
-	va_end(ap);
-	errno = err;
-}
-
-static const char *ctx_quote(struct error_context *ctx, const char *name)
-{
-	(void)ctx;
-	return name;
-}
-
-static void ctx_quote_free(struct error_context *ctx, const char *name)
-{
-	(void)ctx;
-	(void)name;
-}
-
-static void ctx_none(struct error_context *ctx, const char *fmt, ...)
-{
-	(void)ctx;
-	(void)fmt;
-}
-
-/* libacl's failures are told by its return value, and reported by us */
-static struct error_context quiet_ctx = { ctx_none, ctx_quote,
-					  ctx_quote_free };
-
-/* libattr's attr_copy_check_permissions() with rules read once: copy
- * what no rule names.  A file that could not be read or parsed is
- * reported for every attribute, and every attribute is copied, as
- * libattr does (and so cp). */
-static int xattr_wanted(const char *name, struct error_context *ctx)
-{
-	struct attr_ctx *a = (struct attr_ctx *)ctx;
-	int err = sc_xattr_rules_error(a->rules);
-
-	if (err) {
-		struct sc_ev *ev = sc_report_add(a->rep, SC_EV_META_XATTR_CONF,
-						 -err, false, false);
-
-		if (ev) {
-			ev->format = "%s";
-			sc_report_attr(a->rep, ev,
-				       sc_xattr_rules_path(a->rules));
-		}
-	}
-	return sc_xattr_rules_action(a->rules, name) == SC_XATTR_COPY;
-}
-
 /* --- the steps of sc_meta_apply() ------------------------------------------ */
 
-/* A directory open as AT->dirfd (O_PATH) by its own /proc link, for
- * calls that follow links (chmod, libacl's): unlike "." in it (at_name(),
- * for libattr's l*xattr calls), it wants no search permission in the
- * directory, which its owner loses once the mode or an ACL without x for
- * it is set.  NULL for anything else. */
-static const char *dir_link_name(const struct sc_meta_at *at, char *buf,
-				 size_t size)
-{
-	if (at->dirfd >= 0 && !strcmp(at->name, ".") &&
-	    snprintf(buf, size, "/proc/self/fd/%d", at->dirfd) < (int)size)
-		return buf;
-	return NULL;
-}
-
-static int fchmod_or_chmod(int out, const struct sc_meta_at *dst,
-			   mode_t mode)
-{
-	char buf[48];
-
-	if (out >= 0)
-		return fchmod(out, mode);
-	/* "." in the directory where /proc is missing */
-	if (dir_link_name(dst, buf, sizeof(buf))) {
-		if (fchmodat(AT_FDCWD, buf, mode, 0) == 0)
-			return 0;
-		if (errno != ENOENT)
-			return -1;
-	}
-	return fchmodat(dst->dirfd, dst->name, mode, 0);
-}
-
-static int keep_times(const struct meta *mt, int out,
-		      const struct sc_meta_at *dst, const struct stat *st)
+static int keep_times(const struct meta *mt, const struct stat *st)
 {
 	struct timespec ts[2] = { st->st_atim, st->st_mtim };
-	int r = out >= 0 ? futimens(out, ts) :
-		utimensat(dst->dirfd, dst->name, ts, AT_SYMLINK_NOFOLLOW);
+	int r = pin_utimens(mt->dp, ts);
 
-	return r < 0 ? lost(mt, SC_EV_META_TIMES, errno) : 0;
+	return r < 0 ? meta_lost(mt, SC_EV_META_TIMES, -r) : 0;
 }
 
 /* The owner and group of ST.  *SRC_MODE loses its set-id bits when the
@@ -226,11 +67,11 @@ static int keep_times(const struct meta *mt, int out,
  * be set (*RC its -errno).  Failures an unprivileged caller meets by
  * design (EPERM, EINVAL) are events that count for nothing, as cp does
  * not say them. */
-static int keep_owner(const struct meta *mt, int out,
-		      const struct sc_meta_at *dst, const struct stat *st,
+static int keep_owner(const struct meta *mt, const struct stat *st,
 		      const struct sc_made *m, mode_t *src_mode,
 		      bool *owner_lost, int *rc)
 {
+	const struct pin *dp = mt->dp;
 	struct stat now;
 	int r;
 
@@ -240,44 +81,37 @@ static int keep_owner(const struct meta *mt, int out,
 		 * it to what both allow the owner. */
 		mode_t tmp = m->old_mode & *src_mode & S_IRWXU;
 
-		if (fchmod_or_chmod(out, dst, tmp) < 0) {
-			int err = errno;
-
-			if (sc_copier_privileged(mt->c) || err != EPERM) {
-				r = lost(mt, SC_EV_META_NARROW, err);
-				if (r < 0)
-					return r;
-			} else {
-				sc_report_add(mt->rep, SC_EV_META_NARROW, -err,
-					      false, false);
-			}
+		r = pin_chmod(dp, tmp);
+		if (r < 0 && (sc_copier_privileged(mt->c) || r != -EPERM)) {
+			r = meta_lost(mt, SC_EV_META_NARROW, -r);
+			if (r < 0)
+				return r;
+		} else if (r < 0) {
+			sc_report_add(mt->rep, SC_EV_META_NARROW, r, false,
+				      false);
 		}
 	}
 	/* A file that already has the owner and group (made by their owner,
 	 * or by root from root's files) is left alone, as cp does:
 	 * filesystems without chown (FAT through FUSE) say ENOSYS even to a
 	 * chown that changes nothing. */
-	if (out >= 0 && fstat(out, &now) == 0 &&
+	if (fstat(dp->fd, &now) == 0 &&
 	    now.st_uid == st->st_uid && now.st_gid == st->st_gid)
 		return 0;
-	r = out >= 0 ? fchown(out, st->st_uid, st->st_gid) :
-	    fchownat(dst->dirfd, dst->name, st->st_uid, st->st_gid,
-		     AT_SYMLINK_NOFOLLOW);
+	r = pin_chown(dp, st->st_uid, st->st_gid);
 	if (r == 0)
 		return 0;
 
-	int err = errno, ret = 0;
+	int ret = 0;
 
-	if (err == EPERM || err == EINVAL)
+	if (r == -EPERM || r == -EINVAL)
 		/* keep the group, if we may */
-		(void)!(out >= 0 ? fchown(out, (uid_t)-1, st->st_gid) :
-			fchownat(dst->dirfd, dst->name, (uid_t)-1, st->st_gid,
-				 AT_SYMLINK_NOFOLLOW));
-	if (sc_copier_privileged(mt->c) || (err != EPERM && err != EINVAL)) {
-		*rc = lost(mt, SC_EV_META_OWNER, err);
+		(void)pin_chown(dp, (uid_t)-1, st->st_gid);
+	if (sc_copier_privileged(mt->c) || (r != -EPERM && r != -EINVAL)) {
+		*rc = meta_lost(mt, SC_EV_META_OWNER, -r);
 		ret = *rc < 0;
 	} else {
-		sc_report_add(mt->rep, SC_EV_META_OWNER, -err, false, false);
+		sc_report_add(mt->rep, SC_EV_META_OWNER, r, false, false);
 	}
 	/* Not the source's owner: no set-id bits for them. */
 	*src_mode &= ~(mode_t)(S_ISUID | S_ISGID | S_ISVTX);
@@ -285,69 +119,23 @@ static int keep_owner(const struct meta *mt, int out,
 	return ret;
 }
 
-static int keep_xattrs(const struct meta *mt, int in, int out,
-		       const struct sc_meta_at *src,
-		       const struct sc_meta_at *dst)
-{
-	bool strict = mt->c->flags & SC_COPY_XATTR_STRICT;
-	char sbuf[64 + NAME_MAX], dbuf[64 + NAME_MAX];
-	struct attr_ctx actx = {
-		.ec = { ctx_error, ctx_quote, ctx_quote_free },
-		.rules = sc_copier_rules(mt->c),
-		.rep = mt->rep,
-		.strict = strict,
-	};
-	int r, err;
-
-	actx.src_name = at_name(src, sbuf, sizeof(sbuf));
-	actx.dst_name = at_name(dst, dbuf, sizeof(dbuf));
-	/* /etc/xattr.conf decides: ACLs and other "permissions" attributes
-	 * are left to perm_copy (keep_mode), SELinux and NFSv4 bookkeeping
-	 * are skipped.  Through descriptors when they are open (libattr
-	 * takes the names only for its messages). */
-	if (out >= 0 && in >= 0) {
-		if (!actx.src_name)
-			actx.src_name = "";
-		if (!actx.dst_name)
-			actx.dst_name = " ";
-		r = attr_copy_fd(actx.src_name, in, actx.dst_name, out,
-				 xattr_wanted, &actx.ec);
-	} else if (!actx.src_name || !actx.dst_name) {
-		r = -1;		/* no name to hand libattr */
-	} else {
-		r = attr_copy_file(actx.src_name, actx.dst_name, xattr_wanted,
-				   &actx.ec);
-	}
-	err = errno ? errno : EIO;
-	if (r != 0 && !actx.events)
-		/* failed without a word (a name that does not fit): still an
-		 * event, with no message of libattr's */
-		sc_report_add(mt->rep, SC_EV_META_XATTR, -err, strict, false);
-	return r != 0 && strict ? -err : 0;
-}
-
 /* SC_COPY_KEEP_MODE: mode and POSIX ACLs together, as cp -p does; an ACL
  * carries the rwx bits only, so set-id and sticky bits need a chmod.
  * KEPT: special bits creation gave, which cp's ACL calls keep. */
-static int keep_mode(const struct meta *mt, int in, int out,
-		     const struct sc_meta_at *src,
-		     const struct sc_meta_at *dst, const struct stat *st,
+static int keep_mode(const struct meta *mt, const struct stat *st,
 		     mode_t src_mode, bool owner_lost, mode_t kept)
 {
-	char sbuf[64 + NAME_MAX], dbuf[64 + NAME_MAX];
-	const char *sname = at_name(src, sbuf, sizeof(sbuf));
-	const char *dname = dir_link_name(dst, dbuf, sizeof(dbuf));
+	const struct pin *dp = mt->dp;
 	int acl_err, r;
 
-	if (!dname)
-		dname = at_name(dst, dbuf, sizeof(dbuf));
-	if (out >= 0 && in >= 0)
-		r = perm_copy_fd(sname ? sname : "", in, dname ? dname : "",
-				 out, &quiet_ctx);
-	else if (!sname || !dname)
-		r = -1;		/* errno ENAMETOOLONG: the chmod below */
+	/* Through descriptors, or the /proc links of what is held: libacl
+	 * follows the names it is given, and a name in a directory someone
+	 * else may write could lead anywhere by now */
+	if (meta_by_fd(mt))
+		r = perm_copy_fd(mt->sname, mt->in, dp->proc, dp->fd,
+				 &meta_quiet_ctx);
 	else
-		r = perm_copy_file(sname, dname, &quiet_ctx);
+		r = perm_copy_file(mt->sname, dp->proc, &meta_quiet_ctx);
 	/* libacl falls back to the mode bits by itself where the ACL is only
 	 * those; a failure here is an ACL that was lost, even if the chmod
 	 * below gets the bits right */
@@ -356,47 +144,44 @@ static int keep_mode(const struct meta *mt, int in, int out,
 	 * the source has none: libacl still fails removing a directory's
 	 * default ACL there, cp does not */
 	if ((acl_err == EOPNOTSUPP || acl_err == ENOSYS) &&
-	    (in >= 0 ? acl_extended_fd(in) :
-	     sname ? acl_extended_file(sname) : -1) == 0)
+	    (mt->in >= 0 ? acl_extended_fd(mt->in) :
+	     acl_extended_file(mt->sname)) == 0)
 		acl_err = 0;
 	if (r != 0 || (st->st_mode & 07000)) {
 		mode_t mode = owner_lost ? (src_mode & 0777) | kept :
 			      src_mode & 07777;
 
-		r = fchmod_or_chmod(out, dst, mode);
+		r = pin_chmod(dp, mode);
 	}
 	if (r != 0 || acl_err)
-		return lost(mt, SC_EV_META_MODE, r != 0 ? errno : acl_err);
+		return meta_lost(mt, SC_EV_META_MODE, r != 0 ? -r : acl_err);
 	return 0;
 }
 
 /* SC_COPY_DEFAULT_MODE: what a new file gets by default. */
-static int default_mode(const struct meta *mt, int out,
-			const struct sc_meta_at *dst, mode_t src_mode,
-			mode_t kept)
+static int default_mode(const struct meta *mt, mode_t src_mode, mode_t kept)
 {
 	mode_t def = ((S_ISDIR(src_mode) || S_ISSOCK(src_mode) ?
 		       0777 : 0666) & ~sc_copier_umask(mt->c)) | kept;
+	int r = pin_chmod(mt->dp, def);
 
-	if (fchmod_or_chmod(out, dst, def) != 0)
-		return failed(mt, SC_EV_META_DEFAULT_MODE, errno);
-	return 0;
+	return r < 0 ? failed(mt, SC_EV_META_DEFAULT_MODE, -r) : 0;
 }
 
 /* No mode to keep: the bits held back at creation go back on. */
-static int restore_mode(const struct meta *mt, int out,
-			const struct sc_meta_at *dst, mode_t src_mode,
+static int restore_mode(const struct meta *mt, mode_t src_mode,
 			struct sc_made *m)
 {
-	if (S_ISREG(src_mode) || out >= 0) {
+	int r = 0;
+
+	if (S_ISREG(src_mode) || !mt->dp->opath) {
 		/* a file made with bits held back or u+w added: now the mode
 		 * it would have had, less the umask (asked only then) */
 		if ((m->omitted || m->extra) &&
-		    ((m->omitted & ~sc_copier_umask(mt->c)) | m->extra) &&
-		    fchmod_or_chmod(out, dst, src_mode & 0777 &
-				    ~sc_copier_umask(mt->c)) < 0)
-			return lost(mt, SC_EV_META_RESTORE, errno);
-		return 0;
+		    ((m->omitted & ~sc_copier_umask(mt->c)) | m->extra))
+			r = pin_chmod(mt->dp, src_mode & 0777 &
+				      ~sc_copier_umask(mt->c));
+		return r < 0 ? meta_lost(mt, SC_EV_META_RESTORE, -r) : 0;
 	}
 	if (m->omitted)
 		m->omitted &= ~sc_copier_umask(mt->c);
@@ -405,29 +190,24 @@ static int restore_mode(const struct meta *mt, int out,
 		if (!m->mode_known) {
 			struct stat now;
 
-			if (fstatat(dst->dirfd, dst->name, &now,
-				    AT_SYMLINK_NOFOLLOW) < 0)
+			if (fstat(mt->dp->fd, &now) < 0)
 				return failed(mt, SC_EV_META_STAT, errno);
 			m->mode = now.st_mode;
 		}
 		if (m->omitted & ~m->mode)
 			m->restore = true;
 	}
-	if (m->restore && fchmod_or_chmod(-1, dst,
-					  (m->mode | m->omitted) & 07777) < 0)
-		return lost(mt, SC_EV_META_RESTORE, errno);
-	return 0;
+	if (m->restore)
+		r = pin_chmod(mt->dp, (m->mode | m->omitted) & 07777);
+	return r < 0 ? meta_lost(mt, SC_EV_META_RESTORE, -r) : 0;
 }
 
-int sc_meta_apply(struct sc_copier *c, struct sc_copy_report *rep, int in,
-		  int out, const struct sc_meta_at *src,
-		  const struct sc_meta_at *dst, const struct stat *st,
-		  struct sc_made *m)
+/* The steps, in cp's order: times, owner (chown clears set-id bits and
+ * capabilities), xattrs, then mode and ACL. */
+static int apply(const struct meta *mt, const struct stat *st,
+		 struct sc_made *m)
 {
-	const struct meta mt = {
-		.c = c, .rep = rep,
-		.strict = c->flags & SC_COPY_META_STRICT,
-	};
+	unsigned flags = mt->c->flags;
 	mode_t src_mode = st->st_mode;
 	/* special bits creation gave (a directory's sticky bit, a set-gid
 	 * bit inherited from its parent), which cp's ACL calls keep */
@@ -435,64 +215,189 @@ int sc_meta_apply(struct sc_copier *c, struct sc_copy_report *rep, int in,
 	bool owner_lost = false;
 	int rc = 0, r;
 
-	if ((c->flags & SC_COPY_KEEP_TIMES) &&
-	    (r = keep_times(&mt, out, dst, st)) < 0)
+	if ((flags & SC_COPY_KEEP_TIMES) && (r = keep_times(mt, st)) < 0)
 		rc = r;
-	if (c->flags & SC_COPY_KEEP_OWNER) {
+	if (flags & SC_COPY_KEEP_OWNER) {
 		int orc = 0;
 
-		r = keep_owner(&mt, out, dst, st, m, &src_mode, &owner_lost,
-			       &orc);
+		r = keep_owner(mt, st, m, &src_mode, &owner_lost, &orc);
 		if (r < 0)
 			return r;
 		if (r > 0 && !rc)
 			rc = orc;
 	}
-	if ((c->flags & SC_COPY_KEEP_XATTR) &&
-	    (r = keep_xattrs(&mt, in, out, src, dst)) < 0 && !rc)
+	if ((flags & SC_COPY_KEEP_XATTR) && (r = meta_keep_xattrs(mt)) < 0 &&
+	    !rc)
 		rc = r;
 	if (S_ISLNK(st->st_mode))
 		return rc;
-	if (c->flags & SC_COPY_KEEP_MODE)
-		r = keep_mode(&mt, in, out, src, dst, st, src_mode, owner_lost,
-			      kept);
-	else if ((c->flags & SC_COPY_DEFAULT_MODE) && m->created)
-		r = default_mode(&mt, out, dst, src_mode, kept);
+	if (flags & SC_COPY_KEEP_MODE)
+		r = keep_mode(mt, st, src_mode, owner_lost, kept);
+	else if ((flags & SC_COPY_DEFAULT_MODE) && m->created)
+		r = default_mode(mt, src_mode, kept);
 	else
-		r = restore_mode(&mt, out, dst, src_mode, m);
+		r = restore_mode(mt, src_mode, m);
 	return r < 0 ? r : rc;
 }
 
-int sc_meta_parent(struct sc_copier *c, struct sc_copy_report *rep,
-		   const char *src, const char *dst, const struct stat *st,
-		   bool restore)
+/* Not the object the call is about: SIDE (0 the source, 1 the
+ * destination) was replaced by another since it was made or found. */
+static int replaced(struct sc_copy_report *rep, int side)
 {
-	const struct meta mt = { .c = c, .rep = rep, .strict = true };
+	struct sc_ev *ev = sc_report_add(rep, SC_EV_REPLACED, -ESTALE, true,
+					 true);
 
-	if (c->flags & SC_COPY_KEEP_TIMES) {
+	if (ev)
+		ev->which = side;
+	return -ESTALE;
+}
+
+/* NAME in DIRFD held (*P): itself, or, when it is a symlink and WANT
+ * (the stat the caller has of it) is not, what it leads to (cp -L, -H; an
+ * existing destination written through).  0 or -errno. */
+static int pin_as(struct pin *p, int dirfd, const char *name,
+		  const struct stat *want)
+{
+	int e = pin_at(p, dirfd, name, false);
+
+	if (e == 0 && S_ISLNK(p->st.st_mode) && !S_ISLNK(want->st_mode)) {
+		pin_release(p);
+		e = pin_at(p, dirfd, name, true);
+	}
+	return e;
+}
+
+/* The destination named DST, held (*DP) and checked to be what M says:
+ * of ST's type; made by us when M says so; the file found when M knows
+ * it.  0, or -errno (-ESTALE: replaced, an event). */
+static int pin_dst(struct sc_copy_report *rep, const struct sc_meta_at *dst,
+		   const struct stat *st, const struct sc_made *m,
+		   struct pin *dp)
+{
+	int e = m->old_known ? pin_as(dp, dst->dirfd, dst->name, st) :
+		pin_at(dp, dst->dirfd, dst->name, false);
+
+	if (e == -ENOENT || e == -ENOTDIR)
+		return replaced(rep, 1);
+	if (e < 0)
+		return failed(&(struct meta){ .rep = rep }, SC_EV_META_STAT,
+			      -e);
+	if ((dp->st.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
+	    (m->created && pin_check_ours(dp) < 0) ||
+	    (m->old_known && (dp->st.st_dev != m->old_dev ||
+			      dp->st.st_ino != m->old_ino)))
+		return replaced(rep, 1);
+	return 0;
+}
+
+/* The source named SRC, held (*SP) and checked to be the file ST
+ * describes.  0, or -errno (-ESTALE: replaced, an event). */
+static int pin_src(struct sc_copy_report *rep, const struct sc_meta_at *src,
+		   const struct stat *st, struct pin *sp)
+{
+	int e = pin_as(sp, src->dirfd, src->name, st);
+
+	if (e == 0 && !pin_is(sp, st))
+		e = -ESTALE;
+	if (e == -ENOENT || e == -ESTALE)
+		return replaced(rep, 0);
+	return e < 0 ? failed(&(struct meta){ .rep = rep }, SC_EV_META_STAT,
+			      -e) : 0;
+}
+
+int sc_meta_apply(struct sc_copier *c, struct sc_copy_report *rep, int in,
+		  int out, const struct sc_meta_at *src,
+		  const struct sc_meta_at *dst, const struct stat *st,
+		  struct sc_made *m)
+{
+	struct pin sp, dp;
+	struct meta mt = {
+		.c = c, .rep = rep,
+		.strict = c->flags & SC_COPY_META_STRICT,
+		.dp = &dp,
+	};
+	int e = 0;
+
+	if (out >= 0)
+		pin_fd(&dp, out, m->out_opath);
+	else
+		e = pin_dst(rep, dst, st, m, &dp);
+	if (e < 0)
+		return e;
+	if (in >= 0)
+		pin_fd(&sp, in, m->in_opath);
+	else if (c->flags & (SC_COPY_KEEP_XATTR | SC_COPY_KEEP_MODE))
+		e = pin_src(rep, src, st, &sp);
+	else
+		pin_fd(&sp, -1, true);	/* not read */
+	if (e == 0) {
+		mt.in = sp.opath ? -1 : sp.fd;
+		mt.sname = sp.proc;
+		e = apply(&mt, st, m);
+	}
+	pin_release(&sp);
+	pin_release(&dp);
+	return e;
+}
+
+/* cp --parents, after the copy: the steps for directory DP (held), the
+ * copy of SP (held, whose stat is ST), each failure counted. */
+static int parent_steps(const struct meta *mt, const struct pin *sp,
+			const struct pin *dp, const struct stat *st,
+			bool restore)
+{
+	unsigned flags = mt->c->flags;
+	int r;
+
+	if (flags & SC_COPY_KEEP_TIMES) {
 		struct timespec ts[2] = { st->st_atim, st->st_mtim };
 
-		if (utimensat(AT_FDCWD, dst, ts, 0) < 0)
-			return failed(&mt, SC_EV_PARENT_TIMES, errno);
+		if ((r = pin_utimens(dp, ts)) < 0)
+			return failed(mt, SC_EV_PARENT_TIMES, -r);
 	}
-	if ((c->flags & SC_COPY_KEEP_OWNER) &&
-	    lchown(dst, st->st_uid, st->st_gid) < 0) {
-		int err = errno;
-
-		if (sc_copier_privileged(c) || (err != EPERM && err != EINVAL))
-			return failed(&mt, SC_EV_PARENT_OWNER, err);
-		sc_report_add(rep, SC_EV_PARENT_OWNER, -err, false, false);
-		(void)!lchown(dst, (uid_t)-1, st->st_gid);
+	if ((flags & SC_COPY_KEEP_OWNER) &&
+	    (r = pin_chown(dp, st->st_uid, st->st_gid)) < 0) {
+		if (sc_copier_privileged(mt->c) || (r != -EPERM && r != -EINVAL))
+			return failed(mt, SC_EV_PARENT_OWNER, -r);
+		sc_report_add(mt->rep, SC_EV_PARENT_OWNER, r, false, false);
+		(void)pin_chown(dp, (uid_t)-1, st->st_gid);
 	}
-	if (c->flags & SC_COPY_KEEP_MODE) {
-		if ((perm_copy_file(src, dst, &quiet_ctx) != 0 ||
+	if (flags & SC_COPY_KEEP_MODE) {
+		if ((perm_copy_file(sp->proc, dp->proc, &meta_quiet_ctx) != 0 ||
 		     (st->st_mode & 07000)) &&
-		    chmod(dst, st->st_mode & 07777) < 0)
-			return failed(&mt, SC_EV_PARENT_MODE, errno);
-	} else if (restore && chmod(dst, st->st_mode & 07777) < 0) {
-		return failed(&mt, SC_EV_PARENT_RESTORE, errno);
+		    (r = pin_chmod(dp, st->st_mode & 07777)) < 0)
+			return failed(mt, SC_EV_PARENT_MODE, -r);
+	} else if (restore && (r = pin_chmod(dp, st->st_mode & 07777)) < 0) {
+		return failed(mt, SC_EV_PARENT_RESTORE, -r);
 	}
 	return 0;
+}
+
+int sc_meta_parent(struct sc_copier *c, struct sc_copy_report *rep, int in,
+		   int out, const struct sc_meta_at *src,
+		   const struct sc_meta_at *dst, const struct stat *st,
+		   bool restore)
+{
+	struct sc_made m = { .in_opath = true, .out_opath = true };
+	struct pin sp, dp;
+	const struct meta mt = { .c = c, .rep = rep, .strict = true };
+	int e = 0;
+
+	if (out >= 0)
+		pin_fd(&dp, out, true);
+	else
+		e = pin_dst(rep, dst, st, &m, &dp);
+	if (e < 0)
+		return e;
+	if (in >= 0)
+		pin_fd(&sp, in, true);
+	else
+		e = pin_src(rep, src, st, &sp);
+	if (e == 0)
+		e = parent_steps(&mt, &sp, &dp, st, restore);
+	pin_release(&sp);
+	pin_release(&dp);
+	return e;
 }
 
 /* --- SC_COPY_ATOMIC: the temporary in the old file's place ----------------- */
@@ -532,20 +437,7 @@ static void keep_old_xattrs(struct sc_copy_report *rep, int out, int old_fd)
 			continue;
 		if (!strcmp(n, "system.posix_acl_access"))
 			had_acl = true;
-		v = getxattr(proc, n, NULL, 0);
-		if (v >= 0 && (size_t)v > cap) {
-			char *nv = realloc(value, (size_t)v);
-
-			if (!nv) {
-				errno = ENOMEM;
-				v = -1;
-			} else {
-				value = nv;
-				cap = (size_t)v;
-			}
-		}
-		if (v > 0)
-			v = getxattr(proc, n, value, cap);
+		v = meta_get_xattr(proc, n, &value, &cap);
 		if (v < 0) {
 			sc_report_attr(rep, sc_report_add(rep, SC_EV_OLD_GET,
 							  -errno, false,

@@ -491,9 +491,18 @@ int sc_copy_ctx_explain(struct sc_copy_ctx *x,
  * flags; the same code a file's copy uses. */
 struct sc_meta_args {
 	size_t size;		/* sizeof(struct sc_meta_args) */
-	/* The source and destination: open descriptors (>= 0), else the
-	 * names relative to the directory descriptors (AT_FDCWD: paths);
-	 * names are never followed if they are symlinks. */
+	/* The source and destination: descriptors (>= 0), open or O_PATH,
+	 * else the names relative to the directory descriptors (AT_FDCWD:
+	 * paths); names are never followed if they are symlinks (but for
+	 * a source whose SRC_ST is what its symlink leads to).  A name is
+	 * held by descriptor before anything is set, and checked: of
+	 * SRC_ST's type, and, SC_MADE_CREATED, not another name of an
+	 * older file and the caller's (sc_made_check()); the source is
+	 * SRC_ST's inode.  Every attribute is then set through that
+	 * descriptor, never by name: whoever may write the directory can
+	 * swap the name for a symlink or a hard link meanwhile.  Pass an
+	 * O_PATH descriptor held since the object was made (and checked
+	 * with sc_made_check()) to close that window entirely. */
 	int src_fd, src_dirfd;
 	const char *src_name;
 	int dst_fd, dst_dirfd;
@@ -519,7 +528,9 @@ enum {
 };
 /* 0, or the -errno of the first failure that counts (SC_COPY_META_STRICT,
  * or one that always does: SC_EV_META_DEFAULT_MODE, SC_EV_META_STAT and
- * any of SC_MADE_PARENT); every failure is an event of REP.  -EINVAL for
+ * any of SC_MADE_PARENT); every failure is an event of REP.  -ESTALE
+ * (SC_EV_REPLACED: its WHICH 0 the source, 1 the destination) when a
+ * named end is not the object it must be; nothing was set.  -EINVAL for
  * bad arguments. */
 int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
 		     struct sc_copy_report *rep);
@@ -528,6 +539,21 @@ int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
  * group and other bits) or a directory before its contents are in (its
  * group and other write bits). */
 mode_t sc_copier_omitted(const struct sc_copier *c, mode_t src_mode);
+/* Is FD (O_PATH is enough: opened with O_PATH | O_NOFOLLOW right after
+ * the object was made) what its caller made a moment ago with mkdirat(2),
+ * mknodat(2), mkfifoat(3) or symlinkat(2) and MODE (the type and the
+ * permission bits it asked for)?  Someone who may write the directory
+ * can rename a new object away and put a symlink, a hard link to another
+ * file, or an object of their own under its name before it is opened.
+ * Checked: the type; one name only (not a directory); the caller's owner
+ * and no permission bits beyond MODE's (a directory may have its
+ * parent's set-group-ID bit), where the filesystem gives what is made
+ * its maker's owner and asked mode (the usual local ones; not FAT, NFS
+ * or FUSE, where the mount or the server decides); a directory empty.
+ * 0; -ESTALE when it is not the object made; -EINVAL for bad arguments
+ * (MODE without a type); or the -errno of fstat(2).  *RET_ST (may be
+ * NULL): its fstat.  Since API 1.1. */
+int sc_made_check(int fd, mode_t mode, struct stat *ret_st);
 /* Does D already have what the copier's SC_COPY_KEEP_* would give it
  * from S (mode, owner, modification time)? */
 bool sc_copier_meta_match(const struct sc_copier *c, const struct stat *s,
