@@ -178,8 +178,10 @@ void set_deferred_attrs(struct walk *w)
 				l->dfd, ".", level_name(w, k, true),
 			};
 
-			if (sc_entry_set_meta(&w->wk, -1, -1, &s, &t, &d->st,
-					      &d->m, 0) < 0) {
+			/* its copy is held (L->dfd), checked to be the
+			 * directory made (replay_open()) */
+			if (sc_entry_set_meta(&w->wk, -1, l->dfd, &s, &t,
+					      &d->st, &d->m, 0) < 0) {
 				w->run->failures++;
 				w->wk.msgs.failed = true;
 			}

@@ -350,11 +350,15 @@ _noinline_ int sc_dest_stat(struct worker *wk, struct entry *ent,
 	return 0;
 }
 
-/* The backup B of ENT's destination as a name in the entry's directory
- * (ENT->dst_fd), or as the path it is for an operand (AT_FDCWD). */
-static const char *backup_at(const struct entry *ent, const char *b)
+/* The backup B of ENT's destination DST (B is DST and a suffix, which
+ * may hold a slash) as a name in the entry's directory (ENT->dst_fd), or
+ * as the path it is when the entry is a path (AT_FDCWD). */
+static const char *backup_at(const struct entry *ent, const char *b,
+			     const char *dst)
 {
-	return ent->dst_fd >= 0 ? sc_path_last(b) : b;
+	size_t dir = strlen(dst) - strlen(ent->dst_name);
+
+	return ent->dst_fd >= 0 && dir <= strlen(b) ? b + dir : b;
 }
 
 /* What back_up() did, when it did not fail. */
@@ -382,7 +386,8 @@ static int back_up(struct worker *wk, struct entry *ent,
 		return BACKED_UP;	/* decided: nothing is moved */
 	b = sc_dest_backup_name(o, ent->dst_fd, e->dst);
 	if (!b || (renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
-			    backup_at(ent, b)) < 0 && errno != ENOENT)) {
+			    backup_at(ent, b, e->dst)) < 0 &&
+		   errno != ENOENT)) {
 		int r = sc_report_fail(&wk->msgs, SC_FAIL_BACKUP,
 				       b ? errno : ENOMEM, e->dst, NULL);
 
@@ -400,7 +405,7 @@ void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst)
 
 	if (!b)
 		return;
-	if (renameat(ent->dst_fd, backup_at(ent, b), ent->dst_fd,
+	if (renameat(ent->dst_fd, backup_at(ent, b, dst), ent->dst_fd,
 		     ent->dst_name) < 0) {
 		sc_report_fail(&wk->msgs, SC_FAIL_UNBACKUP, errno, dst, NULL);
 		return;

@@ -206,22 +206,6 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 	return sc_report_fail(&w->wk.msgs, SC_FAIL_INTO_ITSELF, 0, src, dst);
 }
 
-/* Sets the mode of the directory open as FD (O_PATH) to MODE: through
- * /proc, which leads to the inode FD holds, not to whatever has its name
- * by now.  Without /proc, through "." in it (which wants search
- * permission there: root has it).  0 or -errno. */
-static int chmod_dir_fd(int fd, mode_t mode)
-{
-	char name[48];
-
-	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
-	if (fchmodat(AT_FDCWD, name, mode, 0) == 0)
-		return 0;
-	if (errno != ENOENT)
-		return -errno;
-	return fchmodat(fd, ".", mode, 0) < 0 ? -errno : 0;
-}
-
 /* Makes directory DST like SST, less what must wait (M says what), and
  * so that we may enter it and write its entries.  *RET_DEV, *RET_INO:
  * what it is; *RET_FD: it, opened (O_PATH) at once, with nothing
@@ -234,23 +218,29 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 				     int *ret_fd)
 {
 	struct stat now;
+	mode_t mode;
 	int fd, e;
 
 	*ret_fd = -1;
 	/* mkdir decides about set-gid (inherited from the parent) */
 	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
-	if (mkdirat(w->e.dst_fd, w->e.dst_name,
-		    sst->st_mode & 07777 & ~m->omitted) < 0)
+	mode = sst->st_mode & 07777 & ~m->omitted;
+	if (mkdirat(w->e.dst_fd, w->e.dst_name, mode) < 0)
 		return sc_report_fail(&w->wk.msgs, SC_FAIL_MKDIR, errno, dst,
 				      NULL);
 	m->flags |= SC_MADE_CREATED;
+	/* Between mkdirat and this open, whoever may write the parent can
+	 * rename the new directory away and put a symlink or a directory
+	 * of their own in its place: the one opened must be the one made,
+	 * or nothing goes into it. */
 	fd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
 			      O_PATH | O_NOFOLLOW, 0, 0);
-	e = fd < 0 ? fd : fstat(fd, &now) < 0 ? -errno : 0;
+	e = fd < 0 ? fd : sc_made_check(fd, S_IFDIR | mode, &now);
 	if (e < 0) {
 		if (fd >= 0)
 			close(fd);
-		if (e == -ESTALE)
+		/* gone, or another in its place */
+		if (e == -ESTALE || e == -ENOENT)
 			return say_replaced(w, dst);
 		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, -e, dst,
 				      NULL);
@@ -262,7 +252,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
 		/* we must enter it and write its entries */
 		m->flags |= SC_MADE_RESTORE;
-		e = chmod_dir_fd(fd, (now.st_mode & 07777) | S_IRWXU);
+		e = sc_path_chmod_fd(fd, (now.st_mode & 07777) | S_IRWXU);
 		if (e < 0) {
 			close(fd);
 			return sc_report_fail(&w->wk.msgs, SC_FAIL_SET_MODE, -e,
@@ -384,7 +374,8 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		struct sc_at s = { w->e.at_fd, w->e.at_name, src };
 		struct sc_at d = { dfd, ".", dst };
 
-		r = sc_entry_set_meta(&w->wk, -1, -1, &s, &d, &l->sst, &m, 0);
+		/* DFD, held since it was made or found, is the directory */
+		r = sc_entry_set_meta(&w->wk, -1, dfd, &s, &d, &l->sst, &m, 0);
 	}
 	if (own >= 0)
 		close(own);

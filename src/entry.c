@@ -102,6 +102,28 @@ const struct sc_fs_facts *sc_entry_facts(struct worker *wk, int fd,
 	return sc_copier_facts(wk->run->copier, fd, st);
 }
 
+/* The metadata's -ESTALE: the source (SRC) or the copy (DST), of
+ * whose type ST says, was no longer the one found or made (the
+ * copier's SC_EV_REPLACED says which): nothing was set.  Said as the
+ * walk says a directory swapped, -ESTALE. */
+static int say_replaced(struct worker *wk, const struct stat *st,
+			const char *src, const char *dst)
+{
+	unsigned n = sc_copy_report_events(wk->crep);
+	const char *name = dst;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct sc_event ev = { .size = sizeof(ev) };
+
+		if (sc_copy_report_event(wk->crep, i, &ev) == 0 &&
+		    ev.kind == SC_EV_REPLACED && ev.which == 0)
+			name = src;
+	}
+	return sc_report_fail(&wk->msgs, S_ISDIR(st->st_mode) ?
+			      SC_FAIL_DIR_REPLACED : SC_FAIL_FILE_REPLACED,
+			      0, name, NULL);
+}
+
 /* The metadata of S's copy D (their paths name them in messages)
  * through the copier, which keeps what --preserve asks for; its events
  * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -errno
@@ -135,6 +157,8 @@ int sc_entry_set_meta(struct worker *wk, int in, int out,
 		a.old_mode = m->old_mode;
 	}
 	e = sc_copy_ctx_meta(wk->cx, &a, wk->crep);
+	if (e == -ESTALE)
+		return say_replaced(wk, st, s->path, d->path);
 	sc_attrs_say_all(&env, wk->crep, s->path, d->path);
 	return e < 0 ? e : 0;
 }

@@ -64,6 +64,9 @@ static const struct {
 		"mkdir", A, EIO },
 	[SC_FAIL_NOT_DIR] = { N_("%s exists but is not a directory"),
 		"mkdir", A, ENOTDIR },
+	[SC_FAIL_UNSAFE_SYMLINK] = {
+		N_("not following symbolic link %s in a directory others may write"),
+		"mkdir", A, ELOOP },
 	[SC_FAIL_MKFIFO] = { N_("cannot create fifo %s"), "mknod", A, EIO },
 	[SC_FAIL_MKNOD] = { N_("cannot create special file %s"),
 		"mknod", A, EIO },
@@ -400,9 +403,13 @@ void sc_report_unbackup(struct sc_msgs *m, const char *backup,
 }
 
 void sc_report_parent_made(struct sc_msgs *m, const char *rel,
-			   const char *dir)
+			   const char *dir, bool quoted)
 {
-	fprintf(sc_report_out(m), "%s -> %s\n", rel, dir);
+	if (quoted)
+		fprintf(sc_report_out(m), "%s -> %s\n", sc_quote(rel),
+			sc_quote(dir));
+	else
+		fprintf(sc_report_out(m), "%s -> %s\n", rel, dir);
 }
 
 void sc_report_mode_letters(mode_t mode, char out[10])

@@ -44,10 +44,14 @@ static char *target_name(struct walk *w, const char *dir, const char *src)
 }
 
 /* --parents: a directory of the source's path, made or found under the
- * target; its attributes go on after the copy (parents_protect). */
+ * target, held (both it and its source) from the moment it was made or
+ * found: its attributes go on after the copy (parents_protect()),
+ * through those descriptors, whatever its name leads to by then. */
 struct parent {
-	char *src, *dst;
+	char *src, *dst;	/* their paths, for messages */
 	struct stat st;		/* the source directory's */
+	int sfd;		/* the source directory (O_PATH), or -1 */
+	int dfd;		/* its copy (O_PATH) */
 	bool restore;		/* set mode st.st_mode at the end */
 };
 
@@ -56,59 +60,133 @@ static void parents_free(struct parent *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].src);
 		free(v[i].dst);
+		if (v[i].sfd >= 0)
+			close(v[i].sfd);
+		if (v[i].dfd >= 0)
+			close(v[i].dfd);
 	}
 	free(v);
 }
 
-/* --parents: lists the directory REL of the source's path (D under the
- * target) in *V (*N of them), with its source's stat, also put in *SST.
- * 0, or -errno (said, but for memory). */
-static int parent_add(struct walk *w, const char *rel, const char *d,
-		      struct parent **v, size_t *n, struct stat *sst)
-{
-	struct parent *nv;
-	int err = stat(rel, sst) < 0 ? errno :
-		  S_ISDIR(sst->st_mode) ? 0 : ENOTDIR;
+/* The directories of the destination path, one a step (struct parent
+ * when listed), from the target's descriptor down. */
+struct parents {
+	struct parent *v;
+	size_t n, cap;
+	bool made;		/* one of them was made */
+	int fd;			/* the deepest reached (O_PATH), or the
+				 * target's descriptor */
+	bool own;		/* FD is not the target's, nor listed */
+};
 
-	if (err)
+/* --parents: lists directory REL of the source's path (D under the
+ * target, held as DFD, which the list takes; -1: not yet made) with its
+ * source held and stat'ed.  0, or -errno (said, but for memory). */
+static int parent_add(struct walk *w, struct parents *ps, const char *rel,
+		      const char *d, int dfd)
+{
+	struct parent *p;
+	int sfd = open(rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat sst;
+	int err = sfd < 0 ? errno : fstat(sfd, &sst) < 0 ? errno : 0;
+
+	if (err) {
+		if (sfd >= 0)
+			close(sfd);
+		if (dfd >= 0)
+			close(dfd);
 		return sc_report_fail(&w->wk.msgs, SC_FAIL_GET_ATTRS, err, rel,
 				      NULL);
-	nv = realloc(*v, (*n + 1) * sizeof(**v));
-	if (!nv)
+	}
+	if (sc_grow(ps->v, ps->n, ps->cap, 8) < 0) {
+		close(sfd);
+		if (dfd >= 0)
+			close(dfd);
 		return -ENOMEM;
-	*v = nv;
-	nv[*n] = (struct parent){ strdup(rel), strdup(d), *sst, false };
-	(*n)++;
-	if (!nv[*n - 1].src || !nv[*n - 1].dst)
-		return -ENOMEM;
-	return 0;
+	}
+	p = &ps->v[ps->n++];
+	*p = (struct parent){ strdup(rel), strdup(d), sst, sfd, dfd, false };
+	return !p->src || !p->dst ? -ENOMEM : 0;
 }
 
-/* --parents: makes the missing directory D, the copy of REL (SST), as cp
- * does: like its source directory, less what must wait; P, its entry
- * in the list, learns the mode to set at the end.  0, or -errno (said). */
-static int parent_make(struct walk *w, const char *d, const char *rel,
-		       const struct stat *sst, struct parent *p)
+/* May a symlink in the directory open as DIRFD be followed?  Only where
+ * nobody but the caller (or root) may write that directory: a link
+ * there was put there by one of them, as cp's user expects it to be
+ * followed; in a directory someone else may write, it may have been put
+ * there a moment ago to lead the copy elsewhere. */
+static bool links_trusted_in(struct walk *w, int dirfd)
+{
+	struct stat st;
+
+	return fstat(dirfd, &st) == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
+	       (st.st_uid == 0 || st.st_uid == w->run->euid);
+}
+
+/* --parents: directory NAME of the destination path (D its path) in the
+ * directory open as DIRFD, opened (O_PATH): a directory as it is, a
+ * symlink only where it may be followed.  The descriptor; -ENOENT when
+ * it cannot be opened (it is then made, and mkdirat says why not);
+ * else -errno (said). */
+static int parent_open(struct walk *w, int dirfd, const char *name,
+		       const char *d)
+{
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -ENOENT;
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode))
+		return fd;
+	close(fd);
+	if (S_ISLNK(st.st_mode) && !links_trusted_in(w, dirfd))
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_UNSAFE_SYMLINK, 0,
+				      d, NULL);
+	fd = S_ISLNK(st.st_mode) ? openat(dirfd, name, O_PATH | O_DIRECTORY |
+					  O_CLOEXEC) : -1;
+	if (fd < 0)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_DIR, 0, d, NULL);
+	return fd;
+}
+
+/* --parents: makes the missing directory NAME (D its path) in DIRFD, the
+ * copy of REL (P->st), as cp does: like its source directory, less what
+ * must wait; P learns the mode to set at the end.  It is held from the
+ * moment it is made, checked to be the one made.  Its descriptor, or
+ * -errno (said). */
+static int parent_make(struct walk *w, int dirfd, const char *name,
+		       const char *d, const char *rel, struct parent *p)
 {
 	const struct sc_options *o = w->run->o;
-	mode_t omitted = sst->st_mode &
+	mode_t omitted = p->st.st_mode &
 		(o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
 		 o->preserve_mode ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
 	mode_t mode = (o->explicit_no_preserve_mode ? 0777 :
-		       sst->st_mode) & 07777 & ~omitted;
+		       p->st.st_mode) & 07777 & ~omitted;
 	struct stat now;
+	int fd, e;
 
-	if (o->explain)
-		return 0;
-	if (mkdir(d, mode) < 0)
+	if (mkdirat(dirfd, name, mode) < 0)
 		return sc_report_fail(&w->wk.msgs, SC_FAIL_MAKE_DIR, errno, d,
 				      NULL);
 	if (o->verbose)
-		/* cp prints these two names unquoted */
-		sc_report_parent_made(&w->wk.msgs, rel, d);
-	if (lstat(d, &now) < 0)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_GET_ATTRS, errno, d,
-				      NULL);
+		sc_report_parent_made(&w->wk.msgs, rel, d, !o->as_cp);
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_DIRECTORY |
+		    O_CLOEXEC);
+	e = fd < 0 ? -errno : sc_made_check(fd, S_IFDIR | mode, &now);
+	if (e == -ESTALE || e == -ENOENT || e == -ENOTDIR)
+		e = sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_REPLACED, 0, d,
+				   NULL);
+	else if (e < 0)
+		e = sc_report_fail(&w->wk.msgs, SC_FAIL_GET_ATTRS, -e, d, NULL);
+	else if ((now.st_mode & S_IRWXU) != S_IRWXU &&
+		 (e = sc_path_chmod_fd(fd, (now.st_mode | S_IRWXU) &
+				       07777)) < 0)
+		e = sc_report_fail(&w->wk.msgs, SC_FAIL_SET_MODE, -e, d, NULL);
+	if (e < 0) {
+		if (fd >= 0)
+			close(fd);
+		return e;
+	}
 	if (!o->preserve_mode) {
 		if (omitted & ~now.st_mode)
 			omitted &= ~w->run->umask;
@@ -118,104 +196,127 @@ static int parent_make(struct walk *w, const char *d, const char *rel,
 			p->restore = true;
 		}
 	}
-	if ((now.st_mode & S_IRWXU) != S_IRWXU &&
-	    chmod(d, (now.st_mode | S_IRWXU) & 07777) < 0)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_SET_MODE, errno, d,
-				      NULL);
-	return 0;
+	return fd;
 }
 
-/* --parents: the directory REL of the source's path, under DIR: made
- * when missing (parent_make()), and listed in *V (*N of them) when made
- * or when attributes are preserved.  0, or -errno (said, but for
- * memory). */
-static int make_parent(struct walk *w, const char *dir, const char *rel,
-		       struct parent **v, size_t *n)
+/* PS goes on from FD, which the list holds (LISTED) or PS itself. */
+static void parents_hold(struct parents *ps, int fd, bool listed)
+{
+	if (ps->own)
+		close(ps->fd);
+	ps->fd = fd;
+	ps->own = !listed;
+}
+
+/* --parents: one directory NAME of the destination path, REL its source
+ * (a prefix of the operand, ending at NAME), under PS->fd: found, or
+ * made when missing; listed when made, or when attributes are preserved.
+ * PS->fd is it from here on.  0; 1 when it is missing under --explain
+ * (nothing is made, nothing below it can be held); or -errno (said, but
+ * for memory). */
+static int parent_step(struct walk *w, struct parents *ps, const char *dir,
+		       const char *rel, const char *name)
 {
 	const struct sc_options *o = w->run->o;
 	_cleanup_free_ char *d = sc_path_join(dir, rel);
-	bool missing;
-	struct stat st, sst;
-	int e;
+	int fd, e;
 
 	if (!d)
 		return -ENOMEM;
-	missing = stat(d, &st) != 0;
-	if (missing || o->preserve_ownership || o->preserve_mode ||
-	    o->preserve_timestamps) {
-		e = parent_add(w, rel, d, v, n, &sst);
+	fd = parent_open(w, ps->fd, name, d);
+	if (fd == -ENOENT) {
+		if (o->explain)
+			return 1;
+		e = parent_add(w, ps, rel, d, -1);
 		if (e < 0)
 			return e;
+		fd = parent_make(w, ps->fd, name, d, rel, &ps->v[ps->n - 1]);
+		if (fd < 0)
+			return fd;
+		ps->v[ps->n - 1].dfd = fd;
+		ps->made = true;
+	} else if (fd < 0) {
+		return fd;
+	} else if (o->preserve_ownership || o->preserve_mode ||
+		   o->preserve_timestamps) {
+		e = parent_add(w, ps, rel, d, fd);
+		if (e < 0)
+			return e;
+	} else {
+		parents_hold(ps, fd, false);
+		return 0;
 	}
-	if (missing)
-		return parent_make(w, d, rel, &sst, &(*v)[*n - 1]);
-	if (!S_ISDIR(st.st_mode))
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_DIR, 0, d, NULL);
+	parents_hold(ps, fd, true);
 	return 0;
 }
 
-/* Makes the directories of SRC's path under DIR that are missing, as cp
- * does: like their source directories, less what must wait.  Existing
- * ones are listed too when attributes are preserved.  0, or -errno
- * (said, but for memory). */
+/* Makes the directories of SRC's path under the target (PS->fd, DIR its
+ * path) that are missing, as cp does: like their source directories,
+ * less what must wait.  Existing ones are listed too when attributes
+ * are preserved, and one of them is made (when none is, cp fixes
+ * nothing).  Each is reached from the one above it by descriptor, never
+ * by a path someone may have changed meanwhile; PS->fd is the deepest.
+ * 0; 1 when they are not all there under --explain (the copy is then
+ * named by path); or -errno (said, but for memory). */
 static int make_parents(struct walk *w, const char *dir, const char *src,
-			struct parent **ret, size_t *ret_n)
+			struct parents *ps)
 {
-	_cleanup_free_ char *rel = strdup(src), *full = NULL, *top = NULL;
-	struct parent *v = NULL;
-	size_t n = 0;
-	struct stat st;
+	_cleanup_free_ char *rel = strdup(src);
 	char *p, *slash;
-	int e;
+	int e = 0;
 
-	*ret = NULL;
-	*ret_n = 0;
 	if (!rel)
 		return -ENOMEM;
 	sc_path_strip_slashes(rel);
-	full = sc_path_join(dir, rel);
-	top = full ? sc_path_dir(full) : NULL;
-	if (!top)
-		return -ENOMEM;
-	if (stat(top, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return 0;	/* all there: nothing to make or fix */
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_DIR, 0, top,
-				      NULL);
-	}
 	for (p = rel; *p == '/'; p++)
 		;
-	for (; (slash = strchr(p, '/')); p = slash + 1) {
+	for (; e == 0 && (slash = strchr(p, '/')); p = slash + 1) {
 		if (slash == p)
 			continue;	/* "a//b" */
 		*slash = '\0';
-		e = make_parent(w, dir, rel, &v, &n);
-		if (e < 0) {
-			parents_free(v, n);
-			return e;
-		}
+		e = parent_step(w, ps, dir, rel, p);
 		*slash = '/';
 	}
-	*ret = v;
-	*ret_n = n;
-	return 0;
+	if (e == 0 && !ps->made) {
+		/* all there: nothing to fix; the deepest stays held */
+		for (size_t i = 0; i < ps->n; i++)
+			if (ps->v[i].dfd == ps->fd) {
+				ps->v[i].dfd = -1;
+				ps->own = true;
+			}
+		parents_free(ps->v, ps->n);
+		ps->v = NULL;
+		ps->n = 0;
+	}
+	return e;
 }
 
-/* After the copy: the parents' times, owners and modes, deepest first.
- * 0, or -errno (said). */
-static int parents_protect(struct walk *w, struct parent *v, size_t n)
+/* After the copy: the parents' times, owners and modes, deepest first,
+ * through the descriptors held since they were made or found.  0, or
+ * -errno (said). */
+static int parents_protect(struct walk *w, struct parents *ps)
 {
-	for (size_t i = n; i-- > 0;) {
-		struct sc_at s = { AT_FDCWD, v[i].src, v[i].src };
-		struct sc_at d = { AT_FDCWD, v[i].dst, v[i].dst };
-		int e = sc_entry_set_meta(&w->wk, -1, -1, &s, &d, &v[i].st,
-					  NULL, SC_MADE_PARENT |
-					  (v[i].restore ? SC_MADE_RESTORE : 0));
+	for (size_t i = ps->n; i-- > 0;) {
+		struct parent *p = &ps->v[i];
+		struct sc_at s = { p->sfd, ".", p->src };
+		struct sc_at d = { p->dfd, ".", p->dst };
+		int e = sc_entry_set_meta(&w->wk, p->sfd, p->dfd, &s, &d,
+					  &p->st, NULL, SC_MADE_PARENT |
+					  (p->restore ? SC_MADE_RESTORE : 0));
 
 		if (e < 0)
 			return e;
 	}
 	return 0;
+}
+
+/* What make_parents() held, let go. */
+static void parents_release(struct parents *ps)
+{
+	parents_free(ps->v, ps->n);
+	if (ps->own)
+		close(ps->fd);
+	*ps = (struct parents){ .fd = -1 };
 }
 
 /* The target of the operands, as cp finds it: -t DIR, -T, or the last
@@ -283,12 +384,45 @@ static int find_target(struct walk *w, char **ops, int *n,
 	return 0;
 }
 
-/* cp SRC DST: one copy, under DST's name.  0, or -errno when it failed.
- * --strip-trailing-slashes acts on operands going into a directory
- * only: cp leaves "f/ g" as it is (ENOTDIR). */
+/* The operand's destination DST, from now on reached as its last name
+ * in the directory open as DIRFD (>= 0), held since that was found:
+ * not by a path whose directories someone may swap between two calls.
+ * A destination whose last name is not a plain one ("dir/", ".",
+ * "..") stays a path, as when DIRFD < 0. */
+static void enter_at(struct walk *w, int dirfd, const char *dst)
+{
+	const char *name = sc_path_last(dst);
+
+	w->op_dfd = AT_FDCWD;
+	w->op_dname = NULL;
+	if (dirfd < 0 || !*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return;
+	w->op_dfd = dirfd;
+	w->op_dname = name;
+}
+
+/* cp SRC DST (DST in the directory held as DIRFD, or a path): the
+ * operand's copy.  The walk is left as it was. */
+static int copy_operand(struct walk *w, int dirfd, const char *src,
+			const char *dst)
+{
+	int r;
+
+	enter_at(w, dirfd, dst);
+	r = copy_entry(w, src, dst, true, DT_UNKNOWN);
+	enter_at(w, -1, dst);
+	return r;
+}
+
+/* cp SRC DST: one copy, under DST's name, in DST's directory held from
+ * here on.  0, or -errno when it failed.  --strip-trailing-slashes acts
+ * on operands going into a directory only: cp leaves "f/ g" as it is
+ * (ENOTDIR). */
 static int copy_onto(struct walk *w, const char *src, const char *dst)
 {
 	const struct sc_options *o = w->run->o;
+	_cleanup_free_ char *b = NULL, *dir = NULL;
+	_cleanup_close_ int dirfd = -1;
 	struct stat st;
 
 	if (o->force && o->backup != SC_BACKUP_NONE && !strcmp(src, dst) &&
@@ -296,9 +430,9 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 		/* cp -fb f f: the copy is the backup, made under the
 		 * backup's name, and f stays as it is */
 		struct sc_options once = *o;
-		_cleanup_free_ char *b = sc_dest_backup_name(o, AT_FDCWD, src);
 		int r;
 
+		b = sc_dest_backup_name(o, AT_FDCWD, src);
 		if (!b)
 			return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY,
 					      ENOMEM, src, NULL);
@@ -308,48 +442,61 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 		w->run->o = o;
 		return r;
 	}
-	return copy_entry(w, src, dst, true, DT_UNKNOWN);
+	/* a directory that cannot be opened: the path, and what it meets
+	 * is said as cp says it */
+	dir = sc_path_dir(dst);
+	if (dir && !o->explain)
+		dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return copy_operand(w, dirfd, src, dst);
 }
 
 /* cp SRC... DIR: each source under its name in DIR (--parents: under
- * its whole path, the directories of which are made first).  0, or the
- * first failure (-errno) when any failed. */
+ * its whole path, the directories of which are made first), DIR held
+ * from the moment it is found.  0, or the first failure (-errno) when
+ * any failed. */
 static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 {
 	const struct sc_options *o = w->run->o;
+	_cleanup_close_ int tfd = o->explain ? -1 :
+				  open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	int rc = 0, e;
 
+	/* --parents makes its directories from DIR's descriptor only */
+	if (tfd < 0 && o->parents && !o->explain)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_TARGET, errno, dir,
+				      NULL);
 	/* only several operands can collide with each other */
 	w->multi = n >= 2;
 	for (int i = 0; i < n; i++) {
-		struct parent *parents = NULL;
-		size_t n_parents = 0;
+		struct parents ps = { .fd = tfd };
 		char *dst;
 
 		if (o->strip_trailing_slashes)
 			sc_path_strip_slashes(ops[i]);
-		if (o->parents &&
-		    (e = make_parents(w, dir, ops[i], &parents,
-				      &n_parents)) < 0) {
+		e = o->parents ? make_parents(w, dir, ops[i], &ps) : 0;
+		if (e < 0) {
+			parents_release(&ps);
 			rc = rc ? rc : e;
 			continue;
 		}
 		dst = target_name(w, dir, ops[i]);
 		if (!dst) {
+			parents_release(&ps);
 			e = sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
 					   ops[i], NULL);
 			rc = rc ? rc : e;
 			continue;
 		}
-		e = copy_entry(w, ops[i], dst, true, DT_UNKNOWN);
+		/* 1: --explain, parents missing: by path */
+		e = copy_operand(w, e == 1 ? -1 : ps.fd, ops[i], dst);
 		if (e < 0 && !rc)
 			rc = e;
 		if (o->parents && !o->explain &&
-		    (e = parents_protect(w, parents, n_parents)) < 0) {
+		    (e = parents_protect(w, &ps)) < 0) {
 			w->run->failures++;
 			rc = rc ? rc : e;
 		}
-		parents_free(parents, n_parents);
+		parents_release(&ps);
 		free(dst);
 	}
 	return rc;

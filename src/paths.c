@@ -218,3 +218,15 @@ int sc_path_open_parent(const char *path, int *ret_fd, const char **ret_name)
 	*ret_fd = fd;
 	return 0;
 }
+
+int sc_path_chmod_fd(int fd, mode_t mode)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	if (fchmodat(AT_FDCWD, name, mode, 0) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return -errno;
+	return fchmodat(fd, ".", mode, 0) < 0 ? -errno : 0;
+}

@@ -76,4 +76,10 @@ size_t sc_path_piece(const char *path, size_t max);
  * -errno.  PATH has no trailing slash. */
 int sc_path_open_parent(const char *path, int *ret_fd, const char **ret_name);
 
+/* Sets the mode of the directory open as FD (O_PATH) to MODE: through
+ * /proc, which leads to the inode FD holds, not to whatever has its name
+ * by now.  Without /proc, through "." in it (which wants search
+ * permission there: root has it).  0 or -errno. */
+int sc_path_chmod_fd(int fd, mode_t mode);
+
 #endif

@@ -236,6 +236,7 @@ enum sc_fail {
 	SC_FAIL_MKDIR,		/* cannot create directory 'A' */
 	SC_FAIL_MAKE_DIR,	/* cannot make directory 'A' (--parents) */
 	SC_FAIL_NOT_DIR,	/* 'A' exists but is not a directory */
+	SC_FAIL_UNSAFE_SYMLINK,	/* not following symbolic link 'A' ... */
 	SC_FAIL_MKFIFO,		/* cannot create fifo 'A' */
 	SC_FAIL_MKNOD,		/* cannot create special file 'A' */
 	SC_FAIL_SYMLINK,	/* cannot create symbolic link 'A' */
@@ -391,9 +392,10 @@ void sc_report_unbackup(struct sc_msgs *m, const char *backup,
 			const char *dst);
 
 /* --parents -v: a directory of the source's path made under the target,
- * "REL -> DIR", both unquoted as cp prints them. */
+ * "REL -> DIR": QUOTED as the other -v lines are, else both unquoted as
+ * cp prints them. */
 void sc_report_parent_made(struct sc_msgs *m, const char *rel,
-			   const char *dir);
+			   const char *dir, bool quoted);
 
 /* -i: the question before DST (ST its stat) is overwritten, on stderr.
  * UNWRITABLE: we may not write it, which is said with its mode; FORCE

@@ -75,6 +75,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		.run = &run,
 		.wk = { .run = &run },
 		.e = { .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 },
+		.op_dfd = AT_FDCWD,
 	};
 	int rc;
 
@@ -88,7 +89,8 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		assume_facts(&run, opts);
 	run.umask = umask(0);
 	umask(run.umask);
-	run.privileged = geteuid() == 0;
+	run.euid = geteuid();
+	run.privileged = run.euid == 0;
 	if (make_copier(&run, opts, run.umask) < 0 ||
 	    sc_jobs_new(opts, &sc_workers_ops, &w, &run.jobs) < 0 ||
 	    sc_copy_ctx_new(run.copier, &w.wk.cx) < 0 ||

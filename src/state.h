@@ -58,6 +58,7 @@ struct run {
 	struct sc_fs_facts *assumed[2];	/* NULL: unknown */
 	mode_t umask;
 	bool privileged;	/* root: may chown, and must say when it fails */
+	uid_t euid;		/* who copies */
 	struct sc_jobs *jobs;	/* -j: the workers */
 	dev_t root_dev;		/* -x: the device of the current operand */
 };

@@ -127,6 +127,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 				 .kind = SC_KIND_SPECIAL };
 	struct sc_made m = { .flags = SC_MADE_CREATED };
 	mode_t mode;
+	int fd, e;
 
 	if (w->run->o->explain) {
 		sc_entry_report(&w->wk, &w->e, &rec);
@@ -140,8 +141,25 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		return sc_report_fail(&w->wk.msgs, S_ISFIFO(sst->st_mode) ?
 				      SC_FAIL_MKFIFO : SC_FAIL_MKNOD, errno,
 				      dst, NULL);
-	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
+	/* Held from here on, and checked to be the node made: its name may
+	 * lead to a symlink or a hard link by now, and every attribute
+	 * (a mode of 4777 asked by the source's owner...) would land on
+	 * what that leads to. */
+	fd = openat(w->e.dst_fd, w->e.dst_name, O_PATH | O_NOFOLLOW |
+		    O_CLOEXEC);
+	e = fd < 0 ? -errno : sc_made_check(fd, mode, NULL);
+	if (e == -ESTALE || e == -ENOENT)
+		e = sc_report_fail(&w->wk.msgs, SC_FAIL_FILE_REPLACED, 0, dst,
+				   NULL);
+	else if (e < 0)
+		e = sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, -e, dst, NULL);
+	else if (sc_entry_set_attrs(&w->wk, &w->e, -1, fd, src, dst, sst,
+				    &m) < 0)
 		w->wk.msgs.failed = true;
+	if (fd >= 0)
+		close(fd);
+	if (e < 0)
+		return e;
 	sc_entry_report(&w->wk, &w->e, &rec);
 	return 0;
 }
@@ -237,10 +255,12 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 	int r = SC_HANDED_BACK;
 
 	if (cmdline) {
-		/* an operand: its own names, from here */
-		w->e.at_fd = w->e.dst_fd = AT_FDCWD;
+		/* an operand: its own names, from here; its destination in
+		 * the directory held for it, when it has one */
+		w->e.at_fd = AT_FDCWD;
+		w->e.dst_fd = w->op_dfd;
 		w->e.at_name = src;
-		w->e.dst_name = dst;
+		w->e.dst_name = w->op_dfd >= 0 ? w->op_dname : dst;
 		w->e.in_level = false;
 	}
 	sc_report_begin(&w->wk.msgs);

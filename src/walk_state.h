@@ -68,6 +68,11 @@ struct walk {
 	 * itself", and the directories that hold its destination (its
 	 * parent up to the root through ".."), which it must not be. */
 	const char *top_src, *top_dst;
+	/* The directory its destination goes into, held since it was found
+	 * (its name there OP_DNAME), or AT_FDCWD: the destination is a path
+	 * (operands.c, enter_at()). */
+	int op_dfd;
+	const char *op_dname;
 	struct sc_devino *anc;
 	size_t n_anc, cap_anc;
 	struct sc_links links;	/* the walk thread's hard-link table */

@@ -710,8 +710,9 @@ struct sc_event {
 	 * in libattr's domain, with one %s for ATTR when it names one, then
 	 * one for the file) and the attribute's name; WHICH: 0 the source,
 	 * 1 the destination.  SC_EV_META_XATTR_CONF: FORMAT "%s", ATTR the
-	 * path.  SC_EV_OLD_GET and SC_EV_OLD_SET: ATTR.  Valid until the
-	 * report is reused or freed. */
+	 * path.  SC_EV_OLD_GET and SC_EV_OLD_SET: ATTR.  SC_EV_REPLACED of
+	 * sc_copy_ctx_meta: WHICH as for xattrs.  Valid until the report
+	 * is reused or freed. */
 	const char *format;
 	const char *attr;
 	int which;

@@ -30,11 +30,12 @@ else
 fi
 
 # creation_mode LOG NAME: the mode NAME was created with (open, openat,
-# creat, mkdir, mkdirat that succeeded), e.g. 0600; the open flags of
+# creat, mkdir, mkdirat that succeeded, by path or in a directory held
+# open), e.g. 0600; the open flags of
 # that call in $T/.flags.
 creation_mode() {
 	local line
-	line=$(grep -E "(open|openat|creat|mkdir|mkdirat)\\((AT_FDCWD, )?\"$2\", ([A-Z_|]+, )?0[0-7]*\\) += [0-9]+\$" "$1" |
+	line=$(grep -E "(open|openat|creat|mkdir|mkdirat)\\((AT_FDCWD, |[0-9]+, )?\"$2\", ([A-Z_|]+, )?0[0-7]*\\) += [0-9]+\$" "$1" |
 		tail -n 1)
 	[ -n "$line" ] ||
 		{ _show "$1"; fail "no successful creation of '$2' in $1"; }
