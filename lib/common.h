@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 
 #include <smartcp/smartcp.h>
 
@@ -72,6 +74,39 @@ static inline char *dir_part(const char *name)
 	if (slash == name)
 		return strdup("/");
 	return strndup(name, (size_t)(slash - name));
+}
+
+#ifndef GRND_INSECURE
+# define GRND_INSECURE 0x0004	/* Linux 5.6: never blocks */
+#endif
+
+/* The letters a temporary's name ends with (SC_TEMP_LETTERS of them, and
+ * a NUL, into BUF): from getrandom(2), so that whoever may write the
+ * directory cannot make the name first and make the copy fail, nor
+ * know it before it appears.  Never blocks: before Linux 5.6 without
+ * entropy yet, the clock's nanoseconds stand in.  Both the engine's
+ * temporaries and the program's links made aside use it. */
+#define SC_TEMP_LETTERS 12
+static inline void temp_letters(char buf[SC_TEMP_LETTERS + 1])
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[SC_TEMP_LETTERS];
+
+	if (getrandom(r, sizeof(r), GRND_INSECURE) != (ssize_t)sizeof(r) &&
+	    getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		struct timespec ts;
+		uint64_t x;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^
+		    (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 32;
+		for (size_t i = 0; i < sizeof(r); i++, x = x * 6364136223846793005ull + 1)
+			r[i] = (unsigned char)(x >> 56);
+	}
+	for (size_t i = 0; i < sizeof(r); i++)
+		buf[i] = abc[r[i] % (sizeof(abc) - 1)];
+	buf[SC_TEMP_LETTERS] = '\0';
 }
 
 #endif

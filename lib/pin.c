@@ -120,9 +120,12 @@ static bool keeps_what_was_asked(int fd)
 	return false;
 }
 
-/* Does directory P hold nothing?  A directory made a moment ago does;
- * one that cannot be read is taken as it is (its owner was checked). */
-static bool dir_empty(const struct pin *p)
+/* Does directory P hold nothing?  A directory made a moment ago does.
+ * 1 yes, 0 no.  One that cannot be listed (no permission, no descriptor
+ * or memory left) is taken as it is: its type, owner and mode were
+ * checked, and a copy short of descriptors must still go on and name
+ * each file it cannot open (1). */
+static int dir_empty(const struct pin *p)
 {
 	char buf[1024];
 	_cleanup_close_ int fd = openat(p->fd, ".", O_RDONLY | O_DIRECTORY |
@@ -130,17 +133,18 @@ static bool dir_empty(const struct pin *p)
 	ssize_t n;
 
 	if (fd < 0)
-		return errno == EACCES;
+		return errno == EACCES || errno == EMFILE || errno == ENFILE ||
+		       errno == ENOMEM ? 1 : -errno;
 	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t off = 0; off < n;) {
 			struct dirent64 *d = (struct dirent64 *)(buf + off);
 
 			if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
-				return false;
+				return 0;
 			off += d->d_reclen;
 		}
 	}
-	return n == 0;
+	return n == 0 ? 1 : -errno;
 }
 
 int pin_check_ours(const struct pin *p)
@@ -168,8 +172,11 @@ int pin_check_made(const struct pin *p, mode_t mode)
 		extra = 0;
 	if (extra && keeps_what_was_asked(p->fd))
 		return -ESTALE;
-	if (S_ISDIR(st->st_mode) && !dir_empty(p))
-		return -ESTALE;
+	if (S_ISDIR(st->st_mode)) {
+		int e = dir_empty(p);
+
+		return e < 0 ? e : e ? 0 : -ESTALE;
+	}
 	return 0;
 }
 

@@ -196,9 +196,9 @@ static bool dir_keeps_names(int dirfd, const char *name)
 	       (STATX_ATTR_APPEND | STATX_ATTR_IMMUTABLE);
 }
 
-/* A free temporary name in NAME's directory (DIRFD), into X->tmp, made
- * by MAKE: ".smartcp.PID.N" for a link, ".smartcp.XXXXXX" for a new
- * file.  The prefix is the directory part of NAME. */
+/* The start of a temporary's name in NAME's directory, into X->tmp:
+ * the directory part of NAME and ".smartcp."; its length, or -errno.
+ * The rest is temp_letters(). */
 static int tmp_prefix(struct sc_copy_ctx *x, const char *name)
 {
 	_cleanup_free_ char *dir = NULL;
@@ -216,8 +216,6 @@ static int tmp_prefix(struct sc_copy_ctx *x, const char *name)
 int sc_target_temp_open(struct sc_copy_ctx *x, int dirfd, const char *name,
 			mode_t mode, bool *ret_named)
 {
-	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
 	int fd, n;
 
 	*ret_named = false;
@@ -239,11 +237,10 @@ int sc_target_temp_open(struct sc_copy_ctx *x, int dirfd, const char *name,
 	if (n < 0)
 		return n;
 	x->tmp_dirfd = dirfd;
-	/* mkostemp() has no *at form and no mode: its random names, here */
+	/* mkostemp() has no *at form and no mode: names no one can make
+	 * first, here */
 	for (unsigned i = 0;; i++) {
-		for (size_t k = 0; k < 6; k++)
-			x->tmp[n + k] = abc[rand_r(&seed) % 36];
-		x->tmp[n + 6] = '\0';
+		temp_letters(x->tmp + n);
 		fd = openat(dirfd, x->tmp, O_RDWR | O_CREAT | O_EXCL |
 			    O_CLOEXEC, mode);
 		if (fd >= 0 || errno != EEXIST || i > 100)

@@ -34,19 +34,22 @@ static int make_name(bool hard, const struct sc_at *target, int dirfd,
 	return r < 0 ? -errno : 0;
 }
 
-/* make_name() under a free temporary name, ".smartcp.PID.N", in DST's
- * directory: in its DIRFD, or beside its path when that is AT_FDCWD.
- * The name (relative to DST->dirfd) is written to TMP.  0 or -errno. */
+/* make_name() under a free temporary name, ".smartcp." and letters no
+ * one can guess (temp_letters()), in DST's directory: in its DIRFD, or
+ * beside its path when that is AT_FDCWD.  The name (relative to
+ * DST->dirfd) is written to TMP.  0 or -errno. */
 static int make_temp_name(bool hard, const struct sc_at *target, int flags,
 			  const struct sc_at *dst, char *tmp, size_t size)
 {
 	_cleanup_free_ char *dir = NULL;
+	char letters[SC_TEMP_LETTERS + 1];
 
 	if (dst->dirfd < 0 && !(dir = sc_path_dir(dst->path)))
 		return -ENOMEM;
 	for (unsigned i = 0;; i++) {
-		if (snprintf(tmp, size, "%s%s.smartcp.%d.%u", dir ? dir : "",
-			     dir ? "/" : "", (int)getpid(), i) >= (int)size)
+		temp_letters(letters);
+		if (snprintf(tmp, size, "%s%s.smartcp.%s", dir ? dir : "",
+			     dir ? "/" : "", letters) >= (int)size)
 			return -ENAMETOOLONG;
 		int e = make_name(hard, target, dst->dirfd, tmp, flags);
 

@@ -312,6 +312,7 @@ static _noinline_ void level_enter(struct walk *w, size_t k, const char *src,
 	if (e < 0) {
 		say_level_lost(w, src, e);
 		l->failed = true;
+		l->src_replaced = e == -ESTALE;
 		return;
 	}
 	l->sfd = fd;

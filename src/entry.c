@@ -112,6 +112,10 @@ static int say_replaced(struct worker *wk, const struct stat *st,
 	unsigned n = sc_copy_report_events(wk->crep);
 	const char *name = dst;
 
+	/* a source the walk found replaced has been said so already */
+	if (wk->msgs.failed && wk->msgs.code == -ESTALE)
+		return -ESTALE;
+
 	for (unsigned i = 0; i < n; i++) {
 		struct sc_event ev = { .size = sizeof(ev) };
 

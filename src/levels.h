@@ -72,6 +72,9 @@ struct level {
 	size_t snext, dnext;
 	bool hashed, unhashed;
 	bool src_gone;		/* -j, at the end: no source at hand */
+	/* its source was replaced before it could be listed (said): its
+	 * copy gets no attributes of whatever is there now */
+	bool src_replaced;
 };
 
 /* --- the levels' names (struct sc_names) -------------------------------- */

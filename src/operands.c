@@ -199,6 +199,11 @@ static int parent_make(struct walk *w, int dirfd, const char *name,
 	return fd;
 }
 
+/* make_parents(): a directory of the path is missing under --explain;
+ * nothing is made, so nothing below it can be held: the operand's copy
+ * is named by its path. */
+enum { PARENTS_BY_PATH = 1 };
+
 /* PS goes on from FD, which the list holds (LISTED) or PS itself. */
 static void parents_hold(struct parents *ps, int fd, bool listed)
 {
@@ -211,8 +216,7 @@ static void parents_hold(struct parents *ps, int fd, bool listed)
 /* --parents: one directory NAME of the destination path, REL its source
  * (a prefix of the operand, ending at NAME), under PS->fd: found, or
  * made when missing; listed when made, or when attributes are preserved.
- * PS->fd is it from here on.  0; 1 when it is missing under --explain
- * (nothing is made, nothing below it can be held); or -errno (said, but
+ * PS->fd is it from here on.  0, PARENTS_BY_PATH, or -errno (said, but
  * for memory). */
 static int parent_step(struct walk *w, struct parents *ps, const char *dir,
 		       const char *rel, const char *name)
@@ -226,7 +230,7 @@ static int parent_step(struct walk *w, struct parents *ps, const char *dir,
 	fd = parent_open(w, ps->fd, name, d);
 	if (fd == -ENOENT) {
 		if (o->explain)
-			return 1;
+			return PARENTS_BY_PATH;
 		e = parent_add(w, ps, rel, d, -1);
 		if (e < 0)
 			return e;
@@ -256,8 +260,7 @@ static int parent_step(struct walk *w, struct parents *ps, const char *dir,
  * are preserved, and one of them is made (when none is, cp fixes
  * nothing).  Each is reached from the one above it by descriptor, never
  * by a path someone may have changed meanwhile; PS->fd is the deepest.
- * 0; 1 when they are not all there under --explain (the copy is then
- * named by path); or -errno (said, but for memory). */
+ * 0, PARENTS_BY_PATH, or -errno (said, but for memory). */
 static int make_parents(struct walk *w, const char *dir, const char *src,
 			struct parents *ps)
 {
@@ -442,8 +445,11 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 		w->run->o = o;
 		return r;
 	}
-	/* a directory that cannot be opened: the path, and what it meets
-	 * is said as cp says it */
+	/* A name in the working directory needs no descriptor: the process
+	 * holds it.  A directory that cannot be opened: the path, and what
+	 * it meets is said as cp says it. */
+	if (!strchr(dst, '/'))
+		return copy_operand(w, -1, src, dst);
 	dir = sc_path_dir(dst);
 	if (dir && !o->explain)
 		dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -487,8 +493,8 @@ static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 			rc = rc ? rc : e;
 			continue;
 		}
-		/* 1: --explain, parents missing: by path */
-		e = copy_operand(w, e == 1 ? -1 : ps.fd, ops[i], dst);
+		e = copy_operand(w, e == PARENTS_BY_PATH ? -1 : ps.fd, ops[i],
+				 dst);
 		if (e < 0 && !rc)
 			rc = e;
 		if (o->parents && !o->explain &&

@@ -572,7 +572,8 @@ static int level_finish(struct walk *w, size_t k)
 		say_level_lost(w, l->lost_copy ? dst : src, l->lost);
 		l->failed = true;
 	}
-	attrs = !l->lost_copy && dir_attrs_wanted(w, &l->m);
+	attrs = !l->lost_copy && !l->src_replaced &&
+		dir_attrs_wanted(w, &l->m);
 	if (attrs && sc_jobs_running(w->run->jobs))
 		node = level_node(w, k);	/* 0: set now after all */
 	done = *l;

@@ -551,7 +551,8 @@ mode_t sc_copier_omitted(const struct sc_copier *c, mode_t src_mode);
  * its maker's owner and asked mode (the usual local ones; not FAT, NFS
  * or FUSE, where the mount or the server decides); a directory empty.
  * 0; -ESTALE when it is not the object made; -EINVAL for bad arguments
- * (MODE without a type); or the -errno of fstat(2).  *RET_ST (may be
+ * (MODE without a type); or the -errno of a call that could not tell
+ * (fstat(2), the directory's listing: -EMFILE...).  *RET_ST (may be
  * NULL): its fstat.  Since API 1.1. */
 int sc_made_check(int fd, mode_t mode, struct stat *ret_st);
 /* Does D already have what the copier's SC_COPY_KEEP_* would give it

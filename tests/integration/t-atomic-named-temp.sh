@@ -1,6 +1,6 @@
 #!/bin/bash
 # --atomic where O_TMPFILE is missing (FUSE: faultfs): the temporary has
-# a name, .smartcp.XXXXXX beside the destination, and every signal that
+# a name, .smartcp.XXXXXXXXXXXX beside the destination, and every signal that
 # can be caught (SIGINT, SIGTERM, SIGHUP, SIGPIPE) removes it before
 # smartcp dies, whether the destination is an operand or deep in a tree
 # (named through its directory's descriptor); the old destination stays

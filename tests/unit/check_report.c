@@ -347,14 +347,16 @@ START_TEST(test_verbose_lines_go_to_out)
 	sc_report_cp_line(&m, "a", "b", "b~");
 	sc_report_removed(&m, "b");
 	sc_report_skipped(&m, "c");
-	sc_report_parent_made(&m, "d/e", "t/d/e");
+	sc_report_parent_made(&m, "d/e", "t/d/e", false);
+	sc_report_parent_made(&m, "d/\033x", "t/d/\033x", true);
 	fflush(c.out);
 	ck_assert_str_eq(c.out_buf,
 			 "'a' -> 'b'\n"
 			 "'a' -> 'b' (backup: 'b~')\n"
 			 "removed 'b'\n"
 			 "skipped 'c'\n"
-			 "d/e -> t/d/e\n");
+			 "d/e -> t/d/e\n"
+			 "'d/'$'\\033''x' -> 't/d/'$'\\033''x'\n");
 	ck_assert_uint_eq(c.err_len, 0);
 	release(&c);
 }
