@@ -279,8 +279,7 @@ int sc_target_temp_commit(struct sc_copy_ctx *x, int fd, int dirfd,
 			return n;
 		x->tmp_dirfd = dirfd;
 		for (unsigned i = 0;; i++) {
-			snprintf(x->tmp + n, sizeof(x->tmp) - (size_t)n, "%d.%u",
-				 (int)getpid(), i);
+			temp_letters(x->tmp + n);
 			e = link_tmpfile(x, fd, dirfd, x->tmp);
 			if (e == 0)
 				break;

@@ -444,7 +444,7 @@ static int keep_newer(struct worker *wk, struct entry *ent,
 
 			return r < 0 ? r : SC_SETTLED_DONE;
 		}
-		remember_copy(wk, ent, &e->sst, e->dst);
+		remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
 	}
 	return SC_SETTLED_DONE;
 }
@@ -468,8 +468,7 @@ static int left_unchanged(struct worker *wk, struct entry *ent,
 				      &e->dst_st, e->follow);
 		if (r == SC_FILE_SAME && !wk->msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
-			(void)sc_links_remember(wk->links, e->sst.st_dev,
-						e->sst.st_ino, e->dst);
+			remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
 		if (r != SC_FILE_DIFFERS)
 			return r < 0 ? r : SC_SETTLED_DONE;
 	}
@@ -620,15 +619,28 @@ static _noinline_ int link_earlier_copy(struct worker *wk,
 }
 
 /* -a, --preserve=links: DST, the copy of ST (the entry ENT),
- * is remembered as the copy of its source, with what it is. */
+ * is remembered as the copy of its source, with what it is: COPY (a
+ * destination found and kept), else what DST is now, if that can only
+ * be the copy just made: of the source's type, and no other name.  A
+ * hard link to any file, put in the new copy's place by whoever may
+ * write its directory, must not become what the source's other names
+ * are linked to; then they are copied each on its own. */
 void remember_copy(struct worker *wk, const struct entry *ent,
-		   const struct stat *st, const char *dst)
+		   const struct stat *st, const char *dst,
+		   const struct stat *copy)
 {
 	struct stat now;
 
-	if (sc_links_remember(wk->links, st->st_dev, st->st_ino, dst) == 0 &&
-	    fstatat(ent->dst_fd, ent->dst_name, &now, AT_SYMLINK_NOFOLLOW) == 0)
-		sc_links_identify(wk->links, st->st_dev, st->st_ino, &now);
+	if (!copy) {
+		if (fstatat(ent->dst_fd, ent->dst_name, &now,
+			    AT_SYMLINK_NOFOLLOW) < 0 ||
+		    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
+		    now.st_nlink != 1)
+			return;
+		copy = &now;
+	}
+	if (sc_links_remember(wk->links, st->st_dev, st->st_ino, dst) == 0)
+		sc_links_identify(wk->links, st->st_dev, st->st_ino, copy);
 }
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already
@@ -641,6 +653,11 @@ int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
 	int e = wk->run->o->explain ? 0 :
 		link_earlier_copy(wk, ent, prev, dst, st);
 
+	/* the earlier copy is not there as it was made: what someone put
+	 * in its place gets no new name */
+	if (e == -ESTALE)
+		return sc_report_fail(&wk->msgs, SC_FAIL_FILE_REPLACED, 0, prev,
+				      NULL);
 	if (e < 0)
 		return sc_report_fail(&wk->msgs, SC_FAIL_LINK, -e, dst, prev);
 	sc_entry_report(wk, ent, &rec);

@@ -131,9 +131,11 @@ int sc_dest_link_instead(struct worker *wk, struct entry *ent,
 int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
 		    const char *src, const char *dst, const struct stat *st);
 
-/* -a, --preserve=links: DST, the copy of ST (the entry of W), is
- * remembered as the copy of its source. */
+/* -a, --preserve=links: DST, the copy of ST (the entry ENT), is
+ * remembered as the copy of its source: COPY its stat, else what DST is
+ * now if it can only be the copy just made (else it is not remembered). */
 void remember_copy(struct worker *wk, const struct entry *ent,
-		   const struct stat *st, const char *dst);
+		   const struct stat *st, const char *dst,
+		   const struct stat *copy);
 
 #endif

@@ -387,6 +387,43 @@ static int find_target(struct walk *w, char **ops, int *n,
 	return 0;
 }
 
+/* The descriptor N an operand names (/dev/fd/N, /proc/self/fd/N, or
+ * under /proc/PID/fd of this process), or -1. */
+static int named_fd(const char *path)
+{
+	static const char *const dirs[] = {
+		"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/",
+	};
+	char own[48];
+	const char *p = NULL;
+	char *end;
+	long n;
+
+	snprintf(own, sizeof(own), "/proc/%d/fd/", (int)getpid());
+	for (size_t i = 0; !p && i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			p = path + strlen(dirs[i]);
+	if (!p && !strncmp(path, own, strlen(own)))
+		p = path + strlen(own);
+	if (!p || *p < '0' || *p > '9')
+		return -1;
+	n = strtol(p, &end, 10);
+	return (*end && *end != '/') || n > 65536 ? -1 : (int)n;
+}
+
+/* DIR opened (O_PATH) to be held for the operands' copies, at or above
+ * W->fd_floor; -1 with errno. */
+static int hold_dir(struct walk *w, const char *dir)
+{
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), high;
+
+	if (fd < 0 || fd >= w->fd_floor)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, w->fd_floor);
+	close(fd);
+	return high;
+}
+
 /* The operand's destination DST, from now on reached as its last name
  * in the directory open as DIRFD (>= 0), held since that was found:
  * not by a path whose directories someone may swap between two calls.
@@ -452,7 +489,7 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 		return copy_operand(w, -1, src, dst);
 	dir = sc_path_dir(dst);
 	if (dir && !o->explain)
-		dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		dirfd = hold_dir(w, dir);
 	return copy_operand(w, dirfd, src, dst);
 }
 
@@ -463,8 +500,7 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 {
 	const struct sc_options *o = w->run->o;
-	_cleanup_close_ int tfd = o->explain ? -1 :
-				  open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int tfd = o->explain ? -1 : hold_dir(w, dir);
 	int rc = 0, e;
 
 	/* --parents makes its directories from DIR's descriptor only */
@@ -511,7 +547,14 @@ static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 int sc_operands_run(struct walk *w, char **ops, int n)
 {
 	const char *dir = NULL;
-	int e = find_target(w, ops, &n, &dir);
+	int e;
+
+	for (int i = 0; i < n; i++)
+		w->fd_floor = MAX(w->fd_floor, named_fd(ops[i]) + 1);
+	if (w->run->o->target_directory)
+		w->fd_floor = MAX(w->fd_floor,
+				  named_fd(w->run->o->target_directory) + 1);
+	e = find_target(w, ops, &n, &dir);
 
 	if (e < 0)
 		return e;

@@ -219,7 +219,7 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
 	if (r == 0 && !wk->msgs.failed && tracked)
-		remember_copy(wk, ent, &ist, dst);
+		remember_copy(wk, ent, &ist, dst, NULL);
 	return r < 0 ? r : SC_COPIED;
 }
 
@@ -375,7 +375,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
 	if (r == 0 && !w->wk.msgs.failed && tracked)
-		remember_copy(&w->wk, &w->e, &e->sst, e->dst);
+		remember_copy(&w->wk, &w->e, &e->sst, e->dst, NULL);
 	return r;
 }
 

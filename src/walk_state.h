@@ -73,6 +73,10 @@ struct walk {
 	 * (operands.c, enter_at()). */
 	int op_dfd;
 	const char *op_dname;
+	/* The lowest descriptor the operands' directories may be held as:
+	 * above every one an operand names (/dev/fd/N, /proc/self/fd/N),
+	 * which means the caller's descriptor N, never one of ours. */
+	int fd_floor;
 	struct sc_devino *anc;
 	size_t n_anc, cap_anc;
 	struct sc_links links;	/* the walk thread's hard-link table */
