@@ -12,7 +12,7 @@
  * This file holds the pipeline's order (copy_file()), its source side
  * and the calls that run it (sc_copy_ctx_copy, _explain and _meta);
  * the destination's phases are fcopy_dest.c's, the data and what
- * checks it fcopy_verify.c's, and what they share is in fcopy.h. */
+ * checks it fcopy_verify.c's, and what they share fcopy_shared.c's. */
 #include "common.h"
 #include "fcopy.h"
 
@@ -22,57 +22,6 @@
 #include <sys/stat.h>
 
 /* ---- one file ------------------------------------------------------------- */
-
-/* A new event of F's report. */
-struct sc_ev *sc_fcopy_event(struct fcopy *f, enum sc_event_kind kind, int err,
-			     bool fatal)
-{
-	return sc_report_add(f->rep, kind, err, fatal, true);
-}
-
-/* openat(), tried again while the caller gives descriptors back. */
-int sc_fcopy_open_retry(struct sc_copy_ctx *x, int dirfd, const char *name,
-			int flags, mode_t mode)
-{
-	unsigned tries = 0;
-	int fd;
-
-	while ((fd = openat(dirfd, name, flags, mode)) < 0 &&
-	       (errno == EMFILE || errno == ENFILE) && x->fd_short) {
-		int err = errno;
-		bool again = x->fd_short(x->fd_short_arg, err, &tries);
-
-		errno = err;
-		if (!again)
-			break;
-	}
-	return fd;
-}
-
-bool sc_fcopy_canceled(const struct fcopy *f)
-{
-	return atomic_load_explicit(&f->x->cancel, memory_order_relaxed);
-}
-
-void sc_fcopy_make_plan(struct fcopy *f, const struct stat *sst,
-			mode_t dst_mode)
-{
-	struct sc_copier *c = f->c;
-	struct sc_copy_report *rep = f->rep;
-	struct sc_plan_input in = {
-		.size = sizeof(in),
-		.src_fs = rep->src_fs, .dst_fs = rep->dst_fs,
-		.src_mode = sst->st_mode, .dst_mode = dst_mode,
-		.src_size = sst->st_size, .kernel = c->kernel,
-		.reflink = c->reflink, .roads = c->roads,
-		.sparse = c->sparse, .roads_forced = c->roads_forced,
-	};
-
-	in.learned = sc_copier_learned_get(c, rep->src_fs, rep->dst_fs);
-	sc_plan_make(&in, &rep->plan);
-	rep->kernel = c->kernel;
-	rep->flags |= SC_REPORT_PLANNED;
-}
 
 /* SC_COPY_IF_CHANGED: does the destination already hold exactly IN's
  * bytes?  1 yes, 0 no, -errno.  Reads both to the end: sizes of
@@ -119,32 +68,6 @@ static int same_content(struct fcopy *f)
 			return 1;
 		at += n;
 	}
-}
-
-/* The source as a name for the metadata (by name, no descriptor). */
-struct sc_meta_at sc_fcopy_src_at(const struct fcopy *f, char *buf,
-				  size_t size)
-{
-	if (f->a->src_name)
-		return (struct sc_meta_at){ f->a->src_dirfd, f->a->src_name };
-	snprintf(buf, size, "/proc/self/fd/%d", f->in);
-	return (struct sc_meta_at){ AT_FDCWD, buf };
-}
-
-struct sc_meta_at sc_fcopy_dst_at(const struct fcopy *f)
-{
-	return (struct sc_meta_at){ f->a->dst_dirfd,
-				    f->a->dst_name ? f->a->dst_name : "" };
-}
-
-/* Where SC_COPY_ATOMIC puts its temporary and renames it to: the file a
- * copy through the destination writes, the last target of a symlink it
- * leads through (F->tdirfd), else the destination. */
-struct sc_meta_at sc_fcopy_atomic_at(const struct fcopy *f)
-{
-	if (f->tdirfd >= 0)
-		return (struct sc_meta_at){ f->tdirfd, f->tname };
-	return sc_fcopy_dst_at(f);
 }
 
 /* Opens the source (unless the caller did), and checks that it is the
@@ -308,16 +231,6 @@ static int copy_file(struct fcopy *f)
 		}
 	}
 	return meta_err;
-}
-
-/* A call's error before anything was done: said in REP, if any. */
-int sc_fcopy_refuse(struct sc_copy_report *rep, int e)
-{
-	if (rep) {
-		sc_report_reset(rep);
-		rep->error = e;
-	}
-	return e;
 }
 
 /* The report a call fills: the caller's, or the context's own. */

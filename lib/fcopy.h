@@ -1,7 +1,9 @@
 /* The one pipeline's insides, shared by its files: fcopy.c (the order,
  * the source side and the calls that run it), fcopy_dest.c (the
- * destination), fcopy_verify.c (the data and what checks it) and
- * simple.c (the simple calls).  Nothing here is exported
+ * destination), fcopy_verify.c (the data and what checks it), simple.c
+ * (the simple calls) and, below them all, fcopy_shared.c (what they
+ * share).  Calls go down only: fcopy.c and simple.c call the others,
+ * fcopy_dest.c and fcopy_verify.c call fcopy_shared.c alone.  Nothing here is exported
  * (lib/libsmartcp.sym); each function is described where it is
  * defined. */
 #ifndef SMARTCP_FCOPY_H
@@ -50,7 +52,7 @@ struct fcopy {
 	struct sc_change still_change;
 };
 
-/* fcopy.c */
+/* fcopy_shared.c */
 struct sc_ev *sc_fcopy_event(struct fcopy *f, enum sc_event_kind kind, int err,
 			     bool fatal);
 int sc_fcopy_open_retry(struct sc_copy_ctx *x, int dirfd, const char *name,
