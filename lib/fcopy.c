@@ -146,6 +146,11 @@ static int open_source(struct fcopy *f, bool explain)
 	return 0;
 }
 
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 /* SC_COPY_IF_CHANGED: a destination that already holds the source's
  * bytes only gets its metadata.  1: done (SC_REPORT_UNCHANGED), 0: to be
  * copied, -errno: failed. */
@@ -176,26 +181,46 @@ static int already_equal(struct fcopy *f)
 	return e < 0 ? e : 1;
 }
 
-static int copy_file(struct fcopy *f)
+/* The destination as it is now (F->old, when it exists), which must
+ * not be the source: copied onto itself -- by its own name, another of
+ * its names, a symlink to it or a descriptor of it -- a file would be
+ * emptied before its first byte is read (issue 36: sc_copy_ctx_copy
+ * returned 0 and left it empty, also with SC_COPY_VERIFY, where both
+ * ends were then empty and "equal").  0, or -EINVAL: nothing touched. */
+static int look_at_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
-	struct sc_copier *c = f->c;
-	int e, meta_err = 0;
+	struct stat st;
 
-	e = open_source(f, false);
-	if (e < 0)
-		return e;
 	if (a->dst_st) {	/* the caller's stat: no second one */
 		f->old = *a->dst_st;
 		f->have_old = f->dst_exists = true;
 	} else if (f->given_out) {
 		f->dst_exists = true;	/* OUT itself: no model to take */
+		if (fstat(a->dst_fd, &st) == 0 && same_file(&st, &f->ist))
+			return -EINVAL;
 	} else if (!(f->flags & SC_FILE_NEW)) {
 		if (fstatat(a->dst_dirfd, a->dst_name, &f->old, 0) == 0)
 			f->have_old = f->dst_exists = true;
 		else if (errno != ENOENT)
 			f->dst_exists = true;	/* the open will say */
 	}
+	if (f->have_old && same_file(&f->old, &f->ist))
+		return -EINVAL;
+	return 0;
+}
+
+static int copy_file(struct fcopy *f)
+{
+	struct sc_copier *c = f->c;
+	int e, meta_err = 0;
+
+	e = open_source(f, false);
+	if (e < 0)
+		return e;
+	e = look_at_destination(f);
+	if (e < 0)
+		return e;
 	e = already_equal(f);
 	if (e)
 		return e > 0 ? 0 : e;
@@ -319,6 +344,9 @@ int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 			  !(c->flags & SC_COPY_NO_DATA),
 	};
 	e = open_source(&f, args->src_fd < 0);
+	if (e < 0)
+		goto out;
+	e = look_at_destination(&f);
 	if (e < 0)
 		goto out;
 	/* A symlink to nowhere is not written through (a caller that

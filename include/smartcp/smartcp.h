@@ -469,7 +469,9 @@ void sc_copy_report_free(struct sc_copy_report *r);
  * copied in place keeps its data (it is whole), as cp leaves it.
  * Returns 0 or -errno (the same as sc_copy_report_error()); REP (may be
  * NULL) says what happened, step by step, in its events.  -EINVAL for
- * bad arguments (nothing touched), -EOPNOTSUPP when no allowed road
+ * bad arguments, and for a source that is the destination (by its name,
+ * another of its names, a symlink to it or a descriptor of it), whatever
+ * the flags: nothing touched; -EOPNOTSUPP when no allowed road
  * could be taken, -EBADMSG when the copy still differs after one copy
  * again, -ECANCELED when cancelled. */
 int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,

@@ -1,0 +1,273 @@
+/* libsmartcp keeps its word (issue 36): what <smartcp/smartcp.h> and
+ * libsmartcp(3) promise, tried as a new user of API 1 would, each case a
+ * reproducer of a defect that user found.  Built from the public header
+ * alone and linked against the shared library: make check builds it
+ * against the build tree, tests/integration/t-lib-installed-word.sh
+ * against an installed library (pkg-config smartcp). */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <smartcp/smartcp.h>
+
+static char dir[256];
+static int dfd = -1;
+
+static void setup(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/check_word.XXXXXX", t ? t : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(dfd, 0);
+}
+
+static void teardown(void)
+{
+	char cmd[2 * sizeof(dir) + 64];
+
+	close(dfd);
+	dfd = -1;
+	/* the tests make files of any kind and mode in it: rm knows them */
+	snprintf(cmd, sizeof(cmd), "chmod -R u+rwx '%s'; rm -rf '%s'", dir,
+		 dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+/* NAME in the test directory, as a path (four at a time). */
+static const char *path(const char *name)
+{
+	static char p[4][512];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
+	return p[i];
+}
+
+/* Writes LEN bytes of a pattern seeded by SEED to NAME (mode 0644). */
+static void make_file(const char *name, size_t len, int seed)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char buf[4096];
+
+	ck_assert_int_ge(fd, 0);
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
+
+		for (size_t i = 0; i < n; i++)
+			buf[i] = (char)((done + i) * 131 + (size_t)seed);
+		ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+		done += n;
+	}
+	close(fd);
+}
+
+/* Does NAME hold exactly LEN bytes of make_file()'s pattern SEED? */
+static bool holds(const char *name, size_t len, int seed)
+{
+	int fd = openat(dfd, name, O_RDONLY);
+	size_t at = 0;
+	char buf[4096];
+	ssize_t n;
+
+	ck_assert_int_ge(fd, 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++, at++)
+			if (at >= len || buf[i] != (char)(at * 131 +
+							  (size_t)seed)) {
+				close(fd);
+				return false;
+			}
+	}
+	close(fd);
+	return n == 0 && at == len;
+}
+
+static struct stat stat_of(const char *name)
+{
+	struct stat st;
+
+	ck_assert_int_eq(fstatat(dfd, name, &st, 0), 0);
+	return st;
+}
+
+/* A copier with FLAGS, and a context of its own. */
+static struct sc_copier *copier(unsigned flags, struct sc_copy_ctx **x)
+{
+	struct sc_copier *c = NULL;
+
+	ck_assert_int_eq(sc_copier_new(flags, &c), 0);
+	if (x)
+		ck_assert_int_eq(sc_copy_ctx_new(c, x), 0);
+	return c;
+}
+
+/* The args of a copy of NAME to DNAME in the test directory. */
+static struct sc_copy_args args_of(const char *name, const char *dname,
+				   unsigned flags)
+{
+	return (struct sc_copy_args){
+		.size = sizeof(struct sc_copy_args),
+		.src_dirfd = dfd, .src_name = name, .src_fd = -1,
+		.dst_dirfd = dfd, .dst_name = dname, .dst_fd = -1,
+		.flags = flags,
+	};
+}
+
+/* The first event of REP of KIND, into EV; false when there is none. */
+static bool __attribute__((unused))
+find_event(const struct sc_copy_report *rep,
+		       enum sc_event_kind kind, struct sc_event *ev)
+{
+	for (unsigned i = 0; i < sc_copy_report_events(rep); i++) {
+		*ev = (struct sc_event){ .size = sizeof(*ev) };
+		ck_assert_int_eq(sc_copy_report_event(rep, i, ev), 0);
+		if (ev->kind == kind)
+			return true;
+	}
+	return false;
+}
+
+/* Every option bit of sc_copier_new, alone, then some together. */
+static const unsigned copy_flags[] = {
+	0, SC_COPY_VERIFY, SC_COPY_SYNC, SC_COPY_ATOMIC, SC_COPY_IF_CHANGED,
+	SC_COPY_NO_DATA, SC_COPY_KEEP_MODE, SC_COPY_KEEP_OWNER,
+	SC_COPY_KEEP_TIMES, SC_COPY_KEEP_XATTR, SC_COPY_DEFAULT_MODE,
+	SC_COPY_META_STRICT, SC_COPY_XATTR_STRICT,
+	SC_COPY_VERIFY | SC_COPY_ATOMIC, SC_COPY_VERIFY | SC_COPY_SYNC,
+	SC_COPY_ATOMIC | SC_COPY_KEEP_MODE | SC_COPY_KEEP_OWNER |
+	SC_COPY_KEEP_TIMES | SC_COPY_KEEP_XATTR,
+	(SC_COPY_XATTR_STRICT << 1) - 1,
+};
+#define N_COPY_FLAGS (sizeof(copy_flags) / sizeof(copy_flags[0]))
+
+/* ---- 1. a file copied onto itself ------------------------------------ */
+
+/* sc_copy_ctx_copy of a file onto itself -- by the same name, a hard
+ * link or a symlink to it, the destination looked at by the library or
+ * by the caller (dst_st), with every flag -- is refused with -EINVAL, as
+ * sc_copier_copy_path and _copy_fd refuse it, and the file is left as it
+ * was: its bytes and its inode.  sc_copy_ctx_explain says the same. */
+START_TEST(self_copy_is_refused_under_every_flag)
+{
+	static const char *const dsts[] = { "a", "hard", "sym", "symsym" };
+	static const unsigned file_flags[] = {
+		0, SC_FILE_FORCE, SC_FILE_DANGLING, SC_FILE_NOFOLLOW,
+		SC_FILE_SOURCE_ANY,
+	};
+	struct sc_copy_report *rep = NULL;
+	struct stat before;
+
+	make_file("a", 70000, 1);
+	ck_assert_int_eq(linkat(dfd, "a", dfd, "hard", 0), 0);
+	ck_assert_int_eq(symlinkat("a", dfd, "sym"), 0);
+	ck_assert_int_eq(symlinkat("sym", dfd, "symsym"), 0);
+	before = stat_of("a");
+	ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+	for (size_t i = 0; i < N_COPY_FLAGS; i++) {
+		struct sc_copy_ctx *x = NULL;
+		struct sc_copier *c = copier(copy_flags[i], &x);
+
+		for (size_t d = 0; d < 4; d++)
+		for (size_t k = 0; k < 5; k++)
+		for (int given = 0; given < 2; given++) {
+			struct sc_copy_args a = args_of("a", dsts[d],
+							file_flags[k]);
+			struct stat dst_st = stat_of(dsts[d]), now;
+			int e;
+
+			if (given)
+				a.dst_st = &dst_st;
+			e = sc_copy_ctx_copy(x, &a, rep);
+			ck_assert_msg(e == -EINVAL,
+				      "copy a -> %s, flags %#x, file flags "
+				      "%#x, dst_st %d: %d (%s), not -EINVAL",
+				      dsts[d], copy_flags[i], file_flags[k],
+				      given, e, strerror(-e));
+			ck_assert_int_eq(sc_copy_report_error(rep), -EINVAL);
+			ck_assert_msg(holds("a", 70000, 1),
+				      "a -> %s, flags %#x: the file changed",
+				      dsts[d], copy_flags[i]);
+			now = stat_of("a");
+			ck_assert(now.st_ino == before.st_ino);
+			ck_assert(now.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+				  now.st_mtim.tv_nsec ==
+				  before.st_mtim.tv_nsec);
+			e = sc_copy_ctx_explain(x, &a, rep);
+			ck_assert_msg(e == -EINVAL,
+				      "explain a -> %s, flags %#x, file flags "
+				      "%#x: %d, not -EINVAL", dsts[d],
+				      copy_flags[i], file_flags[k], e);
+		}
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+	}
+	sc_copy_report_free(rep);
+}
+END_TEST
+
+/* The same file through descriptors: the caller's source descriptor
+ * and a destination by name or by descriptor. */
+START_TEST(self_copy_by_descriptor_is_refused)
+{
+	for (size_t i = 0; i < N_COPY_FLAGS; i++) {
+		struct sc_copy_ctx *x = NULL;
+		struct sc_copier *c = copier(copy_flags[i], &x);
+		int in, out;
+		struct sc_copy_args a;
+
+		make_file("a", 5000, 2);
+		in = openat(dfd, "a", O_RDONLY);
+		out = openat(dfd, "a", O_RDWR);
+		a = args_of(NULL, "a", 0);
+		a.src_fd = in;
+		ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -EINVAL);
+		ck_assert(holds("a", 5000, 2));
+		a.dst_name = NULL;
+		a.dst_fd = out;
+		ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -EINVAL);
+		ck_assert(holds("a", 5000, 2));
+		ck_assert_int_eq(sc_copier_copy_fd(c, in, out, NULL), -EINVAL);
+		ck_assert_int_eq(sc_copier_copy_path(c, path("a"), path("a"),
+						     NULL), -EINVAL);
+		ck_assert(holds("a", 5000, 2));
+		close(in);
+		close(out);
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+	}
+}
+END_TEST
+
+static Suite *word_suite(void)
+{
+	Suite *s = suite_create("word");
+	TCase *tc = tcase_create("word");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, self_copy_is_refused_under_every_flag);
+	tcase_add_test(tc, self_copy_by_descriptor_is_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(word_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
