@@ -70,85 +70,117 @@ static int same_content(struct fcopy *f)
 	}
 }
 
-/* Opens the source (unless the caller did), and checks that it is the
- * file the caller expects.  0 or -errno, with its event. */
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* A step of the source that failed with E: said (KIND), and returned. */
+static int source_failed(struct fcopy *f, enum sc_event_kind kind, int e)
+{
+	sc_fcopy_event(f, kind, e, true);
+	return e;
+}
+
+/* What the source is (MODE) may refuse it before a byte is read: a
+ * symlink not to be followed (-ELOOP) and a socket (-ENXIO), as open(2)
+ * refuses them, with their event; a directory (-EISDIR); and, without
+ * SC_FILE_SOURCE_ANY, anything but a regular file (-EINVAL). */
+static int source_kind(struct fcopy *f, mode_t mode)
+{
+	if (S_ISLNK(mode))
+		return source_failed(f, SC_EV_OPEN_SOURCE, -ELOOP);
+	if (S_ISDIR(mode))
+		return -EISDIR;
+	if (!(f->flags & SC_FILE_SOURCE_ANY) && !S_ISREG(mode))
+		return -EINVAL;
+	if (S_ISSOCK(mode))
+		return source_failed(f, SC_EV_OPEN_SOURCE, -ENXIO);
+	return 0;
+}
+
+/* The source by its name into F->in and F->ist: opened for reading, or,
+ * to EXPLAIN, O_PATH, so that a FIFO is neither waited on nor woken and a
+ * device sees no open.  Without SC_FILE_SOURCE_ANY only a regular file
+ * is opened for reading: the name is looked at first, since an open of a
+ * FIFO for reading waits for a writer (issue 36: for ever) and wakes one
+ * that waits.  0 or -errno, with its event. */
+static int open_named_source(struct fcopy *f, bool explain)
+{
+	const struct sc_copy_args *a = f->a;
+	bool nofollow = f->flags & SC_FILE_NOFOLLOW;
+	int flags = O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0);
+	struct stat st;
+	int e;
+
+	if (explain) {
+		flags |= O_PATH;
+	} else if (!(f->flags & SC_FILE_SOURCE_ANY)) {
+		if (fstatat(a->src_dirfd, a->src_name, &st,
+			    nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0)
+			return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+		e = source_kind(f, st.st_mode);
+		if (e < 0)
+			return e;
+		/* replaced by a FIFO since: refused below, not waited on */
+		flags |= O_RDONLY | O_NOCTTY | O_NONBLOCK;
+	} else {
+		flags |= O_RDONLY | O_NOCTTY;
+	}
+	f->in = sc_fcopy_open_retry(f->x, a->src_dirfd, a->src_name, flags, 0);
+	if (f->in < 0)
+		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+	f->own_in = true;
+	f->rep->flags |= SC_REPORT_OPENED;
+	if (fstat(f->in, &f->ist) < 0)
+		return source_failed(f, SC_EV_STAT_SOURCE, -errno);
+	/* A regular file reads as it would without O_NONBLOCK, but a FUSE
+	 * server is told the flag, and splice takes it for its pipe's: gone
+	 * (F_SETFL sets only the flags it may change, and none other was
+	 * asked). */
+	if ((flags & O_NONBLOCK) && S_ISREG(f->ist.st_mode) &&
+	    fcntl(f->in, F_SETFL, 0) < 0)
+		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+	return 0;
+}
+
+/* Opens the source (unless the caller did), and checks that it is a
+ * source this call copies (source_kind()) and the file the caller
+ * expects.  To EXPLAIN, what the open for reading would refuse is asked
+ * (a file that may not be read).  0 or -errno, with its event. */
 static int open_source(struct fcopy *f, bool explain)
 {
 	const struct sc_copy_args *a = f->a;
 	struct sc_copy_report *rep = f->rep;
+	int e;
 
 	if (a->src_fd >= 0) {
 		f->in = a->src_fd;
-		if (a->src_st) {
+		if (a->src_st)
 			f->ist = *a->src_st;
-		} else if (fstat(f->in, &f->ist) < 0) {
-			int err = errno;
-
-			sc_fcopy_event(f, SC_EV_STAT_SOURCE, -err, true);
-			return -err;
-		}
+		else if (fstat(f->in, &f->ist) < 0)
+			return source_failed(f, SC_EV_STAT_SOURCE, -errno);
 	} else {
-		bool nofollow = f->flags & SC_FILE_NOFOLLOW;
-		int err = 0;
-
-		f->in = sc_fcopy_open_retry(f->x, a->src_dirfd, a->src_name,
-					    (explain ? O_PATH :
-					     O_RDONLY | O_NOCTTY) | O_CLOEXEC |
-					    (nofollow ? O_NOFOLLOW : 0), 0);
-		if (f->in >= 0 && explain) {
-			/* --explain: O_PATH, so that a FIFO is neither waited
-			 * on nor woken and a device sees no open; what the
-			 * copy's open would refuse is refused as it would be:
-			 * a socket (ENXIO), a file that may not be read, a
-			 * symlink not to be followed */
-			struct stat st;
-
-			if (fstat(f->in, &st) < 0)
-				err = errno;
-			else if (S_ISSOCK(st.st_mode))
-				err = ENXIO;
-			else if (S_ISLNK(st.st_mode))
-				err = ELOOP;
-			else if (faccessat(a->src_dirfd, a->src_name, R_OK,
-					   AT_EACCESS | (nofollow ?
-					   AT_SYMLINK_NOFOLLOW : 0)) < 0)
-				err = errno;
-			if (err) {
-				close(f->in);
-				f->in = -1;
-			}
-		} else if (f->in < 0) {
-			err = errno;
-		}
-		if (f->in < 0) {
-			sc_fcopy_event(f, SC_EV_OPEN_SOURCE, -err, true);
-			return -err;
-		}
-		f->own_in = true;
-		rep->flags |= SC_REPORT_OPENED;
-		if (fstat(f->in, &f->ist) < 0) {
-			err = errno;
-			sc_fcopy_event(f, SC_EV_STAT_SOURCE, -err, true);
-			return -err;
-		}
+		e = open_named_source(f, explain);
+		if (e < 0)
+			return e;
 	}
 	rep->flags |= SC_REPORT_OPENED;
 	rep->src_st = f->ist;
-	if (a->src_expect && (f->ist.st_ino != a->src_expect->st_ino ||
-			      f->ist.st_dev != a->src_expect->st_dev)) {
+	e = source_kind(f, f->ist.st_mode);
+	if (e < 0)
+		return e;
+	if (explain && a->src_fd < 0 &&
+	    faccessat(a->src_dirfd, a->src_name, R_OK, AT_EACCESS |
+		      (f->flags & SC_FILE_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0)) < 0)
+		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+	if (a->src_expect && !same_file(&f->ist, a->src_expect)) {
 		sc_fcopy_event(f, SC_EV_REPLACED, 0, true);
 		return -ESTALE;
 	}
-	if (!(f->flags & SC_FILE_SOURCE_ANY) && !S_ISREG(f->ist.st_mode))
-		return S_ISDIR(f->ist.st_mode) ? -EISDIR : -EINVAL;
 	rep->src_fs = sc_copier_facts(f->c, f->in, &f->ist);
 	f->size_trusted = !sc_plan_size_untrusted(rep->src_fs);
 	return 0;
-}
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
 /* SC_COPY_IF_CHANGED: a destination that already holds the source's

@@ -118,17 +118,19 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 	    c->fs_assumed)
 		return sc_fcopy_refuse(rep, -EINVAL);
 
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it
-	 * can be refused. */
+	/* Looked at before it is opened: an open of a FIFO for reading
+	 * would wake a writer that waits for a reader (issue 36), a device
+	 * would see it.  O_NONBLOCK: a FIFO put in its place since must not
+	 * be waited for before it can be refused. */
+	if (stat(src, &ist) < 0)
+		return sc_fcopy_refuse(rep, -errno);
+	if (S_ISDIR(ist.st_mode))
+		return sc_fcopy_refuse(rep, -EISDIR);
+	if (!S_ISREG(ist.st_mode))
+		return sc_fcopy_refuse(rep, -EINVAL);
 	in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (in < 0) {
-		e = -errno;
-		/* a socket cannot be opened (ENXIO): it is no regular file */
-		if (e == -ENXIO && stat(src, &ist) == 0 &&
-		    S_ISSOCK(ist.st_mode))
-			e = -EINVAL;
-		return sc_fcopy_refuse(rep, e);
-	}
+	if (in < 0)
+		return sc_fcopy_refuse(rep, -errno);
 	if (fstat(in, &ist) < 0)
 		return sc_fcopy_refuse(rep, -errno);
 	if (S_ISDIR(ist.st_mode))

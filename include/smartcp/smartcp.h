@@ -440,7 +440,9 @@ enum {
 					 * (POSIX); else refused */
 	SC_FILE_SOURCE_ANY = 1u << 4,	/* a FIFO or a device as the source
 					 * is read as a stream; else only
-					 * regular files (-EINVAL) */
+					 * regular files: another is
+					 * refused (-EINVAL) at once, never
+					 * opened for reading */
 	SC_FILE_COMPARE_ONLY = 1u << 5,	/* with SC_COPY_IF_CHANGED: only the
 					 * comparison -- a destination that
 					 * holds the source's bytes gets its

@@ -8,10 +8,14 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <smartcp/smartcp.h>
@@ -248,6 +252,105 @@ START_TEST(self_copy_by_descriptor_is_refused)
 }
 END_TEST
 
+/* ---- 3. a FIFO source without SC_FILE_SOURCE_ANY --------------------- */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A writer waiting in open(2) for the FIFO's first reader. */
+struct writer {
+	const char *path;
+	atomic_int opened;
+	int fd;
+};
+
+static void *open_writer(void *arg)
+{
+	struct writer *w = arg;
+
+	w->fd = open(w->path, O_WRONLY | O_CLOEXEC);
+	atomic_store(&w->opened, 1);
+	return NULL;
+}
+
+/* Without SC_FILE_SOURCE_ANY only regular files are copied: a FIFO is
+ * refused with -EINVAL at once -- it is never opened for reading, so the
+ * call does not wait for a writer, and a writer waiting for a reader is
+ * not woken -- and the destination is neither made nor touched.  Explain
+ * says the same. */
+START_TEST(fifo_source_is_einval_at_once)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(0, &x);
+	struct sc_copy_args a = args_of("fifo", "out", 0);
+	struct writer w = { .path = path("fifo"), .fd = -1 };
+	pthread_t t;
+	double t0;
+	int e, rd;
+
+	ck_assert_int_eq(mkfifoat(dfd, "fifo", 0644), 0);
+	make_file("old", 3000, 3);
+	/* no writer: an open for reading would wait for one (this test
+	 * case's timeout ends it) */
+	t0 = now_s();
+	e = sc_copy_ctx_copy(x, &a, NULL);
+	ck_assert_int_eq(e, -EINVAL);
+	ck_assert_msg(now_s() - t0 < 1.0, "refused after %.2f s",
+		      now_s() - t0);
+	ck_assert_int_eq(faccessat(dfd, "out", F_OK, 0), -1);
+	/* a writer waiting for a reader */
+	ck_assert_int_eq(pthread_create(&t, NULL, open_writer, &w), 0);
+	usleep(100000);		/* the writer is in open(2) now */
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -EINVAL);
+	ck_assert_int_eq(faccessat(dfd, "out", F_OK, 0), -1);
+	a.dst_name = "old";
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -EINVAL);
+	ck_assert(holds("old", 3000, 3));
+	ck_assert_int_eq(sc_copy_ctx_explain(x, &a, NULL), -EINVAL);
+	ck_assert_int_eq(sc_copier_copy_path(c, path("fifo"), path("out"),
+					     NULL), -EINVAL);
+	usleep(100000);
+	ck_assert_msg(!atomic_load(&w.opened),
+		      "the FIFO was opened for reading: its writer woke");
+	/* let the writer go */
+	rd = open(path("fifo"), O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(rd, 0);
+	pthread_join(t, NULL);
+	close(rd);
+	close(w.fd);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* A device is no regular file either: -EINVAL without SC_FILE_SOURCE_ANY
+ * (a character device of our own, null's numbers; root only). */
+START_TEST(device_source_is_einval)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c;
+	struct sc_copy_args a = args_of("null", "out", 0);
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "SKIP device_source_is_einval: not root\n");
+		return;
+	}
+	ck_assert_int_eq(mknodat(dfd, "null", S_IFCHR | 0666, makedev(1, 3)),
+			 0);
+	c = copier(0, &x);
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -EINVAL);
+	ck_assert_int_eq(faccessat(dfd, "out", F_OK, 0), -1);
+	ck_assert_int_eq(sc_copy_ctx_explain(x, &a, NULL), -EINVAL);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -257,6 +360,14 @@ static Suite *word_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, self_copy_is_refused_under_every_flag);
 	tcase_add_test(tc, self_copy_by_descriptor_is_refused);
+	tcase_add_test(tc, device_source_is_einval);
+	suite_add_tcase(s, tc);
+
+	/* a call that waits in open(2) on a FIFO fails by this timeout */
+	tc = tcase_create("fifo");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 5);
+	tcase_add_test(tc, fifo_source_is_einval_at_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
