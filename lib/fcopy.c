@@ -100,12 +100,12 @@ static int source_kind(struct fcopy *f, mode_t mode)
 }
 
 /* The source by its name into F->in and F->ist: opened for reading, or,
- * to EXPLAIN, O_PATH, so that a FIFO is neither waited on nor woken and a
- * device sees no open.  Without SC_FILE_SOURCE_ANY only a regular file
+ * to explain (F->dry), O_PATH, so that a FIFO is neither waited on nor
+ * woken and a device sees no open.  Without SC_FILE_SOURCE_ANY only a regular file
  * is opened for reading: the name is looked at first, since an open of a
  * FIFO for reading waits for a writer (issue 36: for ever) and wakes one
  * that waits.  0 or -errno, with its event. */
-static int open_named_source(struct fcopy *f, bool explain)
+static int open_named_source(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
 	bool nofollow = f->flags & SC_FILE_NOFOLLOW;
@@ -113,7 +113,7 @@ static int open_named_source(struct fcopy *f, bool explain)
 	struct stat st;
 	int e;
 
-	if (explain) {
+	if (f->dry) {
 		flags |= O_PATH;
 	} else if (!(f->flags & SC_FILE_SOURCE_ANY)) {
 		if (fstatat(a->src_dirfd, a->src_name, &st,
@@ -146,9 +146,10 @@ static int open_named_source(struct fcopy *f, bool explain)
 
 /* Opens the source (unless the caller did), and checks that it is a
  * source this call copies (source_kind()) and the file the caller
- * expects.  To EXPLAIN, what the open for reading would refuse is asked
- * (a file that may not be read).  0 or -errno, with its event. */
-static int open_source(struct fcopy *f, bool explain)
+ * expects.  To explain, what the open for reading would refuse is asked
+ * (a file that may not be read).  Its facts: the assumed ones to explain
+ * another machine.  0 or -errno, with its event. */
+static int open_source(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
 	struct sc_copy_report *rep = f->rep;
@@ -161,7 +162,7 @@ static int open_source(struct fcopy *f, bool explain)
 		else if (fstat(f->in, &f->ist) < 0)
 			return source_failed(f, SC_EV_STAT_SOURCE, -errno);
 	} else {
-		e = open_named_source(f, explain);
+		e = open_named_source(f);
 		if (e < 0)
 			return e;
 	}
@@ -170,7 +171,7 @@ static int open_source(struct fcopy *f, bool explain)
 	e = source_kind(f, f->ist.st_mode);
 	if (e < 0)
 		return e;
-	if (explain && a->src_fd < 0 &&
+	if (f->dry && a->src_fd < 0 &&
 	    faccessat(a->src_dirfd, a->src_name, R_OK, AT_EACCESS |
 		      (f->flags & SC_FILE_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0)) < 0)
 		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
@@ -178,7 +179,8 @@ static int open_source(struct fcopy *f, bool explain)
 		sc_fcopy_event(f, SC_EV_REPLACED, 0, true);
 		return -ESTALE;
 	}
-	rep->src_fs = sc_copier_facts(f->c, f->in, &f->ist);
+	rep->src_fs = f->c->fs_assumed ? f->c->assumed_src :
+		      sc_copier_facts(f->c, f->in, &f->ist);
 	f->size_trusted = !sc_plan_size_untrusted(rep->src_fs);
 	return 0;
 }
@@ -242,42 +244,31 @@ static int look_at_destination(struct fcopy *f)
 	return 0;
 }
 
-static int copy_file(struct fcopy *f)
+/* A copy that failed with E after its destination was opened: what it
+ * made, or what it overwrote, is left as the pipeline promises. */
+static int abandon(struct fcopy *f, int e)
 {
-	struct sc_copier *c = f->c;
+	if (e == -ECANCELED)
+		sc_fcopy_event(f, SC_EV_CANCELED, e, true);
+	sc_fcopy_abandon_file(f);
+	return e;
+}
+
+/* The data and all that follows it: copy and verify, the metadata, the
+ * commit, the directory's fsync.  0 or -errno. */
+static int copy_data(struct fcopy *f)
+{
 	int e, meta_err = 0;
 
-	e = open_source(f, false);
-	if (e < 0)
-		return e;
-	e = look_at_destination(f);
-	if (e < 0)
-		return e;
-	e = already_equal(f);
-	if (e)
-		return e > 0 ? 0 : e;
-	if (f->flags & SC_FILE_COMPARE_ONLY)
-		return 0;
-	if (sc_fcopy_canceled(f))
-		return -ECANCELED;
-	e = sc_fcopy_open_destination(f);
-	if (e < 0)
-		return e;
-	e = sc_fcopy_prepare_destination(f);
-	if (!e)
-		e = sc_fcopy_copy_and_verify(f);
+	e = sc_fcopy_copy_and_verify(f);
 	if (!e && sc_fcopy_canceled(f))
 		e = -ECANCELED;
 	if (!e)
 		e = sc_fcopy_finish_file(f, &meta_err);
-	if (e) {
-		if (e == -ECANCELED)
-			sc_fcopy_event(f, SC_EV_CANCELED, e, true);
-		sc_fcopy_abandon_file(f);
-		return e;
-	}
+	if (e)
+		return abandon(f, e);
 	sc_target_partial_end(f->x);
-	if ((c->flags & SC_COPY_SYNC) && !f->given_out) {
+	if ((f->c->flags & SC_COPY_SYNC) && !f->given_out) {
 		struct sc_meta_at at = f->atomic ? sc_fcopy_atomic_at(f) :
 						 sc_fcopy_dst_at(f);
 
@@ -288,6 +279,39 @@ static int copy_file(struct fcopy *f)
 		}
 	}
 	return meta_err;
+}
+
+/* The one pipeline for one file: every decision of the copy, in its
+ * order.  To explain (F->dry) it runs the same code and stops before
+ * the first thing that would change a file -- the destination opened for
+ * writing, removed, or a temporary made -- with each of those asked of
+ * the kernel instead, and the plan made as the copy would make it; the
+ * comparison of SC_COPY_IF_CHANGED, which reads both files, is not
+ * made. */
+static int copy_file(struct fcopy *f)
+{
+	int e;
+
+	e = open_source(f);
+	if (e < 0)
+		return e;
+	e = look_at_destination(f);
+	if (e < 0)
+		return e;
+	e = f->dry ? 0 : already_equal(f);
+	if (e)
+		return e > 0 ? 0 : e;
+	if (f->flags & SC_FILE_COMPARE_ONLY)
+		return 0;
+	if (sc_fcopy_canceled(f))
+		return -ECANCELED;
+	e = sc_fcopy_open_destination(f);
+	if (e < 0)
+		return e;
+	e = sc_fcopy_prepare_destination(f);
+	if (f->dry)
+		return e;
+	return e ? abandon(f, e) : copy_data(f);
 }
 
 /* The report a call fills: the caller's, or the context's own. */
@@ -313,32 +337,35 @@ static bool args_ok(const struct sc_copy_ctx *x,
 		(x->c->flags & SC_COPY_IF_CHANGED));
 }
 
-int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
-		     struct sc_copy_report *rep)
+/* sc_copy_ctx_copy, or, DRY, sc_copy_ctx_explain: the one pipeline. */
+static int run(struct sc_copy_ctx *x, const struct sc_copy_args *args,
+	       struct sc_copy_report *rep, bool dry)
 {
+	struct sc_copier *c;
 	struct fcopy f;
 	int e;
 
-	if (!args_ok(x, args) || x->c->kernel_assumed || x->c->fs_assumed) {
+	/* the calls that copy refuse assumed facts and kernels */
+	if (!args_ok(x, args) ||
+	    (!dry && (x->c->kernel_assumed || x->c->fs_assumed)))
 		return sc_fcopy_refuse(rep, -EINVAL);
-	}
+	c = x->c;
 	rep = report_of(x, rep);
 	if (!rep)
 		return -ENOMEM;
 	sc_report_reset(rep);
 	f = (struct fcopy){
-		.x = x, .c = x->c, .a = args, .rep = rep,
+		.x = x, .c = c, .a = args, .rep = rep, .dry = dry,
 		.flags = args->flags, .in = -1, .out = -1, .tdirfd = -1,
 		.given_out = args->dst_fd >= 0,
 		/* SC_COPY_NO_DATA writes no data: the metadata goes on the
 		 * file in place, which a temporary renamed over it would
 		 * empty */
-		.atomic = ((x->c->flags & SC_COPY_ATOMIC) ||
+		.atomic = ((c->flags & SC_COPY_ATOMIC) ||
 			   (args->flags & FILE_ATOMIC)) &&
-			  !(x->c->flags & SC_COPY_NO_DATA) &&
-			  args->dst_fd < 0,
-		.clone_only = x->c->reflink == SC_REFLINK_ALWAYS &&
-			      !x->c->roads_forced,
+			  !(c->flags & SC_COPY_NO_DATA) && args->dst_fd < 0,
+		.clone_only = c->reflink == SC_REFLINK_ALWAYS &&
+			      !c->roads_forced,
 	};
 	e = copy_file(&f);
 	if (f.own_in)
@@ -350,79 +377,17 @@ int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
 	return e;
 }
 
+int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
+		     struct sc_copy_report *rep)
+{
+	return run(x, args, rep, false);
+}
+
 int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 			const struct sc_copy_args *args,
 			struct sc_copy_report *rep)
 {
-	struct sc_copier *c;
-	struct fcopy f;
-	const struct sc_copy_args *a = args;
-	struct stat st;
-	int e;
-
-	if (!args_ok(x, args) || !args->dst_name) {
-		return sc_fcopy_refuse(rep, -EINVAL);
-	}
-	c = x->c;
-	rep = report_of(x, rep);
-	if (!rep)
-		return -ENOMEM;
-	sc_report_reset(rep);
-	f = (struct fcopy){
-		.x = x, .c = c, .a = args, .rep = rep, .flags = args->flags,
-		.in = -1, .out = -1, .tdirfd = -1,
-		.atomic = ((c->flags & SC_COPY_ATOMIC) ||
-			   (args->flags & FILE_ATOMIC)) &&
-			  !(c->flags & SC_COPY_NO_DATA),
-	};
-	e = open_source(&f, args->src_fd < 0);
-	if (e < 0)
-		goto out;
-	e = look_at_destination(&f);
-	if (e < 0)
-		goto out;
-	/* A symlink to nowhere is not written through (a caller that
-	 * removes the destination first says SC_FILE_DANGLING). */
-	if (!a->dst_st && !(f.flags & SC_FILE_DANGLING) &&
-	    fstatat(a->dst_dirfd, a->dst_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISLNK(st.st_mode) && fstatat(a->dst_dirfd, a->dst_name, &st,
-					   0) < 0 && errno == ENOENT) {
-		sc_fcopy_event(&f, SC_EV_DANGLING, 0, true);
-		e = -ENOENT;
-		goto out;
-	}
-	if ((c->flags & SC_COPY_VERIFY) && !(c->flags & SC_COPY_NO_DATA) &&
-	    a->dst_st && !S_ISREG(a->dst_st->st_mode) &&
-	    !S_ISBLK(a->dst_st->st_mode)) {
-		sc_fcopy_event(&f, SC_EV_UNVERIFIABLE, -EOPNOTSUPP, true);
-		e = -EOPNOTSUPP;
-		goto out;
-	}
-	/* an existing file is opened for writing (SC_FILE_FORCE removes
-	 * one it may not open; SC_COPY_ATOMIC renames over it) */
-	if (a->dst_st && !f.atomic && !(f.flags & SC_FILE_FORCE) &&
-	    faccessat(a->dst_dirfd, a->dst_name, W_OK, AT_EACCESS) < 0) {
-		e = -errno;
-		sc_fcopy_event(&f, SC_EV_OPEN_DEST, e, true);
-		goto out;
-	}
-	if (c->fs_assumed) {
-		rep->src_fs = c->assumed_src;
-		rep->dst_fs = c->assumed_dst;
-	} else {
-		rep->dst_fs = sc_copier_facts_at(c, a->dst_dirfd, a->dst_name);
-	}
-	sc_fcopy_make_plan(&f, &f.ist,
-			   a->dst_st ? a->dst_st->st_mode : S_IFREG);
-	if (c->flags & SC_COPY_NO_DATA)
-		/* no road is taken: the data stays where it is */
-		sc_plan_none(&rep->plan, sc_why_no_data);
-	e = 0;
-out:
-	if (f.own_in)
-		close(f.in);
-	rep->error = e;
-	return e;
+	return run(x, args, rep, true);
 }
 
 int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,

@@ -28,6 +28,10 @@ struct fcopy {
 	struct sc_copier *c;
 	const struct sc_copy_args *a;
 	struct sc_copy_report *rep;
+	/* sc_copy_ctx_explain: every decision, nothing done (see
+	 * copy_file()) */
+	bool dry;
+	bool dry_removed;	/* ... and the destination would be removed */
 	unsigned flags;		/* the args' SC_FILE_* */
 	int in, out;
 	bool own_in;		/* IN was opened here */

@@ -9,6 +9,7 @@
 #include "fcopy.h"
 
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 
 /* SC_COPY_ATOMIC onto a symlink: the copy in place writes the file the
@@ -94,6 +95,127 @@ static bool roads_restricted(const struct fcopy *f)
 	return f->c->roads != SC_ROADMASK_ALL;
 }
 
+/* ---- to explain: what the copy would do to the destination, asked ---- */
+
+/* May NAME (in DIRFD) be made, or removed, in its directory?  The
+ * directory is asked as creat(2) and unlink(2) ask it (search and write;
+ * a sticky directory's rule of owners is not seen).  A directory that
+ * does not exist yet is one the caller makes first (a tree explained
+ * before its directories are made): its nearest ancestor that exists is
+ * asked.  0 or -errno. */
+static int dry_dir_writable(int dirfd, const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	_cleanup_free_ char *d = strndup(name, !slash ? 0 : slash == name ? 1 :
+					 (size_t)(slash - name));
+
+	if (!d)
+		return -ENOMEM;
+	for (;;) {
+		char *up;
+
+		if (faccessat(dirfd, *d ? d : ".", W_OK | X_OK,
+			      AT_EACCESS) == 0)
+			return 0;
+		if (errno != ENOENT || !*d || !strcmp(d, "/"))
+			return -errno;
+		up = strrchr(d, '/');
+		if (!up)
+			*d = '\0';
+		else
+			up[up == d ? 1 : 0] = '\0';
+	}
+}
+
+/* open_existing(), asked: may the file be opened for writing (FLAGS'
+ * access mode), or, under SC_FILE_FORCE, removed?  0 -- also when it is
+ * to be made anew (f->dst_exists false) -- or -errno, said. */
+static int dry_open_existing(struct fcopy *f, int flags)
+{
+	const struct sc_copy_args *a = f->a;
+	int how = (flags & O_ACCMODE) == O_RDWR ? R_OK | W_OK : W_OK;
+	bool dir = f->have_old && S_ISDIR(f->old.st_mode);
+	int e = 0;
+
+	if (dir)
+		e = -EISDIR;
+	else if (faccessat(a->dst_dirfd, a->dst_name, how, AT_EACCESS) < 0)
+		e = -errno;
+	if (e == -ENOENT)
+		f->dst_exists = f->have_old = false;
+	if (!e || e == -ENOENT)
+		return 0;
+	if (!(f->flags & SC_FILE_FORCE)) {
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
+	e = dir ? -EISDIR : dry_dir_writable(a->dst_dirfd, a->dst_name);
+	if (e < 0) {
+		sc_fcopy_event(f, SC_EV_REMOVE_DEST, e, true);
+		return e;
+	}
+	f->dst_exists = f->have_old = false;
+	f->dry_removed = true;
+	return 0;
+}
+
+/* create_new(), asked: may the file be made there with O_EXCL (not a
+ * dangling symlink, unless SC_FILE_DANGLING)?  A file in its place with
+ * SC_FILE_NEW is one the caller will have moved away (a backup it did
+ * not make, since it explains).  0 or -errno, said. */
+static int dry_create_new(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	struct stat lst;
+	int e = 0;
+
+	if (!f->dry_removed && fstatat(a->dst_dirfd, a->dst_name, &lst,
+				       AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!S_ISLNK(lst.st_mode)) {
+			if (!(f->flags & SC_FILE_NEW))
+				e = -EEXIST;
+		} else if (!(f->flags & SC_FILE_DANGLING)) {
+			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			return -ENOENT;
+		}
+	}
+	if (!e)
+		e = dry_dir_writable(a->dst_dirfd, a->dst_name);
+	if (e < 0)
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+	return e;
+}
+
+/* The destination as the copy's open would find it: its stat (F->ost)
+ * and facts.  A file made here, or a temporary, is a regular file on
+ * the filesystem of the directory it goes in.  0 or -errno, said. */
+static int dry_destination(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	struct sc_copier *c = f->c;
+	struct sc_meta_at at = f->atomic ? sc_fcopy_atomic_at(f) :
+					 sc_fcopy_dst_at(f);
+
+	f->ost = (struct stat){ .st_mode = S_IFREG };
+	if (f->given_out && fstat(a->dst_fd, &f->ost) < 0) {
+		int e = -errno;
+
+		sc_fcopy_event(f, SC_EV_STAT_DEST, e, true);
+		return e;
+	}
+	if (!f->given_out && !f->atomic && f->have_old)
+		f->ost = f->old;
+	if (c->fs_assumed)
+		f->rep->dst_fs = c->assumed_dst;
+	else if (f->given_out)
+		f->rep->dst_fs = sc_copier_facts(c, a->dst_fd, &f->ost);
+	else if (!f->atomic && !f->dst_exists && a->dst_dir_facts)
+		f->rep->dst_fs = a->dst_dir_facts;
+	else
+		f->rep->dst_fs = sc_copier_facts_at(c, at.dirfd, at.name);
+	return 0;
+}
+
 /* The destination that exists, opened for writing (f->out).  Returns 0
  * -- also when it went away, or was removed under SC_FILE_FORCE, and is
  * to be made anew (f->dst_exists false) -- or -errno, said. */
@@ -107,6 +229,8 @@ static int open_existing(struct fcopy *f, int flags)
 		     !roads_restricted(f);
 	int e;
 
+	if (f->dry)
+		return dry_open_existing(f, flags);
 	f->out = sc_fcopy_open_retry(f->x, a->dst_dirfd, a->dst_name,
 				     flags | (trunc ? O_TRUNC : 0), 0);
 	f->truncated = f->out >= 0 && trunc;
@@ -144,6 +268,8 @@ static int create_new(struct fcopy *f, int flags)
 	const struct sc_copy_args *a = f->a;
 	int e;
 
+	if (f->dry)
+		return dry_create_new(f);
 	f->out = sc_fcopy_open_retry(f->x, a->dst_dirfd, a->dst_name,
 				     flags | O_CREAT | O_EXCL,
 				     new_file_mode(f));
@@ -221,7 +347,8 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	int e;
 
 	if (f->given_out) {
-		f->out = a->dst_fd;
+		if (!f->dry)
+			f->out = a->dst_fd;
 		return 0;
 	}
 	if (f->atomic && (e = atomic_through_link(f)) < 0)
@@ -235,7 +362,15 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	if (f->atomic && !f->as_new && (e = may_write_old(f)) < 0)
 		return e;
 
-	if (f->atomic) {
+	if (f->atomic && f->dry) {
+		struct sc_meta_at at = sc_fcopy_atomic_at(f);
+
+		e = dry_dir_writable(at.dirfd, at.name);
+		if (e < 0) {
+			sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+			return e;
+		}
+	} else if (f->atomic) {
 		struct sc_meta_at at = sc_fcopy_atomic_at(f);
 
 		/* The temporary of a new file is made as the file itself
@@ -256,6 +391,8 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	f->m.created = f->created || (f->atomic && f->as_new);
 	f->m.have_old = f->have_old && !f->as_new;
 	f->m.old_mode = f->m.have_old ? f->old.st_mode : 0;
+	if (f->dry)
+		return 0;
 	if (f->m.created)
 		f->rep->flags |= SC_REPORT_CREATED;
 	f->rep->flags |= SC_REPORT_DEST_OPENED;
@@ -268,9 +405,8 @@ static int plan_for_verify(struct fcopy *f)
 {
 	struct sc_copy_report *rep = f->rep;
 
-	if (!(f->c->flags & SC_COPY_NO_DATA) &&
-	    (!f->out_seekable ||
-	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
+	if (!f->out_seekable ||
+	    (!f->dry && lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE)) {
 		/* /dev/null, a FIFO, a terminal or a file opened as a
 		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
 		 * be read back: such a copy could never be proven, so
@@ -291,13 +427,9 @@ static int plan_for_verify(struct fcopy *f)
 	return 0;
 }
 
-/* What the open destination is, what a signal or a failure does to it,
- * and the plan for the data.  0 or -errno (then
- * sc_fcopy_abandon_file()). */
-int sc_fcopy_prepare_destination(struct fcopy *f)
+/* The open destination's stat (F->ost) and facts.  0 or -errno, said. */
+static int dest_facts(struct fcopy *f)
 {
-	struct sc_copier *c = f->c;
-	struct sc_copy_report *rep = f->rep;
 	const struct sc_fs_facts *dir_facts = f->a->dst_dir_facts;
 
 	if (f->exclusive && dir_facts) {
@@ -305,21 +437,27 @@ int sc_fcopy_prepare_destination(struct fcopy *f)
 		 * caller knows: a regular file on the directory's
 		 * filesystem, no need to ask. */
 		f->ost.st_mode = S_IFREG;
-		rep->dst_fs = dir_facts;
+		f->rep->dst_fs = dir_facts;
 	} else if (fstat(f->out, &f->ost) < 0) {
 		int e = -errno;
 
 		sc_fcopy_event(f, SC_EV_STAT_DEST, e, true);
 		return e;
 	} else {
-		rep->dst_fs = sc_copier_facts(c, f->out, &f->ost);
+		f->rep->dst_fs = sc_copier_facts(f->c, f->out, &f->ost);
 	}
-	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
+	return 0;
+}
+
+/* What a signal or a failure does to the open destination. */
+static void dest_fate(struct fcopy *f)
+{
 	/* Only a regular file of ours is ever removed: never /dev/null or
 	 * another device or FIFO that was the destination, nor the
 	 * caller's descriptor. */
 	f->removable = !f->atomic && !f->given_out &&
-		       !(c->flags & SC_COPY_NO_DATA) && S_ISREG(f->ost.st_mode);
+		       !(f->c->flags & SC_COPY_NO_DATA) &&
+		       S_ISREG(f->ost.st_mode);
 	/* A file that was there before the copy is emptied, never removed:
 	 * it must not look complete, but its name, its other names (a hard
 	 * link, a symlink to it, /dev/stdout) and what it carries (owner,
@@ -329,29 +467,68 @@ int sc_fcopy_prepare_destination(struct fcopy *f)
 	f->shared = f->removable && !f->exclusive;
 	if (f->removable)
 		sc_target_partial_begin(f->x, f->a->dst_dirfd, f->a->dst_name,
-					f->out, f->exclusive && dir_facts ?
-					NULL : &f->ost, f->shared);
-	sc_fcopy_make_plan(f, &f->ist, f->ost.st_mode);
-	if (c->flags & SC_COPY_VERIFY) {
-		int e = plan_for_verify(f);
+					f->out, f->exclusive &&
+					f->a->dst_dir_facts ? NULL : &f->ost,
+					f->shared);
+}
 
-		if (e < 0)
-			return e;
-	}
-	if (c->flags & SC_COPY_NO_DATA)
+/* The plan for the data, as the copier's options shape it: no road with
+ * SC_COPY_NO_DATA; with SC_COPY_VERIFY none into what cannot be read
+ * back, and only read_write from a stream.  0, or -EOPNOTSUPP (said)
+ * when the plan has no road: known before the first byte, so nothing
+ * is written. */
+static int plan_data(struct fcopy *f)
+{
+	struct sc_copy_report *rep = f->rep;
+	int e;
+
+	sc_fcopy_make_plan(f, &f->ist, f->ost.st_mode);
+	if (f->c->flags & SC_COPY_NO_DATA) {
+		/* no road is taken: the data stays where it is */
+		sc_plan_none(&rep->plan, sc_why_no_data);
 		return 0;
+	}
+	if ((f->c->flags & SC_COPY_VERIFY) && (e = plan_for_verify(f)) < 0)
+		return e;
 	if (!rep->plan.n_use) {
-		/* no road: the destination was not emptied, and stays */
+		rep->res.err = -EOPNOTSUPP;
+		sc_fcopy_event(f, SC_EV_DATA, -EOPNOTSUPP, true);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* What the open destination is, what a signal or a failure does to it,
+ * and the plan for the data; to explain, the same from what the copy
+ * would open.  0 or -errno (then sc_fcopy_abandon_file()). */
+int sc_fcopy_prepare_destination(struct fcopy *f)
+{
+	struct sc_copy_report *rep = f->rep;
+	int e;
+
+	e = f->dry ? dry_destination(f) : dest_facts(f);
+	if (e < 0)
+		return e;
+	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
+	if (!f->dry)
+		dest_fate(f);
+	e = plan_data(f);
+	if (e < 0) {
+		/* nothing written: a destination not emptied stays */
 		if (!f->truncated && !f->created && !f->atomic)
 			f->removable = false;
-	} else if (f->dst_exists && !f->truncated && !f->clone_only &&
-		   !f->atomic && S_ISREG(f->ost.st_mode) &&
-		   (roads_restricted(f) || f->given_out)) {
+		return e;
+	}
+	if (f->dry || (f->c->flags & SC_COPY_NO_DATA))
+		return 0;
+	if (f->dst_exists && !f->truncated && !f->clone_only &&
+	    !f->atomic && S_ISREG(f->ost.st_mode) &&
+	    (roads_restricted(f) || f->given_out)) {
 		/* a road will be taken: now the old bytes go */
 		if (ftruncate(f->out, 0) < 0) {
-			int e = -errno;
 			struct sc_ev *ev;
 
+			e = -errno;
 			rep->res.side = SC_SIDE_WRITE;
 			rep->res.err = e;
 			ev = sc_fcopy_event(f, SC_EV_DATA, e, true);

@@ -480,12 +480,23 @@ int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
 		     struct sc_copy_report *rep);
 
 /* Everything sc_copy_ctx_copy would decide up to the first byte, and
- * nothing done: the source is opened O_PATH (a FIFO is never opened for
- * reading), nothing is created, truncated or removed.  Fills REP's facts
- * and plan, and the event that would end the copy before its data (a
- * source that cannot be read, a dangling symlink, a destination that
- * cannot be written or read back for verification...).  0, or the
- * -errno the copy would fail with there. */
+ * nothing done: the same pipeline, which stops before the first thing
+ * that would change a file.  The source is opened O_PATH (a FIFO is never
+ * opened for reading); what the copy would do to the destination -- open
+ * it for writing, remove it (SC_FILE_FORCE), make it or a temporary -- is
+ * asked of the kernel (access(2) of the file or its directory), not
+ * done.  Fills REP's facts and plan, and the event that would end the
+ * copy before its data (a source that is refused or cannot be read, the
+ * source as its own destination, a dangling symlink, a destination that
+ * cannot be written or read back for verification, no road left...).
+ * 0, or the -errno the copy would fail with there.  What only the data
+ * can tell is not foreseen: a road that fails, and SC_COPY_IF_CHANGED's
+ * comparison, which reads both files (explain describes the copy of a
+ * destination that differs).  The caller's word is taken where the
+ * copy would find out: SC_FILE_NEW over a file means it will be moved
+ * away first, and a directory of the destination that does not exist
+ * yet one the caller makes first (its nearest existing ancestor is
+ * asked).  Assumed facts and kernels (sc_copier_assume_*) are used. */
 int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 			const struct sc_copy_args *args,
 			struct sc_copy_report *rep);
