@@ -42,6 +42,10 @@ struct fcopy {
 	bool exclusive;		/* created here with O_EXCL: the name is ours */
 	bool as_new;		/* an atomic copy made as a new file would be */
 	bool truncated;		/* an existing destination was emptied */
+	/* ... or keeps its bytes until a road serves (struct sc_engine's
+	 * out_dirty) */
+	bool old_bytes;
+	bool untouched;		/* ... and no road served: it kept them */
 	/* SC_COPY_ATOMIC through a symlink: the file the link leads to, as
 	 * its directory (TDIRFD, ours) and its name there; else -1 */
 	int tdirfd;

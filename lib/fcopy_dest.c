@@ -503,7 +503,6 @@ static int plan_data(struct fcopy *f)
  * would open.  0 or -errno (then sc_fcopy_abandon_file()). */
 int sc_fcopy_prepare_destination(struct fcopy *f)
 {
-	struct sc_copy_report *rep = f->rep;
 	int e;
 
 	e = f->dry ? dry_destination(f) : dest_facts(f);
@@ -519,25 +518,14 @@ int sc_fcopy_prepare_destination(struct fcopy *f)
 			f->removable = false;
 		return e;
 	}
-	if (f->dry || (f->c->flags & SC_COPY_NO_DATA))
-		return 0;
-	if (f->dst_exists && !f->truncated && !f->clone_only &&
-	    !f->atomic && S_ISREG(f->ost.st_mode) &&
-	    (roads_restricted(f) || f->given_out)) {
-		/* a road will be taken: now the old bytes go */
-		if (ftruncate(f->out, 0) < 0) {
-			struct sc_ev *ev;
-
-			e = -errno;
-			rep->res.side = SC_SIDE_WRITE;
-			rep->res.err = e;
-			ev = sc_fcopy_event(f, SC_EV_DATA, e, true);
-			if (ev)
-				ev->side = SC_SIDE_WRITE;
-			return e;
-		}
-		f->truncated = true;
-	}
+	/* A file in place that was not emptied at its open (restricted
+	 * roads, SC_REFLINK_ALWAYS, the caller's descriptor) keeps its bytes
+	 * until a road is known to serve: the engine drops them then, and
+	 * a road that cannot be taken leaves the file as it was (issue 36:
+	 * a clone forced on ext4 emptied it, then said -EOPNOTSUPP). */
+	f->old_bytes = !f->dry && !(f->c->flags & SC_COPY_NO_DATA) &&
+		       f->dst_exists && !f->truncated && !f->atomic &&
+		       S_ISREG(f->ost.st_mode);
 	return 0;
 }
 

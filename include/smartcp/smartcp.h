@@ -302,7 +302,10 @@ unsigned sc_copier_flags(const struct sc_copier *c);
  * out of range). */
 /* Only ROADS (SC_ROAD_BIT()s, not 0); FORCED: in plan order, whatever
  * the rules say (smartcp's --road).  When the rules leave out every
- * allowed road, a copy fails with -EOPNOTSUPP. */
+ * allowed road, a copy fails with -EOPNOTSUPP, and so it does when none
+ * of them can be taken (a clone refused, copy_file_range's EXDEV): an
+ * existing destination is then left as it was, for its old bytes are
+ * dropped only once a road serves. */
 int sc_copier_set_roads(struct sc_copier *c, unsigned roads, bool forced);
 int sc_copier_set_reflink(struct sc_copier *c, enum sc_reflink reflink);
 int sc_copier_set_sparse(struct sc_copier *c, enum sc_sparse sparse);
@@ -466,7 +469,10 @@ void sc_copy_report_free(struct sc_copy_report *r);
  * overwriting in place is emptied (it keeps its names, owner, mode and
  * attributes); an atomic copy leaves the old
  * destination untouched; a destination the call knew it could not copy
- * into (no road, a stream it could not verify) is not touched.  A
+ * into (no road, a stream it could not verify) is not touched, nor is a
+ * file in place that keeps its bytes until a road serves (roads
+ * restricted or forced, SC_REFLINK_ALWAYS, DST_FD) when none could be
+ * taken.  A
  * metadata failure under SC_COPY_META_STRICT fails the call, but a file
  * copied in place keeps its data (it is whole), as cp leaves it.
  * Returns 0 or -errno (the same as sc_copy_report_error()); REP (may be

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -351,6 +353,137 @@ START_TEST(device_source_is_einval)
 }
 END_TEST
 
+/* ---- 4. a forced road that cannot be taken ---------------------------- */
+
+/* Can the test directory's filesystem share extents (FICLONE)? */
+static bool dir_can_clone(void)
+{
+	int a, b;
+	bool can;
+
+	make_file("probe-a", 4096, 9);
+	a = openat(dfd, "probe-a", O_RDONLY);
+	b = openat(dfd, "probe-b", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_ge(b, 0);
+	can = ioctl(b, FICLONE, a) == 0;
+	close(a);
+	close(b);
+	unlinkat(dfd, "probe-a", 0);
+	unlinkat(dfd, "probe-b", 0);
+	return can;
+}
+
+/* A file of 5000 bytes of ours on a tmpfs that is not the test
+ * directory's filesystem (/dev/shm), its path in BUF; false if none. */
+static bool other_fs_file(char *buf, size_t size)
+{
+	struct stat d, o;
+	int fd;
+
+	snprintf(buf, size, "/dev/shm/check_word.XXXXXX");
+	if (fstat(dfd, &d) < 0 || stat("/dev/shm", &o) < 0 ||
+	    d.st_dev == o.st_dev)
+		return false;
+	fd = mkstemp(buf);
+	if (fd < 0)
+		return false;
+	for (int i = 0; i < 5; i++)
+		if (write(fd, "0123456789", 10) != 10)
+			ck_abort_msg("cannot write %s", buf);
+	close(fd);
+	return true;
+}
+
+/* One copy that no road can take, by each way in: OLD keeps its bytes. */
+static void no_road_taken(struct sc_copier *c, const char *src_path,
+			  const char *what)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copy_args a = args_of(NULL, "old", 0);
+	int in, out, e;
+
+	ck_assert_int_eq(sc_copy_ctx_new(c, &x), 0);
+	a.src_dirfd = AT_FDCWD;
+	a.src_name = src_path;
+	make_file("old", 9000, 4);
+	e = sc_copy_ctx_copy(x, &a, NULL);
+	ck_assert_msg(e == -EOPNOTSUPP, "%s: copy %d", what, e);
+	ck_assert_msg(holds("old", 9000, 4), "%s: copy touched old", what);
+	/* the caller's descriptor */
+	in = open(src_path, O_RDONLY);
+	out = openat(dfd, "old", O_RDWR);
+	ck_assert_int_ge(in, 0);
+	ck_assert_int_ge(out, 0);
+	e = sc_copier_copy_fd(c, in, out, NULL);
+	ck_assert_msg(e == -EOPNOTSUPP, "%s: copy_fd %d", what, e);
+	ck_assert_msg(holds("old", 9000, 4), "%s: copy_fd touched old", what);
+	a = args_of(NULL, NULL, 0);
+	a.src_fd = in;
+	a.dst_fd = out;
+	e = sc_copy_ctx_copy(x, &a, NULL);
+	ck_assert_msg(e == -EOPNOTSUPP, "%s: dst_fd %d", what, e);
+	ck_assert_msg(holds("old", 9000, 4), "%s: dst_fd touched old", what);
+	close(in);
+	close(out);
+	sc_copy_ctx_free(x);
+}
+
+/* Roads forced (or SC_REFLINK_ALWAYS) that cannot be taken here fail
+ * with -EOPNOTSUPP and leave an existing destination as it was -- by
+ * name, by sc_copier_copy_fd and by a destination descriptor -- and a
+ * forced road that can be taken still replaces all of a longer old
+ * file. */
+START_TEST(forced_road_that_fails_leaves_dst_intact)
+{
+	char other[64];
+	struct sc_copier *c;
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copy_args a;
+
+	make_file("src", 5000, 5);
+	if (dir_can_clone()) {
+		fprintf(stderr, "SKIP clone cases: %s clones\n", dir);
+	} else {
+		c = copier(0, NULL);
+		ck_assert_int_eq(sc_copier_set_roads(c,
+				 SC_ROAD_BIT(SC_ROAD_CLONE), true), 0);
+		no_road_taken(c, path("src"), "clone forced");
+		sc_copier_free(c);
+		c = copier(0, NULL);
+		ck_assert_int_eq(sc_copier_set_reflink(c, SC_REFLINK_ALWAYS),
+				 0);
+		no_road_taken(c, path("src"), "reflink always");
+		sc_copier_free(c);
+	}
+	/* copy_file_range between two filesystems of which neither is a
+	 * network one: EXDEV since Linux 5.19 (a file of ours on tmpfs) */
+	if (other_fs_file(other, sizeof(other)) &&
+	    sc_kernel_at_least(sc_kernel_running(), 5, 19)) {
+		c = copier(0, NULL);
+		ck_assert_int_eq(sc_copier_set_roads(c,
+				 SC_ROAD_BIT(SC_ROAD_CLONE) |
+				 SC_ROAD_BIT(SC_ROAD_RANGE), true), 0);
+		no_road_taken(c, other, "clone, copy_file_range");
+		sc_copier_free(c);
+		unlink(other);
+	} else {
+		fprintf(stderr, "SKIP copy_file_range case: no /dev/shm on "
+			"another filesystem, or Linux before 5.19\n");
+	}
+	/* a road that serves: the old file's longer tail goes */
+	c = copier(0, &x);
+	ck_assert_int_eq(sc_copier_set_roads(c, SC_ROAD_BIT(SC_ROAD_RANGE),
+					     true), 0);
+	make_file("old", 9000, 4);
+	a = args_of("src", "old", 0);
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), 0);
+	ck_assert(holds("old", 5000, 5));
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -361,6 +494,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, self_copy_is_refused_under_every_flag);
 	tcase_add_test(tc, self_copy_by_descriptor_is_refused);
 	tcase_add_test(tc, device_source_is_einval);
+	tcase_add_test(tc, forced_road_that_fails_leaves_dst_intact);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
