@@ -359,7 +359,10 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
 		f->atomic = false;	/* a device or FIFO: write into it */
 	f->as_new = !f->have_old || (f->flags & FILE_REPLACE);
-	if (f->atomic && !f->as_new && (e = may_write_old(f)) < 0)
+	/* sc_copier_copy_path too: it replaces as mv does (the new file
+	 * takes nothing of the old one), but only a file its caller may
+	 * write (issue 36: a 0444 file was replaced, 0 returned) */
+	if (f->atomic && f->have_old && (e = may_write_old(f)) < 0)
 		return e;
 
 	if (f->atomic && f->dry) {

@@ -759,8 +759,11 @@ int sc_copier_copy_fd(struct sc_copier *c, int in, int out,
  * SC_COPY_KEEP_MODE the new file gets SRC's permission bits without
  * set-id and sticky bits, less the umask.  A DST that is a symlink is
  * written through: the file it leads to is replaced, in its own
- * directory.  Errors as sc_copier_copy_fd, and those of open(2),
- * linkat(2) and rename(2), plus
+ * directory.  A DST its caller may not write (its mode, an immutable
+ * file) is refused as SC_COPY_ATOMIC refuses it, with the -errno an open
+ * for writing would give (-EACCES, -EPERM, -EROFS), and left as it is.
+ * Errors as sc_copier_copy_fd, and those of open(2), linkat(2) and
+ * rename(2), plus
  *   -EINVAL  C, SRC or DST NULL or "", SRC not a regular file (a FIFO, a
  *            device, a socket), or the same file as DST;
  *   -EISDIR  SRC or DST a directory, or DST ending in "/". */

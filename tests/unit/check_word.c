@@ -8,6 +8,8 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -484,6 +487,137 @@ START_TEST(forced_road_that_fails_leaves_dst_intact)
 }
 END_TEST
 
+/* ---- 5. sc_copier_copy_path over a file its caller may not write ------ */
+
+/* Runs FN in a child process as nobody, in the directory NAME (made for
+ * nobody in the test directory, its descriptor FN's argument): FN's
+ * return is the child's exit status, 0 for success.  False when not
+ * root (the case is skipped). */
+static bool as_nobody(const char *name, int (*fn)(int dfd))
+{
+	int status, sub;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		return false;
+	ck_assert_int_eq(mkdirat(dfd, name, 0755), 0);
+	ck_assert_int_eq(fchownat(dfd, name, 65534, 65534, 0), 0);
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	sub = openat(dfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(sub, 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(99);
+		_exit(fn(sub));
+	}
+	close(sub);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "as nobody: case %d failed (status %#x)",
+		      WIFEXITED(status) ? WEXITSTATUS(status) : -1, status);
+	return true;
+}
+
+/* A file of N bytes of pattern SEED as NAME in D, mode MODE. */
+static int put(int d, const char *name, size_t n, int seed, mode_t mode)
+{
+	int fd = openat(d, name, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	char buf[256];
+
+	if (fd < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 131 + (size_t)seed);
+	for (size_t done = 0; done < n; done += sizeof(buf))
+		if (write(fd, buf, n - done < sizeof(buf) ? n - done :
+			  sizeof(buf)) < 0)
+			return -1;
+	fchmod(fd, mode);
+	return close(fd);
+}
+
+/* Does NAME in D hold N bytes of put()'s pattern SEED? */
+static bool has(int d, const char *name, size_t n, int seed)
+{
+	int fd = openat(d, name, O_RDONLY);
+	char buf[8192];
+	ssize_t got = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+
+	if (fd >= 0)
+		close(fd);
+	if (got != (ssize_t)n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] != (char)((i % 256) * 131 + (size_t)seed))
+			return false;
+	return true;
+}
+
+/* As nobody: copy_path over a 0444 file of nobody's. */
+static int copy_path_over_read_only(int d)
+{
+	char src[PATH_MAX], ro[PATH_MAX + 8], lnk[PATH_MAX + 8],
+	     rw[PATH_MAX + 8];
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = NULL;
+	struct sc_copy_args a = {
+		.size = sizeof(a), .src_dirfd = d, .src_name = "src",
+		.src_fd = -1, .dst_dirfd = d, .dst_name = "ro", .dst_fd = -1,
+	};
+	struct stat before, after;
+	char self[64];
+	ssize_t n;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", d);
+	n = readlink(self, src, sizeof(src) - 8);
+	if (n < 0)
+		return 1;
+	src[n] = '\0';
+	snprintf(ro, sizeof(ro), "%s/ro", src);
+	snprintf(lnk, sizeof(lnk), "%s/lnk", src);
+	snprintf(rw, sizeof(rw), "%s/rw", src);
+	strcat(src, "/src");
+	if (put(d, "src", 5000, 1, 0644) || put(d, "ro", 3000, 2, 0444) ||
+	    put(d, "rw", 3000, 3, 0644) || symlinkat("ro", d, "lnk") ||
+	    fstatat(d, "ro", &before, 0) || sc_copier_new(0, &c) < 0 ||
+	    sc_copy_ctx_new(c, &x) < 0)
+		return 2;
+	if (sc_copier_copy_path(c, src, ro, NULL) != -EACCES)
+		return 3;
+	if (sc_copier_copy_path(c, src, lnk, NULL) != -EACCES)
+		return 4;
+	if (!has(d, "ro", 3000, 2) || fstatat(d, "ro", &after, 0) ||
+	    after.st_ino != before.st_ino)
+		return 5;
+	sc_copier_free(c);
+	/* as SC_COPY_ATOMIC refuses it */
+	if (sc_copier_new(SC_COPY_ATOMIC, &c) < 0 ||
+	    sc_copy_ctx_new(c, &x) < 0 ||
+	    sc_copy_ctx_copy(x, &a, NULL) != -EACCES || !has(d, "ro", 3000, 2))
+		return 6;
+	/* a file the caller may write is replaced, as before */
+	if (sc_copier_copy_path(c, src, rw, NULL) != 0 ||
+	    !has(d, "rw", 5000, 1))
+		return 7;
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+	return 0;
+}
+
+/* sc_copier_copy_path, atomic as SC_COPY_ATOMIC is, refuses as it does
+ * to replace a file the caller may not write (-EACCES), also through a
+ * symlink, and leaves it as it was. */
+START_TEST(copy_path_refuses_a_file_it_may_not_write)
+{
+	if (!as_nobody("nobody", copy_path_over_read_only))
+		fprintf(stderr, "SKIP copy_path_refuses_a_file_it_may_not_write:"
+			" not root\n");
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -495,6 +629,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, self_copy_by_descriptor_is_refused);
 	tcase_add_test(tc, device_source_is_einval);
 	tcase_add_test(tc, forced_road_that_fails_leaves_dst_intact);
+	tcase_add_test(tc, copy_path_refuses_a_file_it_may_not_write);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
