@@ -322,10 +322,11 @@ int sc_copier_assume_fs(struct sc_copier *c, const struct sc_fs_facts *src_fs,
  * at creation, SC_COPY_DEFAULT_MODE). */
 int sc_copier_set_umask(struct sc_copier *c, mode_t umask);
 /* The xattr.conf that SC_COPY_KEEP_XATTR follows (NULL: none: every
- * attribute is copied but ACLs, which SC_COPY_KEEP_MODE keeps); read
- * now.  A file that cannot be read or parsed leaves no rules, and its
- * -errno is reported (SC_EV_META_XATTR_CONF) with every attribute, as
- * libattr does.  0, -EINVAL, -ENOMEM. */
+ * attribute is copied but ACLs -- system.posix_acl_access and _default,
+ * system.nfs4_acl -- which SC_COPY_KEEP_MODE keeps); read now.  A file
+ * that does not exist, or cannot be read or parsed, leaves no rules, and
+ * its -errno (-ENOENT, ...) is reported (SC_EV_META_XATTR_CONF, ATTR its
+ * path) with every attribute, as libattr does.  0, -EINVAL, -ENOMEM. */
 int sc_copier_set_xattr_conf(struct sc_copier *c, const char *path);
 /* Also read filesystem UUIDs (libblkid) for the facts reports show. */
 int sc_copier_want_uuid(struct sc_copier *c, bool want);

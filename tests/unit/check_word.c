@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,7 +134,7 @@ static struct sc_copy_args args_of(const char *name, const char *dname,
 }
 
 /* The first event of REP of KIND, into EV; false when there is none. */
-static bool __attribute__((unused))
+static bool
 find_event(const struct sc_copy_report *rep,
 		       enum sc_event_kind kind, struct sc_event *ev)
 {
@@ -618,6 +619,84 @@ START_TEST(copy_path_refuses_a_file_it_may_not_write)
 }
 END_TEST
 
+/* ---- 6. sc_copier_set_xattr_conf ----------------------------------------- */
+
+/* An access ACL as the kernel stores it (system.posix_acl_access):
+ * version 2, then (tag, perm, id) entries: owner rw, user nobody r,
+ * group r, mask r, other r. */
+static const unsigned char acl_xattr[] = {
+	2, 0, 0, 0,
+	0x01, 0, 6, 0, 0xff, 0xff, 0xff, 0xff,	/* ACL_USER_OBJ rw- */
+	0x02, 0, 4, 0, 0xfe, 0xff, 0, 0,	/* ACL_USER 65534 r-- */
+	0x04, 0, 4, 0, 0xff, 0xff, 0xff, 0xff,	/* ACL_GROUP_OBJ r-- */
+	0x10, 0, 4, 0, 0xff, 0xff, 0xff, 0xff,	/* ACL_MASK r-- */
+	0x20, 0, 4, 0, 0xff, 0xff, 0xff, 0xff,	/* ACL_OTHER r-- */
+};
+
+/* A source with a user attribute and an access ACL; false when the
+ * test directory's filesystem takes neither. */
+static bool make_attr_source(const char *name)
+{
+	make_file(name, 100, 6);
+	return setxattr(path(name), "user.word", "36", 2, 0) == 0 &&
+	       setxattr(path(name), "system.posix_acl_access", acl_xattr,
+			sizeof(acl_xattr), 0) == 0;
+}
+
+/* sc_copier_set_xattr_conf(c, NULL): no xattr.conf, and then every
+ * attribute is copied but ACLs, which SC_COPY_KEEP_MODE keeps.  A conf
+ * path that does not exist is reported (SC_EV_META_XATTR_CONF, -ENOENT,
+ * ATTR the path), as one that cannot be read is. */
+START_TEST(xattr_conf_null_copies_all_but_acls)
+{
+	static const char *const missing = "/nonexistent/xattr.conf";
+	struct sc_copy_report *rep = NULL;
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c;
+	struct sc_copy_args a = args_of("src", "dst", 0);
+	struct sc_event ev;
+	char v[64];
+
+	if (!make_attr_source("src")) {
+		fprintf(stderr, "SKIP xattr_conf_null_copies_all_but_acls: no "
+			"user xattrs or ACLs in %s\n", dir);
+		return;
+	}
+	c = copier(SC_COPY_KEEP_XATTR, &x);
+	ck_assert_int_eq(sc_copier_set_xattr_conf(c, NULL), 0);
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), 0);
+	ck_assert_int_eq(getxattr(path("dst"), "user.word", v, sizeof(v)), 2);
+	ck_assert_msg(getxattr(path("dst"), "system.posix_acl_access", v,
+			       sizeof(v)) < 0 && errno == ENODATA,
+		      "the ACL was copied without SC_COPY_KEEP_MODE");
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+	/* with SC_COPY_KEEP_MODE the ACL comes */
+	c = copier(SC_COPY_KEEP_XATTR | SC_COPY_KEEP_MODE, &x);
+	ck_assert_int_eq(sc_copier_set_xattr_conf(c, NULL), 0);
+	a.dst_name = "dst2";
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), 0);
+	ck_assert_int_gt(getxattr(path("dst2"), "system.posix_acl_access", v,
+				  sizeof(v)), 0);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+	/* a conf that does not exist */
+	c = copier(SC_COPY_KEEP_XATTR, &x);
+	ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+	ck_assert_int_eq(sc_copier_set_xattr_conf(c, missing), 0);
+	a.dst_name = "dst3";
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, rep), 0);
+	ck_assert_msg(find_event(rep, SC_EV_META_XATTR_CONF, &ev),
+		      "no SC_EV_META_XATTR_CONF for %s", missing);
+	ck_assert_int_eq(ev.err, -ENOENT);
+	ck_assert_str_eq(ev.attr, missing);
+	ck_assert(!ev.fatal);
+	sc_copy_report_free(rep);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -630,6 +709,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, device_source_is_einval);
 	tcase_add_test(tc, forced_road_that_fails_leaves_dst_intact);
 	tcase_add_test(tc, copy_path_refuses_a_file_it_may_not_write);
+	tcase_add_test(tc, xattr_conf_null_copies_all_but_acls);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
