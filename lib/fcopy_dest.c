@@ -602,7 +602,7 @@ int sc_fcopy_finish_file(struct fcopy *f, int *meta_err)
  * what was written is a prefix, or nothing: remove it (an existing
  * destination was already emptied), or, when other names share it or
  * it was written through a symlink, empty it and keep the names.  The
- * caller's descriptor is cut to what was copied. */
+ * caller's descriptor is emptied, never closed. */
 void sc_fcopy_abandon_file(struct fcopy *f)
 {
 	/* the name goes only while it leads to the file written (not
@@ -613,14 +613,12 @@ void sc_fcopy_abandon_file(struct fcopy *f)
 
 	sc_target_partial_end(f->x);
 	if (f->given_out) {
-		struct stat st;
-
-		/* a road may have written past the offset it then
-		 * reported, a repair may have failed */
-		if ((f->truncated || f->rep->res.bytes) &&
-		    fstat(f->out, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_size > f->rep->res.size)
-			(void)!ftruncate(f->out, f->rep->res.size);
+		/* the caller's file, overwritten in place: emptied as any
+		 * such file is (issue 36: it kept what was copied, a prefix
+		 * of the source), unless no road ever touched it */
+		if (S_ISREG(f->ost.st_mode) && !f->untouched &&
+		    (f->truncated || f->old_bytes || f->rep->res.bytes))
+			(void)!ftruncate(f->out, 0);
 		f->out = -1;
 		return;
 	}

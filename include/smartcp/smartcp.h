@@ -416,7 +416,9 @@ struct sc_copy_args {
 	/* The destination: DST_NAME relative to DST_DIRFD; or DST_FD >= 0,
 	 * open for writing (O_RDWR with SC_COPY_VERIFY), written from offset
 	 * 0 and cut to what was copied, never removed or renamed (the caller
-	 * keeps it; SC_COPY_ATOMIC does not apply). */
+	 * keeps it; SC_COPY_ATOMIC does not apply); a regular file a failed
+	 * copy wrote into (cancelled, ENOSPC...) is emptied, as a file
+	 * overwritten in place is. */
 	int dst_dirfd;
 	const char *dst_name;
 	int dst_fd;
@@ -723,8 +725,9 @@ int sc_copy_report_event(const struct sc_copy_report *r, unsigned i,
 /* Copies all of IN (open for reading) into OUT (open for writing) from
  * offset 0 of each through the copier's own context (calls from several
  * threads take turns): a regular OUT is cut to what was copied, once it
- * is known that a road can be taken; a FIFO, socket or character device
- * takes the bytes as a stream.  Files are read and written with
+ * is known that a road can be taken, and emptied when the copy fails
+ * after that (a prefix of IN is never left in it); a FIFO, socket or
+ * character device takes the bytes as a stream.  Files are read and written with
  * positional calls: the offsets of IN and OUT are not moved (a stream's
  * are, by what was read or written).  Metadata flags and SC_COPY_ATOMIC
  * do not apply.  Returns 0 when every byte was copied (and, with

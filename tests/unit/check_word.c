@@ -17,6 +17,7 @@
 #include <string.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -45,6 +46,9 @@ static void teardown(void)
 
 	close(dfd);
 	dfd = -1;
+	/* a tmpfs a failed test left */
+	snprintf(cmd, sizeof(cmd), "%s/small", dir);
+	umount2(cmd, MNT_DETACH);
 	/* the tests make files of any kind and mode in it: rm knows them */
 	snprintf(cmd, sizeof(cmd), "chmod -R u+rwx '%s'; rm -rf '%s'", dir,
 		 dir);
@@ -697,6 +701,84 @@ START_TEST(xattr_conf_null_copies_all_but_acls)
 }
 END_TEST
 
+/* ---- 7. a destination descriptor after a failure -------------------------- */
+
+static int cancel_at_once(void *arg, uint64_t done, enum sc_road road)
+{
+	(void)arg;
+	(void)road;
+	return done > 0;	/* cancel after the first step */
+}
+
+static off_t fd_size(int fd)
+{
+	struct stat st;
+
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	return st.st_size;
+}
+
+/* A destination given as DST_FD is emptied when the copy fails after it
+ * wrote -- cancelled, or out of space -- as a file overwritten in place
+ * is: never left holding a prefix of the source that looks like a file.
+ * sc_copier_copy_fd is the same pipeline. */
+START_TEST(dst_fd_is_emptied_after_cancel_and_enospc)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(0, &x);
+	struct sc_copy_args a = args_of(NULL, NULL, 0);
+	int in, out;
+
+	make_file("src", 4 << 20, 7);
+	make_file("old", 9000, 8);
+	in = openat(dfd, "src", O_RDONLY);
+	out = openat(dfd, "old", O_RDWR);
+	ck_assert_int_ge(in, 0);
+	ck_assert_int_ge(out, 0);
+	/* read_write: many steps, one progress call each */
+	ck_assert_int_eq(sc_copier_set_roads(c, SC_ROAD_BIT(SC_ROAD_RW),
+					     false), 0);
+	sc_copy_ctx_set_progress(x, cancel_at_once, NULL);
+	a.src_fd = in;
+	a.dst_fd = out;
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -ECANCELED);
+	ck_assert_msg(fd_size(out) == 0, "cancelled: %lld bytes left",
+		      (long long)fd_size(out));
+	sc_copy_ctx_reset_cancel(x);
+	sc_copy_ctx_set_progress(sc_copier_ctx(c), cancel_at_once, NULL);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, NULL), -ECANCELED);
+	ck_assert_int_eq(fd_size(out), 0);
+	sc_copy_ctx_reset_cancel(sc_copier_ctx(c));
+	sc_copy_ctx_set_progress(sc_copier_ctx(c), NULL, NULL);
+	close(out);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+
+	/* out of space: a tmpfs of 256 KiB of our own (root) */
+	if (geteuid() != 0 || mkdirat(dfd, "small", 0755) < 0 ||
+	    mount("tmpfs", path("small"), "tmpfs", 0, "size=256k") < 0) {
+		fprintf(stderr, "SKIP ENOSPC case: cannot mount a tmpfs\n");
+		close(in);
+		return;
+	}
+	c = copier(0, &x);
+	out = openat(dfd, "small/out", O_RDWR | O_CREAT, 0644);
+	ck_assert_int_ge(out, 0);
+	ck_assert_int_eq(write(out, "old bytes", 9), 9);
+	a.dst_fd = out;
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -ENOSPC);
+	ck_assert_msg(fd_size(out) == 0, "ENOSPC: %lld bytes left",
+		      (long long)fd_size(out));
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, NULL), -ENOSPC);
+	ck_assert_int_eq(fd_size(out), 0);
+	close(out);
+	close(in);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+	ck_assert_int_eq(umount2(path("small"), MNT_DETACH), 0);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -710,6 +792,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, forced_road_that_fails_leaves_dst_intact);
 	tcase_add_test(tc, copy_path_refuses_a_file_it_may_not_write);
 	tcase_add_test(tc, xattr_conf_null_copies_all_but_acls);
+	tcase_add_test(tc, dst_fd_is_emptied_after_cancel_and_enospc);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
