@@ -4,6 +4,7 @@
  * since a fallback after EIO can copy stale or zero bytes. */
 #include "common.h"
 #include "copy.h"
+#include "sigpipe.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -588,10 +589,10 @@ static int finish(struct run *r, int e, bool out_seekable)
 	return e;
 }
 
-int sc_copy_data(struct sc_engine *eng, int in, int out,
-		 const struct stat *st, bool out_seekable,
-		 const struct sc_plan *plan, bool size_trusted,
-		 struct sc_copy_result *res)
+static int copy_data(struct sc_engine *eng, int in, int out,
+		     const struct stat *st, bool out_seekable,
+		     const struct sc_plan *plan, bool size_trusted,
+		     struct sc_copy_result *res)
 {
 	struct run r = {
 		.eng = eng, .plan = plan, .res = res,
@@ -659,6 +660,24 @@ int sc_copy_data(struct sc_engine *eng, int in, int out,
 	}
 	eng->pipesize = x->pipesize;
 	return finish(&r, e, out_seekable);
+}
+
+int sc_copy_data(struct sc_engine *eng, int in, int out,
+		 const struct stat *st, bool out_seekable,
+		 const struct sc_plan *plan, bool size_trusted,
+		 struct sc_copy_result *res)
+{
+	struct sc_sigpipe g = { .held = false };
+	int e;
+
+	/* a pipe or a socket whose reader went: -EPIPE, not the end of the
+	 * process (issue 36) */
+	if (!out_seekable)
+		sc_sigpipe_hold(&g);
+	e = copy_data(eng, in, out, st, out_seekable, plan, size_trusted,
+		      res);
+	sc_sigpipe_release(&g);
+	return e;
 }
 
 void sc_copy_result_merge(struct sc_copy_result *into,

@@ -9,6 +9,13 @@
  * - Functions return >= 0 on success or a negative errno value.  The
  *   library never prints, never exits, never installs signal handlers and
  *   never changes the process's umask, locale or working directory.
+ * - A copy into a pipe or a socket whose reader is gone returns -EPIPE
+ *   and does not end the process: where SIGPIPE's action is the default,
+ *   the copying thread blocks it while the data goes to such a stream,
+ *   takes back the SIGPIPE its own write raised (one that was pending
+ *   before is left), and restores its signal mask.  A program that
+ *   installed a SIGPIPE handler gets its signal, as it asked, and then
+ *   -EPIPE when the handler returns; an ignored SIGPIPE stays ignored.
  * - Every object is opaque: created by *_new, released by *_free (which
  *   accept NULL), read through accessors.  Structures the caller fills
  *   (struct sc_copy_args, struct sc_meta_args, struct sc_plan_input, and

@@ -11,6 +11,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -779,6 +781,114 @@ START_TEST(dst_fd_is_emptied_after_cancel_and_enospc)
 }
 END_TEST
 
+/* ---- 8. SIGPIPE ------------------------------------------------------------ */
+
+static volatile sig_atomic_t pipe_signals;
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	pipe_signals++;
+}
+
+/* Copies SRC into a pipe (or a socket) whose reader is gone, by ROAD;
+ * the call's return. */
+static int copy_into_broken(struct sc_copier *c, int in, bool sock)
+{
+	int p[2], e;
+
+	if (sock)
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, p), 0);
+	else
+		ck_assert_int_eq(pipe(p), 0);
+	close(p[0]);
+	e = sc_copier_copy_fd(c, in, p[1], NULL);
+	close(p[1]);
+	return e;
+}
+
+static bool sigpipe_pending(void)
+{
+	sigset_t set;
+
+	ck_assert_int_eq(sigpending(&set), 0);
+	return sigismember(&set, SIGPIPE);
+}
+
+static bool sigpipe_blocked(void)
+{
+	sigset_t set;
+
+	ck_assert_int_eq(pthread_sigmask(SIG_BLOCK, NULL, &set), 0);
+	return sigismember(&set, SIGPIPE);
+}
+
+/* A copy into a pipe or a socket whose reader is gone returns -EPIPE --
+ * by read_write and by splice -- and does not end the process, whose
+ * SIGPIPE is left at its default action: the library keeps the signal
+ * its own write raised from it, and leaves the signal mask, a SIGPIPE
+ * the caller had pending, a handler the caller installed (which is
+ * called, as the caller asked) and an ignored SIGPIPE as they were. */
+START_TEST(broken_pipe_is_epipe_not_death)
+{
+	static const unsigned roads[] = {
+		SC_ROAD_BIT(SC_ROAD_RW), SC_ROAD_BIT(SC_ROAD_SPLICE),
+	};
+	struct sigaction sa = { .sa_handler = on_sigpipe }, now;
+	sigset_t pipe_set;
+	int in;
+
+	signal(SIGPIPE, SIG_DFL);
+	make_file("src", 1 << 20, 10);
+	in = openat(dfd, "src", O_RDONLY);
+	ck_assert_int_ge(in, 0);
+	for (size_t r = 0; r < 2; r++)
+	for (int sock = 0; sock < 2; sock++) {
+		struct sc_copier *c = copier(0, NULL);
+
+		if (sock && r == 1)
+			continue;	/* splice into a socket: EINVAL? */
+		ck_assert_int_eq(sc_copier_set_roads(c, roads[r], true), 0);
+		/* the default action: the process would end */
+		ck_assert_int_eq(copy_into_broken(c, in, sock), -EPIPE);
+		ck_assert(!sigpipe_pending());
+		ck_assert(!sigpipe_blocked());
+		ck_assert_int_eq(sigaction(SIGPIPE, NULL, &now), 0);
+		ck_assert(now.sa_handler == SIG_DFL);
+		sc_copier_free(c);
+	}
+	/* a SIGPIPE the caller blocked and has pending stays its own */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, NULL);
+	raise(SIGPIPE);
+	{
+		struct sc_copier *c = copier(0, NULL);
+
+		ck_assert_int_eq(copy_into_broken(c, in, false), -EPIPE);
+		sc_copier_free(c);
+	}
+	ck_assert(sigpipe_pending());
+	ck_assert(sigpipe_blocked());
+	ck_assert_int_eq(sigwaitinfo(&pipe_set, NULL), SIGPIPE);
+	pthread_sigmask(SIG_UNBLOCK, &pipe_set, NULL);
+	/* the caller's handler is the caller's */
+	ck_assert_int_eq(sigaction(SIGPIPE, &sa, NULL), 0);
+	{
+		struct sc_copier *c = copier(0, NULL);
+
+		ck_assert_int_eq(copy_into_broken(c, in, false), -EPIPE);
+		ck_assert_int_eq(pipe_signals, 1);
+		signal(SIGPIPE, SIG_IGN);
+		ck_assert_int_eq(copy_into_broken(c, in, false), -EPIPE);
+		ck_assert_int_eq(pipe_signals, 1);
+		sc_copier_free(c);
+	}
+	signal(SIGPIPE, SIG_DFL);
+	close(in);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -793,6 +903,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, copy_path_refuses_a_file_it_may_not_write);
 	tcase_add_test(tc, xattr_conf_null_copies_all_but_acls);
 	tcase_add_test(tc, dst_fd_is_emptied_after_cancel_and_enospc);
+	tcase_add_test(tc, broken_pipe_is_epipe_not_death);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
