@@ -889,6 +889,50 @@ START_TEST(broken_pipe_is_epipe_not_death)
 }
 END_TEST
 
+/* ---- 9. the plan's reasons --------------------------------------------- */
+
+/* The reason splice is used names what holds: "across filesystems" only
+ * when the two files are on two (issue 36: splice within one
+ * filesystem, where copy_file_range was not allowed, was said to be
+ * "across filesystems"). */
+START_TEST(splice_reason_says_where_it_copies)
+{
+	struct sc_fs_facts *a = NULL, *b = NULL;
+	struct sc_plan_input in = {
+		.size = sizeof(in), .src_mode = S_IFREG, .dst_mode = S_IFREG,
+		.src_size = 100000, .kernel = { 6, 1 },
+		.roads = SC_ROAD_BIT(SC_ROAD_SPLICE) | SC_ROAD_BIT(SC_ROAD_RW),
+	};
+	struct sc_plan *plan = NULL;
+	const char *why;
+
+	ck_assert_int_eq(sc_fs_facts_assume("ext4", 1, 1, &a), 0);
+	ck_assert_int_eq(sc_fs_facts_assume("ext4", 2, 2, &b), 0);
+	in.src_fs = in.dst_fs = a;
+	ck_assert_int_eq(sc_plan_new(&in, &plan), 0);
+	ck_assert(sc_plan_use(plan, SC_ROAD_SPLICE));
+	why = sc_plan_why(plan, SC_ROAD_SPLICE);
+	ck_assert_msg(!strstr(why, "across"), "one filesystem: \"%s\"", why);
+	sc_plan_free(plan);
+	in.dst_fs = b;
+	ck_assert_int_eq(sc_plan_new(&in, &plan), 0);
+	ck_assert(sc_plan_use(plan, SC_ROAD_SPLICE));
+	why = sc_plan_why(plan, SC_ROAD_SPLICE);
+	ck_assert_msg(strstr(why, "across filesystems"), "two: \"%s\"", why);
+	sc_plan_free(plan);
+	/* learned to fail on one filesystem: splice, and not "across" */
+	in.dst_fs = a;
+	in.roads = 0;
+	in.learned = SC_ROAD_BIT(SC_ROAD_RANGE);
+	ck_assert_int_eq(sc_plan_new(&in, &plan), 0);
+	if (sc_plan_use(plan, SC_ROAD_SPLICE))
+		ck_assert(!strstr(sc_plan_why(plan, SC_ROAD_SPLICE), "across"));
+	sc_plan_free(plan);
+	sc_fs_facts_free(a);
+	sc_fs_facts_free(b);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -904,6 +948,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, xattr_conf_null_copies_all_but_acls);
 	tcase_add_test(tc, dst_fd_is_emptied_after_cancel_and_enospc);
 	tcase_add_test(tc, broken_pipe_is_epipe_not_death);
+	tcase_add_test(tc, splice_reason_says_where_it_copies);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
