@@ -175,10 +175,8 @@ static int open_source(struct fcopy *f)
 	    faccessat(a->src_dirfd, a->src_name, R_OK, AT_EACCESS |
 		      (f->flags & SC_FILE_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0)) < 0)
 		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
-	if (a->src_expect && !same_file(&f->ist, a->src_expect)) {
-		sc_fcopy_event(f, SC_EV_REPLACED, 0, true);
-		return -ESTALE;
-	}
+	if (a->src_expect && !same_file(&f->ist, a->src_expect))
+		return source_failed(f, SC_EV_REPLACED, -ESTALE);
 	rep->src_fs = f->c->fs_assumed ? f->c->assumed_src :
 		      sc_copier_facts(f->c, f->in, &f->ist);
 	f->size_trusted = !sc_plan_size_untrusted(rep->src_fs);

@@ -49,7 +49,7 @@ static int atomic_through_link(struct fcopy *f)
 			return 0;
 		}
 		if (!(f->flags & SC_FILE_DANGLING)) {
-			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			sc_fcopy_event(f, SC_EV_DANGLING, -ENOENT, true);
 			return -ENOENT;
 		}
 		f->dst_exists = f->have_old = false;	/* POSIXLY_CORRECT */
@@ -175,7 +175,7 @@ static int dry_create_new(struct fcopy *f)
 			if (!(f->flags & SC_FILE_NEW))
 				e = -EEXIST;
 		} else if (!(f->flags & SC_FILE_DANGLING)) {
-			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			sc_fcopy_event(f, SC_EV_DANGLING, -ENOENT, true);
 			return -ENOENT;
 		}
 	}
@@ -285,7 +285,7 @@ static int create_new(struct fcopy *f, int flags)
 		    !S_ISLNK(lst.st_mode)) {
 			errno = EEXIST;
 		} else if (!(f->flags & SC_FILE_DANGLING)) {
-			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			sc_fcopy_event(f, SC_EV_DANGLING, -ENOENT, true);
 			return -ENOENT;
 		} else {
 			f->out = openat(a->dst_dirfd, a->dst_name,

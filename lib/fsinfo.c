@@ -611,7 +611,7 @@ int sc_fsinfo_origins_text(const struct sc_fsinfo *fsi,
 	};
 	size_t len = 0;
 
-	if (!buf || !size)
+	if (!fsi || !buf || !size)
 		return -EINVAL;
 	buf[0] = '\0';
 	for (int i = 0; i < SC_FACT__MAX; i++) {

@@ -35,7 +35,9 @@ int sc_kernel_parse(const char *text, struct sc_kernel *ret)
 		long x = 0;
 		const char *start = p;
 
-		while (*p >= '0' && *p <= '9' && x < 1000)
+		/* at most three digits, leading zeros counted (issue 36:
+		 * "6.0001" was taken) */
+		while (*p >= '0' && *p <= '9' && p - start < 3)
 			x = x * 10 + (*p++ - '0');
 		if (p == start || (*p >= '0' && *p <= '9'))
 			return -EINVAL;
@@ -46,9 +48,11 @@ int sc_kernel_parse(const char *text, struct sc_kernel *ret)
 	}
 	if (n < 2 || (*p && *p != '-' && *p != '+'))
 		return -EINVAL;
+	/* the newest series takes any minor of three digits (issue 36:
+	 * "7.100" was refused) */
 	if (v[0] == 2 ? v[1] != 6 :
 	    v[0] < 2 || v[0] > NEWEST_MAJOR ||
-	    (v[0] < NEWEST_MAJOR && v[1] > last_minor[v[0]]) || v[1] > 99)
+	    (v[0] < NEWEST_MAJOR && v[1] > last_minor[v[0]]))
 		return -ERANGE;
 	ret->major = v[0];
 	ret->minor = v[1];

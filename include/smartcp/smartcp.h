@@ -187,8 +187,9 @@ struct sc_kernel {
 struct sc_kernel sc_kernel_running(void);
 bool sc_kernel_at_least(struct sc_kernel k, int major, int minor);
 /* Parses MAJOR.MINOR, MAJOR.MINOR.PATCH, or what uname -r prints
- * ("6.1.0-13-amd64"), each number of at most three digits.  0; -EINVAL
- * when TEXT or RET is NULL or TEXT is not of that form ("10000.1" too);
+ * ("6.1.0-13-amd64"), each number of at most three digits, leading
+ * zeros counted.  0; -EINVAL when TEXT or RET is NULL or TEXT is not of
+ * that form ("10000.1", "6.0001" too);
  * -ERANGE when no such Linux exists (2.6, 3.0 to 3.19, 4.0 to 4.20, 5.0
  * to 5.19, 6.0 to 6.19 and 7.x do). */
 int sc_kernel_parse(const char *text, struct sc_kernel *ret);
@@ -648,14 +649,16 @@ enum sc_change_how sc_copy_report_change(const struct sc_copy_report *r,
 enum sc_event_kind {
 	SC_EV_OPEN_SOURCE,	/* open(2) of the source */
 	SC_EV_STAT_SOURCE,	/* its fstat */
-	SC_EV_REPLACED,		/* not the file SRC_EXPECT says */
+	SC_EV_REPLACED,		/* not the file SRC_EXPECT says (err
+				 * -ESTALE) */
 	SC_EV_COMPARE,		/* SC_COPY_IF_CHANGED could not read */
 	SC_EV_REMOVE_DEST,	/* SC_FILE_FORCE removed it (err 0), or
 				 * could not (err) */
 	SC_EV_OPEN_DEST,	/* open(2) of the destination or temporary,
 				 * or the symlink to it that cannot be
 				 * followed */
-	SC_EV_DANGLING,		/* a dangling symlink, not written through */
+	SC_EV_DANGLING,		/* a dangling symlink, not written through
+				 * (err -ENOENT) */
 	SC_EV_STAT_DEST,
 	SC_EV_UNVERIFIABLE,	/* SC_COPY_VERIFY into what cannot be read
 				 * back (a FIFO, a device, a stream) */

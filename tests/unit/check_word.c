@@ -933,6 +933,112 @@ START_TEST(splice_reason_says_where_it_copies)
 }
 END_TEST
 
+/* ---- 10. return codes ------------------------------------------------------ */
+
+/* sc_kernel_parse takes numbers of at most three digits, as it says:
+ * "6.0001" is malformed; a minor of the newest series may have three
+ * ("7.100"). */
+START_TEST(kernel_parse_counts_digits)
+{
+	struct sc_kernel k = { 0, 0 };
+
+	ck_assert_int_eq(sc_kernel_parse("6.0001", &k), -EINVAL);
+	ck_assert_int_eq(sc_kernel_parse("0006.1", &k), -EINVAL);
+	ck_assert_int_eq(sc_kernel_parse("6.1.0001", &k), -EINVAL);
+	ck_assert_int_eq(sc_kernel_parse("7.100", &k), 0);
+	ck_assert_int_eq(k.major, 7);
+	ck_assert_int_eq(k.minor, 100);
+	ck_assert_int_eq(sc_kernel_parse("7.999.999-x", &k), 0);
+	ck_assert_int_eq(sc_kernel_parse("6.001", &k), 0);
+	ck_assert_int_eq(k.minor, 1);
+	ck_assert_int_eq(sc_kernel_parse("6.20", &k), -ERANGE);
+	ck_assert_int_eq(sc_kernel_parse("8.0", &k), -ERANGE);
+}
+END_TEST
+
+/* sc_fsinfo_origins_text of a NULL cache is -EINVAL, as its header
+ * says, not an empty text. */
+START_TEST(origins_text_of_no_cache_is_einval)
+{
+	struct sc_fsinfo *fsi = NULL;
+	char buf[256];
+
+	ck_assert_int_eq(sc_fsinfo_origins_text(NULL, NULL, buf, sizeof(buf)),
+			 -EINVAL);
+	ck_assert_int_eq(sc_fsinfo_new(NULL, &fsi), 0);
+	ck_assert_int_eq(sc_fsinfo_origins_text(fsi, NULL, buf, sizeof(buf)),
+			 0);
+	ck_assert_int_eq(sc_fsinfo_origins_text(fsi, NULL, NULL, 1), -EINVAL);
+	sc_fsinfo_free(fsi);
+}
+END_TEST
+
+/* The fatal event of a call carries the call's error: a dangling
+ * symlink's -ENOENT (in place, atomic, explained) and a replaced
+ * source's -ESTALE. */
+START_TEST(fatal_events_carry_the_error)
+{
+	struct sc_copy_report *rep = NULL;
+	unsigned flags[] = { 0, SC_COPY_ATOMIC };
+	struct sc_event ev;
+	struct stat other;
+
+	ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+	make_file("src", 100, 11);
+	make_file("other", 100, 12);
+	ck_assert_int_eq(symlinkat("nowhere", dfd, "dangling"), 0);
+	for (int i = 0; i < 2; i++) {
+		struct sc_copy_ctx *x = NULL;
+		struct sc_copier *c = copier(flags[i], &x);
+		struct sc_copy_args a = args_of("src", "dangling", 0);
+
+		ck_assert_int_eq(sc_copy_ctx_copy(x, &a, rep), -ENOENT);
+		ck_assert(find_event(rep, SC_EV_DANGLING, &ev));
+		ck_assert_int_eq(ev.err, -ENOENT);
+		ck_assert_int_eq(sc_copy_ctx_explain(x, &a, rep), -ENOENT);
+		ck_assert(find_event(rep, SC_EV_DANGLING, &ev));
+		ck_assert_int_eq(ev.err, -ENOENT);
+		/* a source that is not the file the caller expects */
+		other = stat_of("other");
+		a = args_of("src", "dst", 0);
+		a.src_expect = &other;
+		ck_assert_int_eq(sc_copy_ctx_copy(x, &a, rep), -ESTALE);
+		ck_assert(find_event(rep, SC_EV_REPLACED, &ev));
+		ck_assert_int_eq(ev.err, -ESTALE);
+		ck_assert(ev.fatal);
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+	}
+	sc_copy_report_free(rep);
+}
+END_TEST
+
+/* sc_copier_verify_fd of a copy longer than its source: 0, and *RET_BAD
+ * where the source ends; shorter: where the copy ends. */
+START_TEST(verify_fd_says_where_a_longer_copy_differs)
+{
+	struct sc_copier *c = copier(0, NULL);
+	off_t bad = -1;
+	int in, out;
+
+	make_file("src", 5000, 13);
+	make_file("long", 5100, 13);
+	make_file("short", 4000, 13);
+	in = openat(dfd, "src", O_RDONLY);
+	out = openat(dfd, "long", O_RDWR);
+	ck_assert_int_eq(sc_copier_verify_fd(c, in, out, &bad), 0);
+	ck_assert_int_eq(bad, 5000);
+	close(out);
+	bad = -1;
+	out = openat(dfd, "short", O_RDWR);
+	ck_assert_int_eq(sc_copier_verify_fd(c, in, out, &bad), 0);
+	ck_assert_int_eq(bad, 4000);
+	close(out);
+	close(in);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -949,6 +1055,10 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, dst_fd_is_emptied_after_cancel_and_enospc);
 	tcase_add_test(tc, broken_pipe_is_epipe_not_death);
 	tcase_add_test(tc, splice_reason_says_where_it_copies);
+	tcase_add_test(tc, kernel_parse_counts_digits);
+	tcase_add_test(tc, origins_text_of_no_cache_is_einval);
+	tcase_add_test(tc, fatal_events_carry_the_error);
+	tcase_add_test(tc, verify_fd_says_where_a_longer_copy_differs);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
