@@ -792,7 +792,10 @@ int sc_copier_explain_fd(struct sc_copier *c, int in, int out,
 			 struct sc_copy_report *rep);
 
 /* Reads OUT back from storage and compares it with IN from offset 0:
- * length and bytes (holes both files report alike are not read).
+ * length and bytes (holes both files report alike are not read).  The
+ * length of a file whose st_size is not its length (one on /proc, /sys
+ * or another generated filesystem, sc_plan_size_untrusted()) is where
+ * its reads end: both files are then read to their ends.
  * 1 equal; 0 different (*RET_BAD, may be NULL: the first differing
  * offset, or the shorter length); -EINVAL (C NULL, not regular files or
  * block devices), -EBADF, -EISDIR, or the -errno of a read. */

@@ -29,6 +29,8 @@
 
 #include <smartcp/smartcp.h>
 
+#define MIN_(a, b) ((a) < (b) ? (a) : (b))
+
 static char dir[256];
 static int dfd = -1;
 
@@ -1039,6 +1041,95 @@ START_TEST(verify_fd_says_where_a_longer_copy_differs)
 }
 END_TEST
 
+/* ---- 2. sc_copier_verify_fd of generated files ------------------------------ */
+
+/* Reads all of PATH (a generated file: its size is not its length) into
+ * BUF; its length. */
+static size_t slurp(const char *p, char *buf, size_t size)
+{
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	ck_assert_int_ge(fd, 0);
+	while ((n = read(fd, buf + len, size - len)) > 0)
+		len += (size_t)n;
+	ck_assert_int_eq(n, 0);
+	close(fd);
+	return len;
+}
+
+/* One generated file GEN against copies of BYTES (LEN): its exact copy
+ * is equal, an empty, a longer and a shorter one are not, and *RET_BAD
+ * says where they part. */
+static void verify_generated(struct sc_copier *c, const char *gen,
+			     const char *bytes, size_t len)
+{
+	static const struct {
+		const char *name;
+		long delta;	/* bytes more (or fewer) than LEN */
+		int want;
+	} copies[] = {
+		{ "same", 0, 1 }, { "empty", -1000000, 0 }, { "longer", 7, 0 },
+		{ "shorter", -1, 0 },
+	};
+	int in = open(gen, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(in, 0);
+	for (size_t i = 0; i < 4; i++) {
+		long n = (long)len + copies[i].delta;
+		off_t bad = -1;
+		int out, v;
+
+		if (n < 0)
+			n = 0;
+		out = openat(dfd, copies[i].name, O_RDWR | O_CREAT | O_TRUNC,
+			     0644);
+		ck_assert_int_ge(out, 0);
+		ck_assert_int_eq(write(out, bytes, (size_t)MIN_(n, (long)len)),
+				 MIN_(n, (long)len));
+		if (n > (long)len)
+			ck_assert_int_eq(write(out, "tail...", (size_t)(n -
+					 (long)len)), n - (long)len);
+		v = sc_copier_verify_fd(c, in, out, &bad);
+		ck_assert_msg(v == copies[i].want, "%s against a %s copy: %d",
+			      gen, copies[i].name, v);
+		if (v == 0)
+			ck_assert_msg(bad == MIN_(n, (long)len),
+				      "%s, %s copy: differs at %lld, not %ld",
+				      gen, copies[i].name, (long long)bad,
+				      MIN_(n, (long)len));
+		close(out);
+	}
+	close(in);
+}
+
+/* st_size is not the length of a file on /proc (0) or /sys (4096):
+ * sc_copier_verify_fd reads such a file to its end, as the copy does,
+ * and finds its exact copy equal, an empty file different. */
+START_TEST(verify_fd_reads_generated_files_to_their_end)
+{
+	static const char *const gens[] = {
+		"/proc/version", "/sys/devices/system/cpu/possible",
+	};
+	struct sc_copier *c = copier(0, NULL);
+	char buf[65536];
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t len;
+
+		if (access(gens[i], R_OK) < 0) {
+			fprintf(stderr, "SKIP %s: not here\n", gens[i]);
+			continue;
+		}
+		len = slurp(gens[i], buf, sizeof(buf));
+		ck_assert_uint_gt(len, 0);
+		verify_generated(c, gens[i], buf, len);
+	}
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1059,6 +1150,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, origins_text_of_no_cache_is_einval);
 	tcase_add_test(tc, fatal_events_carry_the_error);
 	tcase_add_test(tc, verify_fd_says_where_a_longer_copy_differs);
+	tcase_add_test(tc, verify_fd_reads_generated_files_to_their_end);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
