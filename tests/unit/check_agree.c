@@ -29,8 +29,6 @@
 #include <smartcp/smartcp.h>
 
 static char dir[256];
-/* The directory a matrix runs in (under DIR). */
-static char here[sizeof(dir) + 16];
 
 static void setup(void)
 {
@@ -226,7 +224,6 @@ static bool one_case(int dfd, const struct cell *k,
 	struct outcome ex, cp;
 	bool fifo = !strcmp(src, "fifo") && (a.flags & SC_FILE_SOURCE_ANY);
 	pthread_t t;
-	char fifo_path[sizeof(here) + 8];
 	bool ok;
 
 	*ran = false;
@@ -256,13 +253,13 @@ static bool one_case(int dfd, const struct cell *k,
 	else if (k->roads == ROADS_RW)
 		sc_copier_set_roads(c, SC_ROAD_BIT(SC_ROAD_RW), false);
 	ex = outcome_of(rep, sc_copy_ctx_explain(x, &a, rep));
-	snprintf(fifo_path, sizeof(fifo_path), "%s/fifo", here);
-	if (fifo && pthread_create(&t, NULL, fifo_writer, fifo_path) != 0)
+	/* the matrix's directory is the working one (matrix()) */
+	if (fifo && pthread_create(&t, NULL, fifo_writer, "fifo") != 0)
 		exit(3);
 	cp = outcome_of(rep, sc_copy_ctx_copy(x, &a, rep));
 	if (fifo) {
 		/* a copy that did not open it leaves the writer waiting */
-		int rd = open(fifo_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		int rd = open("fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 		pthread_join(t, NULL);
 		if (rd >= 0)
@@ -283,16 +280,17 @@ static bool one_case(int dfd, const struct cell *k,
 	return ok;
 }
 
-/* The whole matrix in directory PATH: the number of disagreements. */
-static int matrix(const char *p, bool device, int *ret_cases)
+/* The whole matrix in the directory DFD, made the working directory
+ * (whatever the permissions of the directories above it): the number
+ * of disagreements. */
+static int matrix(int dfd, bool device, int *ret_cases)
 {
-	int dfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC), bad = 0;
 	struct sc_copy_report *rep = NULL;
 	struct cell k;
+	int bad = 0;
 
-	if (dfd < 0 || sc_copy_report_new(&rep) < 0)
+	if (fchdir(dfd) < 0 || sc_copy_report_new(&rep) < 0)
 		exit(3);
-	snprintf(here, sizeof(here), "%s", p);
 	make_sources(dfd, device);
 	*ret_cases = 0;
 	for (k.src = 0; k.src < N_SOURCES; k.src++)
@@ -321,7 +319,8 @@ START_TEST(explain_and_copy_agree)
 
 	snprintf(sub, sizeof(sub), "%s/me", dir);
 	ck_assert_int_eq(mkdir(sub, 0755), 0);
-	bad = matrix(sub, geteuid() == 0, &cases);
+	bad = matrix(open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+		     geteuid() == 0, &cases);
 	fprintf(stderr, "explain and copy: %d cases, %d disagree\n", cases,
 		bad);
 	ck_assert_int_eq(bad, 0);
@@ -332,7 +331,7 @@ END_TEST
 START_TEST(explain_and_copy_agree_as_nobody)
 {
 	char sub[sizeof(dir) + 8];
-	int status, cases;
+	int status, cases, dfd;
 	pid_t pid;
 
 	if (geteuid() != 0) {
@@ -343,7 +342,8 @@ START_TEST(explain_and_copy_agree_as_nobody)
 	snprintf(sub, sizeof(sub), "%s/nobody", dir);
 	ck_assert_int_eq(mkdir(sub, 0755), 0);
 	ck_assert_int_eq(chown(sub, 65534, 65534), 0);
-	ck_assert_int_eq(chmod(dir, 0755), 0);
+	dfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(dfd, 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -352,7 +352,7 @@ START_TEST(explain_and_copy_agree_as_nobody)
 		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(3);
-		bad = matrix(sub, false, &cases);
+		bad = matrix(dfd, false, &cases);
 		fprintf(stderr, "explain and copy as nobody: %d cases, %d "
 			"disagree\n", cases, bad);
 		_exit(bad ? 1 : 0);
