@@ -101,10 +101,10 @@ static int source_kind(struct fcopy *f, mode_t mode)
 
 /* The source by its name into F->in and F->ist: opened for reading, or,
  * to explain (F->dry), O_PATH, so that a FIFO is neither waited on nor
- * woken and a device sees no open.  Without SC_FILE_SOURCE_ANY only a regular file
- * is opened for reading: the name is looked at first, since an open of a
- * FIFO for reading waits for a writer (issue 36: for ever) and wakes one
- * that waits.  0 or -errno, with its event. */
+ * woken and a device sees no open.  Without SC_FILE_SOURCE_ANY only a
+ * regular file is opened for reading: the name is looked at first, since
+ * an open of a FIFO for reading waits for a writer (issue 36: for ever)
+ * and wakes one that waits.  0 or -errno, with its event. */
 static int open_named_source(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
@@ -173,7 +173,8 @@ static int open_source(struct fcopy *f)
 		return e;
 	if (f->dry && a->src_fd < 0 &&
 	    faccessat(a->src_dirfd, a->src_name, R_OK, AT_EACCESS |
-		      (f->flags & SC_FILE_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0)) < 0)
+		      (f->flags & SC_FILE_NOFOLLOW ?
+		       AT_SYMLINK_NOFOLLOW : 0)) < 0)
 		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
 	if (a->src_expect && !same_file(&f->ist, a->src_expect))
 		return source_failed(f, SC_EV_REPLACED, -ESTALE);

@@ -3,9 +3,9 @@
  * destination), fcopy_verify.c (the data and what checks it), simple.c
  * (the simple calls) and, below them all, fcopy_shared.c (what they
  * share).  Calls go down only: fcopy.c and simple.c call the others,
- * fcopy_dest.c and fcopy_verify.c call fcopy_shared.c alone.  Nothing here is exported
- * (lib/libsmartcp.sym); each function is described where it is
- * defined. */
+ * fcopy_dest.c and fcopy_verify.c call fcopy_shared.c alone.  Nothing
+ * here is exported (lib/libsmartcp.sym); each function is described
+ * where it is defined. */
 #ifndef SMARTCP_FCOPY_H
 #define SMARTCP_FCOPY_H
 

@@ -365,7 +365,7 @@ START_TEST(device_source_is_einval)
 }
 END_TEST
 
-/* ---- 4. a forced road that cannot be taken ---------------------------- */
+/* ---- 4. a forced road that cannot be taken ----------------------------- */
 
 /* Can the test directory's filesystem share extents (FICLONE)? */
 static bool dir_can_clone(void)
@@ -496,7 +496,7 @@ START_TEST(forced_road_that_fails_leaves_dst_intact)
 }
 END_TEST
 
-/* ---- 5. sc_copier_copy_path over a file its caller may not write ------ */
+/* ---- 5. sc_copier_copy_path over a file its caller may not write ------- */
 
 /* Runs FN in a child process as nobody, in the directory NAME (made for
  * nobody in the test directory, its descriptor FN's argument): FN's
@@ -610,12 +610,12 @@ static int copy_path_over_read_only(int d)
 START_TEST(copy_path_refuses_a_file_it_may_not_write)
 {
 	if (!as_nobody("nobody", copy_path_over_read_only))
-		fprintf(stderr, "SKIP copy_path_refuses_a_file_it_may_not_write:"
-			" not root\n");
+		fprintf(stderr, "SKIP copy_path_refuses_a_file_it_may_not_"
+			"write: not root\n");
 }
 END_TEST
 
-/* ---- 6. sc_copier_set_xattr_conf ----------------------------------------- */
+/* ---- 6. sc_copier_set_xattr_conf --------------------------------------- */
 
 /* An access ACL as the kernel stores it (system.posix_acl_access):
  * version 2, then (tag, perm, id) entries: owner rw, user nobody r,
@@ -693,7 +693,7 @@ START_TEST(xattr_conf_null_copies_all_but_acls)
 }
 END_TEST
 
-/* ---- 7. a destination descriptor after a failure -------------------------- */
+/* ---- 7. a destination descriptor after a failure ---------------------- */
 
 static int cancel_at_once(void *arg, uint64_t done, enum sc_road road)
 {
@@ -771,7 +771,7 @@ START_TEST(dst_fd_is_emptied_after_cancel_and_enospc)
 }
 END_TEST
 
-/* ---- 8. SIGPIPE ------------------------------------------------------------ */
+/* ---- 8. SIGPIPE -------------------------------------------------------- */
 
 static volatile sig_atomic_t pipe_signals;
 
@@ -879,7 +879,7 @@ START_TEST(broken_pipe_is_epipe_not_death)
 }
 END_TEST
 
-/* ---- 9. the plan's reasons --------------------------------------------- */
+/* ---- 9. the plan's reasons -------------------------------------------- */
 
 /* The reason splice is used names what holds: "across filesystems" only
  * when the two files are on two (issue 36: splice within one
@@ -923,7 +923,7 @@ START_TEST(splice_reason_says_where_it_copies)
 }
 END_TEST
 
-/* ---- 10. return codes ------------------------------------------------------ */
+/* ---- 10. return codes -------------------------------------------------- */
 
 /* sc_kernel_parse takes numbers of at most three digits, as it says:
  * "6.0001" is malformed; a minor of the newest series may have three
@@ -1029,7 +1029,7 @@ START_TEST(verify_fd_says_where_a_longer_copy_differs)
 }
 END_TEST
 
-/* ---- 2. sc_copier_verify_fd of generated files ------------------------------ */
+/* ---- 2. sc_copier_verify_fd of generated files ------------------------ */
 
 /* Reads all of PATH (a generated file: its size is not its length) into
  * BUF; its length. */
