@@ -158,11 +158,15 @@ int sc_copier_set_xattr_conf(struct sc_copier *c, const char *path)
 		return -EINVAL;
 	if (path) {
 		copy = strdup(path);
-		e = copy ? sc_xattr_rules_load(path, &rules) : -ENOMEM;
-		if (e < 0) {
-			free(copy);
-			return e;
-		}
+		e = copy ? sc_xattr_rules_load_file(path, &rules) : -ENOMEM;
+	} else {
+		/* no file: "every attribute is copied but ACLs" (issue 36:
+		 * no rules at all copied the ACL without SC_COPY_KEEP_MODE) */
+		e = sc_xattr_rules_acls(&rules);
+	}
+	if (e < 0) {
+		free(copy);
+		return e;
 	}
 	pthread_mutex_lock(&c->lock);
 	sc_xattr_rules_free(c->rules);

@@ -1,7 +1,8 @@
 /* The copier's insides, shared by the files of the one pipeline:
  * copier.c (the copier and a thread's context), fcopy.c, fcopy_dest.c,
- * fcopy_verify.c and simple.c (the copy of one file, and the public
- * calls; their own insides are in fcopy.h), meta.c (the metadata),
+ * fcopy_verify.c, fcopy_shared.c and simple.c (the copy of one file,
+ * and the public calls; their own insides are in fcopy.h), meta.c (the
+ * metadata),
  * target.c (the destination: temporaries, partial files, a signal's
  * clean-up) and report.c (what a copy did, and its events). */
 #ifndef SMARTCP_COPIER_H

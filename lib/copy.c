@@ -4,6 +4,7 @@
  * since a fallback after EIO can copy stale or zero bytes. */
 #include "common.h"
 #include "copy.h"
+#include "sigpipe.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -122,6 +123,31 @@ static int need_buf(struct run *r)
 	return 0;
 }
 
+/* The destination held an old file's bytes (eng->out_dirty), left until
+ * a road served: one has now written [0, x.out_off), and what lies past
+ * it goes.  0 or -errno (the write side's). */
+static int drop_old_tail(struct run *r)
+{
+	if (!r->eng->out_dirty)
+		return 0;
+	r->eng->out_dirty = false;
+	if (ftruncate(r->x.out, r->x.out_off) < 0) {
+		r->x.side = SC_SIDE_WRITE;
+		return -errno;
+	}
+	return 0;
+}
+
+/* read_write cannot fail "not here", and may leave zero blocks
+ * unwritten (--sparse=always): the old bytes go before it starts.  0 or
+ * -errno. */
+static int empty_before_rw(struct run *r)
+{
+	if (!r->eng->out_dirty || r->road != SC_ROAD_RW)
+		return 0;
+	return drop_old_tail(r);
+}
+
 /* The road chain: one attempt per road in the order they ran, each with
  * the bytes it delivered and the error that ended it (0: none).  A road
  * that moved bytes and then failed is one attempt: its bytes, then its
@@ -203,8 +229,15 @@ static int check_eof(struct run *r, size_t want, bool said_zero)
 	if (e < 0) {
 		uint64_t part = (uint64_t)(x->out_off - start);
 
+		if (part)
+			(void)drop_old_tail(r);
 		r->res->road_bytes[SC_ROAD_RW] += part;
 		note(r, SC_ROAD_RW, e, part);
+		return e;
+	}
+	e = drop_old_tail(r);
+	if (e < 0) {
+		note(r, SC_ROAD_RW, e, 0);
 		return e;
 	}
 	if (x->dg)
@@ -302,8 +335,10 @@ static int step_failed(struct run *r, int err)
 
 	r->res->road_bytes[r->road] += x->partial;
 	note(r, r->road, err, x->partial);
-	if (x->partial)
+	if (x->partial) {
 		moved(r, x->partial, r->road);
+		(void)drop_old_tail(r);	/* the step's own error comes first */
+	}
 	if (!sc_copy_not_here((enum sc_road)r->road, -err, r->moved))
 		return err;
 	r->res->learned |= 1u << r->road;
@@ -353,9 +388,14 @@ static int copy_range(struct run *r, off_t end)
 			if (e < 0)
 				return e;
 		}
+		e = empty_before_rw(r);
+		if (e < 0)
+			return e;
 
 		x->partial = 0;
 		n = road_step(x, r->road, want);
+		if (n > 0 && (e = drop_old_tail(r)) < 0)
+			return e;
 		if (n > 0) {
 			r->res->road_bytes[r->road] += (uint64_t)n;
 			note(r, r->road, 0, (uint64_t)n);
@@ -408,7 +448,10 @@ static int copy_extents(struct run *r)
 			x->side = SC_SIDE_READ;
 			return -errno;
 		}
-		x->in_off = x->out_off = data;
+		/* Over old bytes, the first extent starts at 0: the hole
+		 * before it is copied as zeros, which leaves no old byte
+		 * there once the road is known to serve. */
+		x->in_off = x->out_off = r->eng->out_dirty ? off : data;
 		e = copy_range(r, hole);
 		if (e < 0)
 			return e;
@@ -461,6 +504,15 @@ static int try_clone(struct run *r, const struct stat *st)
 	struct sc_copy_result *res = r->res;
 	int e = canceled(r) ? -ECANCELED : sc_road_clone(&r->x);
 
+	/* cloned over old bytes: a longer old file's tail goes */
+	if (e == 0 && r->eng->out_dirty) {
+		r->eng->out_dirty = false;
+		if (ftruncate(r->x.out, st->st_size) < 0) {
+			res->err = -errno;
+			res->side = SC_SIDE_WRITE;
+			return res->err;
+		}
+	}
 	if (e == 0) {
 		res->bytes = res->road_bytes[SC_ROAD_CLONE] =
 			(uint64_t)st->st_size;
@@ -508,6 +560,17 @@ static int finish(struct run *r, int e, bool out_seekable)
 		 * the read that checked it, which is read_write's. */
 		note(r, r->end_road >= 0 ? r->end_road :
 			 r->road >= 0 ? r->road : SC_ROAD_RW, 0, 0);
+	/* nothing written over the old bytes (an empty source, or holes
+	 * only): they go, and the size is set below */
+	if (e == 0 && r->eng->out_dirty) {
+		r->eng->out_dirty = false;
+		if (ftruncate(x->out, 0) < 0) {
+			e = -errno;
+			x->side = SC_SIDE_WRITE;
+		} else {
+			x->written_end = 0;
+		}
+	}
 	if (e == 0 && out_seekable &&
 	    (x->wrote_hole || res->holes || x->written_end != x->out_off) &&
 	    ftruncate(x->out, x->out_off) < 0) {
@@ -526,10 +589,10 @@ static int finish(struct run *r, int e, bool out_seekable)
 	return e;
 }
 
-int sc_copy_data(struct sc_engine *eng, int in, int out,
-		 const struct stat *st, bool out_seekable,
-		 const struct sc_plan *plan, bool size_trusted,
-		 struct sc_copy_result *res)
+static int copy_data(struct sc_engine *eng, int in, int out,
+		     const struct stat *st, bool out_seekable,
+		     const struct sc_plan *plan, bool size_trusted,
+		     struct sc_copy_result *res)
 {
 	struct run r = {
 		.eng = eng, .plan = plan, .res = res,
@@ -597,6 +660,24 @@ int sc_copy_data(struct sc_engine *eng, int in, int out,
 	}
 	eng->pipesize = x->pipesize;
 	return finish(&r, e, out_seekable);
+}
+
+int sc_copy_data(struct sc_engine *eng, int in, int out,
+		 const struct stat *st, bool out_seekable,
+		 const struct sc_plan *plan, bool size_trusted,
+		 struct sc_copy_result *res)
+{
+	struct sc_sigpipe g = { .held = false };
+	int e;
+
+	/* a pipe or a socket whose reader went: -EPIPE, not the end of the
+	 * process (issue 36) */
+	if (!out_seekable)
+		sc_sigpipe_hold(&g);
+	e = copy_data(eng, in, out, st, out_seekable, plan, size_trusted,
+		      res);
+	sc_sigpipe_release(&g);
+	return e;
 }
 
 void sc_copy_result_merge(struct sc_copy_result *into,

@@ -70,6 +70,12 @@ struct sc_engine {
 	 * no read is made to prove it. */
 	bool (*held_still)(void *arg);
 	void *held_arg;
+	/* OUT still holds an old file's bytes, left there by the caller so
+	 * that a road that cannot be taken leaves the file as it was: the
+	 * engine drops them once a road serves (the first step that writes,
+	 * or a clone, then cut to size; read_write empties OUT before it
+	 * starts).  Still set when sc_copy_data returns: OUT untouched. */
+	bool out_dirty;
 };
 
 /* BUFSIZE: 256 KiB, or as little as 16 KiB when memory is short. */

@@ -12,7 +12,7 @@
  * This file holds the pipeline's order (copy_file()), its source side
  * and the calls that run it (sc_copy_ctx_copy, _explain and _meta);
  * the destination's phases are fcopy_dest.c's, the data and what
- * checks it fcopy_verify.c's, and what they share is in fcopy.h. */
+ * checks it fcopy_verify.c's, and what they share fcopy_shared.c's. */
 #include "common.h"
 #include "fcopy.h"
 
@@ -22,57 +22,6 @@
 #include <sys/stat.h>
 
 /* ---- one file ------------------------------------------------------------- */
-
-/* A new event of F's report. */
-struct sc_ev *sc_fcopy_event(struct fcopy *f, enum sc_event_kind kind, int err,
-			     bool fatal)
-{
-	return sc_report_add(f->rep, kind, err, fatal, true);
-}
-
-/* openat(), tried again while the caller gives descriptors back. */
-int sc_fcopy_open_retry(struct sc_copy_ctx *x, int dirfd, const char *name,
-			int flags, mode_t mode)
-{
-	unsigned tries = 0;
-	int fd;
-
-	while ((fd = openat(dirfd, name, flags, mode)) < 0 &&
-	       (errno == EMFILE || errno == ENFILE) && x->fd_short) {
-		int err = errno;
-		bool again = x->fd_short(x->fd_short_arg, err, &tries);
-
-		errno = err;
-		if (!again)
-			break;
-	}
-	return fd;
-}
-
-bool sc_fcopy_canceled(const struct fcopy *f)
-{
-	return atomic_load_explicit(&f->x->cancel, memory_order_relaxed);
-}
-
-void sc_fcopy_make_plan(struct fcopy *f, const struct stat *sst,
-			mode_t dst_mode)
-{
-	struct sc_copier *c = f->c;
-	struct sc_copy_report *rep = f->rep;
-	struct sc_plan_input in = {
-		.size = sizeof(in),
-		.src_fs = rep->src_fs, .dst_fs = rep->dst_fs,
-		.src_mode = sst->st_mode, .dst_mode = dst_mode,
-		.src_size = sst->st_size, .kernel = c->kernel,
-		.reflink = c->reflink, .roads = c->roads,
-		.sparse = c->sparse, .roads_forced = c->roads_forced,
-	};
-
-	in.learned = sc_copier_learned_get(c, rep->src_fs, rep->dst_fs);
-	sc_plan_make(&in, &rep->plan);
-	rep->kernel = c->kernel;
-	rep->flags |= SC_REPORT_PLANNED;
-}
 
 /* SC_COPY_IF_CHANGED: does the destination already hold exactly IN's
  * bytes?  1 yes, 0 no, -errno.  Reads both to the end: sizes of
@@ -121,104 +70,116 @@ static int same_content(struct fcopy *f)
 	}
 }
 
-/* The source as a name for the metadata (by name, no descriptor). */
-struct sc_meta_at sc_fcopy_src_at(const struct fcopy *f, char *buf,
-				  size_t size)
+static bool same_file(const struct stat *a, const struct stat *b)
 {
-	if (f->a->src_name)
-		return (struct sc_meta_at){ f->a->src_dirfd, f->a->src_name };
-	snprintf(buf, size, "/proc/self/fd/%d", f->in);
-	return (struct sc_meta_at){ AT_FDCWD, buf };
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-struct sc_meta_at sc_fcopy_dst_at(const struct fcopy *f)
+/* A step of the source that failed with E: said (KIND), and returned. */
+static int source_failed(struct fcopy *f, enum sc_event_kind kind, int e)
 {
-	return (struct sc_meta_at){ f->a->dst_dirfd,
-				    f->a->dst_name ? f->a->dst_name : "" };
+	sc_fcopy_event(f, kind, e, true);
+	return e;
 }
 
-/* Where SC_COPY_ATOMIC puts its temporary and renames it to: the file a
- * copy through the destination writes, the last target of a symlink it
- * leads through (F->tdirfd), else the destination. */
-struct sc_meta_at sc_fcopy_atomic_at(const struct fcopy *f)
+/* What the source is (MODE) may refuse it before a byte is read: a
+ * symlink not to be followed (-ELOOP) and a socket (-ENXIO), as open(2)
+ * refuses them, with their event; a directory (-EISDIR); and, without
+ * SC_FILE_SOURCE_ANY, anything but a regular file (-EINVAL). */
+static int source_kind(struct fcopy *f, mode_t mode)
 {
-	if (f->tdirfd >= 0)
-		return (struct sc_meta_at){ f->tdirfd, f->tname };
-	return sc_fcopy_dst_at(f);
+	if (S_ISLNK(mode))
+		return source_failed(f, SC_EV_OPEN_SOURCE, -ELOOP);
+	if (S_ISDIR(mode))
+		return -EISDIR;
+	if (!(f->flags & SC_FILE_SOURCE_ANY) && !S_ISREG(mode))
+		return -EINVAL;
+	if (S_ISSOCK(mode))
+		return source_failed(f, SC_EV_OPEN_SOURCE, -ENXIO);
+	return 0;
 }
 
-/* Opens the source (unless the caller did), and checks that it is the
- * file the caller expects.  0 or -errno, with its event. */
-static int open_source(struct fcopy *f, bool explain)
+/* The source by its name into F->in and F->ist: opened for reading, or,
+ * to explain (F->dry), O_PATH, so that a FIFO is neither waited on nor
+ * woken and a device sees no open.  Without SC_FILE_SOURCE_ANY only a
+ * regular file is opened for reading: the name is looked at first, since
+ * an open of a FIFO for reading waits for a writer (issue 36: for ever)
+ * and wakes one that waits.  0 or -errno, with its event. */
+static int open_named_source(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	bool nofollow = f->flags & SC_FILE_NOFOLLOW;
+	int flags = O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0);
+	struct stat st;
+	int e;
+
+	if (f->dry) {
+		flags |= O_PATH;
+	} else if (!(f->flags & SC_FILE_SOURCE_ANY)) {
+		if (fstatat(a->src_dirfd, a->src_name, &st,
+			    nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0)
+			return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+		e = source_kind(f, st.st_mode);
+		if (e < 0)
+			return e;
+		/* replaced by a FIFO since: refused below, not waited on */
+		flags |= O_RDONLY | O_NOCTTY | O_NONBLOCK;
+	} else {
+		flags |= O_RDONLY | O_NOCTTY;
+	}
+	f->in = sc_fcopy_open_retry(f->x, a->src_dirfd, a->src_name, flags, 0);
+	if (f->in < 0)
+		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+	f->own_in = true;
+	f->rep->flags |= SC_REPORT_OPENED;
+	if (fstat(f->in, &f->ist) < 0)
+		return source_failed(f, SC_EV_STAT_SOURCE, -errno);
+	/* A regular file reads as it would without O_NONBLOCK, but a FUSE
+	 * server is told the flag, and splice takes it for its pipe's: gone
+	 * (F_SETFL sets only the flags it may change, and none other was
+	 * asked). */
+	if ((flags & O_NONBLOCK) && S_ISREG(f->ist.st_mode) &&
+	    fcntl(f->in, F_SETFL, 0) < 0)
+		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+	return 0;
+}
+
+/* Opens the source (unless the caller did), and checks that it is a
+ * source this call copies (source_kind()) and the file the caller
+ * expects.  To explain, what the open for reading would refuse is asked
+ * (a file that may not be read).  Its facts: the assumed ones to explain
+ * another machine.  0 or -errno, with its event. */
+static int open_source(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
 	struct sc_copy_report *rep = f->rep;
+	int e;
 
 	if (a->src_fd >= 0) {
 		f->in = a->src_fd;
-		if (a->src_st) {
+		if (a->src_st)
 			f->ist = *a->src_st;
-		} else if (fstat(f->in, &f->ist) < 0) {
-			int err = errno;
-
-			sc_fcopy_event(f, SC_EV_STAT_SOURCE, -err, true);
-			return -err;
-		}
+		else if (fstat(f->in, &f->ist) < 0)
+			return source_failed(f, SC_EV_STAT_SOURCE, -errno);
 	} else {
-		bool nofollow = f->flags & SC_FILE_NOFOLLOW;
-		int err = 0;
-
-		f->in = sc_fcopy_open_retry(f->x, a->src_dirfd, a->src_name,
-					    (explain ? O_PATH :
-					     O_RDONLY | O_NOCTTY) | O_CLOEXEC |
-					    (nofollow ? O_NOFOLLOW : 0), 0);
-		if (f->in >= 0 && explain) {
-			/* --explain: O_PATH, so that a FIFO is neither waited
-			 * on nor woken and a device sees no open; what the
-			 * copy's open would refuse is refused as it would be:
-			 * a socket (ENXIO), a file that may not be read, a
-			 * symlink not to be followed */
-			struct stat st;
-
-			if (fstat(f->in, &st) < 0)
-				err = errno;
-			else if (S_ISSOCK(st.st_mode))
-				err = ENXIO;
-			else if (S_ISLNK(st.st_mode))
-				err = ELOOP;
-			else if (faccessat(a->src_dirfd, a->src_name, R_OK,
-					   AT_EACCESS | (nofollow ?
-					   AT_SYMLINK_NOFOLLOW : 0)) < 0)
-				err = errno;
-			if (err) {
-				close(f->in);
-				f->in = -1;
-			}
-		} else if (f->in < 0) {
-			err = errno;
-		}
-		if (f->in < 0) {
-			sc_fcopy_event(f, SC_EV_OPEN_SOURCE, -err, true);
-			return -err;
-		}
-		f->own_in = true;
-		rep->flags |= SC_REPORT_OPENED;
-		if (fstat(f->in, &f->ist) < 0) {
-			err = errno;
-			sc_fcopy_event(f, SC_EV_STAT_SOURCE, -err, true);
-			return -err;
-		}
+		e = open_named_source(f);
+		if (e < 0)
+			return e;
 	}
 	rep->flags |= SC_REPORT_OPENED;
 	rep->src_st = f->ist;
-	if (a->src_expect && (f->ist.st_ino != a->src_expect->st_ino ||
-			      f->ist.st_dev != a->src_expect->st_dev)) {
-		sc_fcopy_event(f, SC_EV_REPLACED, 0, true);
-		return -ESTALE;
-	}
-	if (!(f->flags & SC_FILE_SOURCE_ANY) && !S_ISREG(f->ist.st_mode))
-		return S_ISDIR(f->ist.st_mode) ? -EISDIR : -EINVAL;
-	rep->src_fs = sc_copier_facts(f->c, f->in, &f->ist);
+	e = source_kind(f, f->ist.st_mode);
+	if (e < 0)
+		return e;
+	if (f->dry && a->src_fd < 0 &&
+	    faccessat(a->src_dirfd, a->src_name, R_OK, AT_EACCESS |
+		      (f->flags & SC_FILE_NOFOLLOW ?
+		       AT_SYMLINK_NOFOLLOW : 0)) < 0)
+		return source_failed(f, SC_EV_OPEN_SOURCE, -errno);
+	if (a->src_expect && !same_file(&f->ist, a->src_expect))
+		return source_failed(f, SC_EV_REPLACED, -ESTALE);
+	rep->src_fs = f->c->fs_assumed ? f->c->assumed_src :
+		      sc_copier_facts(f->c, f->in, &f->ist);
 	f->size_trusted = !sc_plan_size_untrusted(rep->src_fs);
 	return 0;
 }
@@ -257,51 +218,60 @@ static int already_equal(struct fcopy *f)
 	return e < 0 ? e : 1;
 }
 
-static int copy_file(struct fcopy *f)
+/* The destination as it is now (F->old, when it exists), which must
+ * not be the source: copied onto itself -- by its own name, another of
+ * its names, a symlink to it or a descriptor of it -- a file would be
+ * emptied before its first byte is read (issue 36: sc_copy_ctx_copy
+ * returned 0 and left it empty, also with SC_COPY_VERIFY, where both
+ * ends were then empty and "equal").  0, or -EINVAL: nothing touched. */
+static int look_at_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
-	struct sc_copier *c = f->c;
-	int e, meta_err = 0;
+	struct stat st;
 
-	e = open_source(f, false);
-	if (e < 0)
-		return e;
 	if (a->dst_st) {	/* the caller's stat: no second one */
 		f->old = *a->dst_st;
 		f->have_old = f->dst_exists = true;
 	} else if (f->given_out) {
 		f->dst_exists = true;	/* OUT itself: no model to take */
+		if (fstat(a->dst_fd, &st) == 0 && same_file(&st, &f->ist))
+			return -EINVAL;
 	} else if (!(f->flags & SC_FILE_NEW)) {
 		if (fstatat(a->dst_dirfd, a->dst_name, &f->old, 0) == 0)
 			f->have_old = f->dst_exists = true;
 		else if (errno != ENOENT)
 			f->dst_exists = true;	/* the open will say */
 	}
-	e = already_equal(f);
-	if (e)
-		return e > 0 ? 0 : e;
-	if (f->flags & SC_FILE_COMPARE_ONLY)
-		return 0;
-	if (sc_fcopy_canceled(f))
-		return -ECANCELED;
-	e = sc_fcopy_open_destination(f);
-	if (e < 0)
-		return e;
-	e = sc_fcopy_prepare_destination(f);
-	if (!e)
-		e = sc_fcopy_copy_and_verify(f);
+	if (f->have_old && same_file(&f->old, &f->ist))
+		return -EINVAL;
+	return 0;
+}
+
+/* A copy that failed with E after its destination was opened: what it
+ * made, or what it overwrote, is left as the pipeline promises. */
+static int abandon(struct fcopy *f, int e)
+{
+	if (e == -ECANCELED)
+		sc_fcopy_event(f, SC_EV_CANCELED, e, true);
+	sc_fcopy_abandon_file(f);
+	return e;
+}
+
+/* The data and all that follows it: copy and verify, the metadata, the
+ * commit, the directory's fsync.  0 or -errno. */
+static int copy_data(struct fcopy *f)
+{
+	int e, meta_err = 0;
+
+	e = sc_fcopy_copy_and_verify(f);
 	if (!e && sc_fcopy_canceled(f))
 		e = -ECANCELED;
 	if (!e)
 		e = sc_fcopy_finish_file(f, &meta_err);
-	if (e) {
-		if (e == -ECANCELED)
-			sc_fcopy_event(f, SC_EV_CANCELED, e, true);
-		sc_fcopy_abandon_file(f);
-		return e;
-	}
+	if (e)
+		return abandon(f, e);
 	sc_target_partial_end(f->x);
-	if ((c->flags & SC_COPY_SYNC) && !f->given_out) {
+	if ((f->c->flags & SC_COPY_SYNC) && !f->given_out) {
 		struct sc_meta_at at = f->atomic ? sc_fcopy_atomic_at(f) :
 						 sc_fcopy_dst_at(f);
 
@@ -314,14 +284,37 @@ static int copy_file(struct fcopy *f)
 	return meta_err;
 }
 
-/* A call's error before anything was done: said in REP, if any. */
-int sc_fcopy_refuse(struct sc_copy_report *rep, int e)
+/* The one pipeline for one file: every decision of the copy, in its
+ * order.  To explain (F->dry) it runs the same code and stops before
+ * the first thing that would change a file -- the destination opened for
+ * writing, removed, or a temporary made -- with each of those asked of
+ * the kernel instead, and the plan made as the copy would make it; the
+ * comparison of SC_COPY_IF_CHANGED, which reads both files, is not
+ * made. */
+static int copy_file(struct fcopy *f)
 {
-	if (rep) {
-		sc_report_reset(rep);
-		rep->error = e;
-	}
-	return e;
+	int e;
+
+	e = open_source(f);
+	if (e < 0)
+		return e;
+	e = look_at_destination(f);
+	if (e < 0)
+		return e;
+	e = f->dry ? 0 : already_equal(f);
+	if (e)
+		return e > 0 ? 0 : e;
+	if (f->flags & SC_FILE_COMPARE_ONLY)
+		return 0;
+	if (sc_fcopy_canceled(f))
+		return -ECANCELED;
+	e = sc_fcopy_open_destination(f);
+	if (e < 0)
+		return e;
+	e = sc_fcopy_prepare_destination(f);
+	if (f->dry)
+		return e;
+	return e ? abandon(f, e) : copy_data(f);
 }
 
 /* The report a call fills: the caller's, or the context's own. */
@@ -347,32 +340,35 @@ static bool args_ok(const struct sc_copy_ctx *x,
 		(x->c->flags & SC_COPY_IF_CHANGED));
 }
 
-int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
-		     struct sc_copy_report *rep)
+/* sc_copy_ctx_copy, or, DRY, sc_copy_ctx_explain: the one pipeline. */
+static int run(struct sc_copy_ctx *x, const struct sc_copy_args *args,
+	       struct sc_copy_report *rep, bool dry)
 {
+	struct sc_copier *c;
 	struct fcopy f;
 	int e;
 
-	if (!args_ok(x, args) || x->c->kernel_assumed || x->c->fs_assumed) {
+	/* the calls that copy refuse assumed facts and kernels */
+	if (!args_ok(x, args) ||
+	    (!dry && (x->c->kernel_assumed || x->c->fs_assumed)))
 		return sc_fcopy_refuse(rep, -EINVAL);
-	}
+	c = x->c;
 	rep = report_of(x, rep);
 	if (!rep)
 		return -ENOMEM;
 	sc_report_reset(rep);
 	f = (struct fcopy){
-		.x = x, .c = x->c, .a = args, .rep = rep,
+		.x = x, .c = c, .a = args, .rep = rep, .dry = dry,
 		.flags = args->flags, .in = -1, .out = -1, .tdirfd = -1,
 		.given_out = args->dst_fd >= 0,
 		/* SC_COPY_NO_DATA writes no data: the metadata goes on the
 		 * file in place, which a temporary renamed over it would
 		 * empty */
-		.atomic = ((x->c->flags & SC_COPY_ATOMIC) ||
+		.atomic = ((c->flags & SC_COPY_ATOMIC) ||
 			   (args->flags & FILE_ATOMIC)) &&
-			  !(x->c->flags & SC_COPY_NO_DATA) &&
-			  args->dst_fd < 0,
-		.clone_only = x->c->reflink == SC_REFLINK_ALWAYS &&
-			      !x->c->roads_forced,
+			  !(c->flags & SC_COPY_NO_DATA) && args->dst_fd < 0,
+		.clone_only = c->reflink == SC_REFLINK_ALWAYS &&
+			      !c->roads_forced,
 	};
 	e = copy_file(&f);
 	if (f.own_in)
@@ -384,76 +380,17 @@ int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
 	return e;
 }
 
+int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
+		     struct sc_copy_report *rep)
+{
+	return run(x, args, rep, false);
+}
+
 int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 			const struct sc_copy_args *args,
 			struct sc_copy_report *rep)
 {
-	struct sc_copier *c;
-	struct fcopy f;
-	const struct sc_copy_args *a = args;
-	struct stat st;
-	int e;
-
-	if (!args_ok(x, args) || !args->dst_name) {
-		return sc_fcopy_refuse(rep, -EINVAL);
-	}
-	c = x->c;
-	rep = report_of(x, rep);
-	if (!rep)
-		return -ENOMEM;
-	sc_report_reset(rep);
-	f = (struct fcopy){
-		.x = x, .c = c, .a = args, .rep = rep, .flags = args->flags,
-		.in = -1, .out = -1, .tdirfd = -1,
-		.atomic = ((c->flags & SC_COPY_ATOMIC) ||
-			   (args->flags & FILE_ATOMIC)) &&
-			  !(c->flags & SC_COPY_NO_DATA),
-	};
-	e = open_source(&f, args->src_fd < 0);
-	if (e < 0)
-		goto out;
-	/* A symlink to nowhere is not written through (a caller that
-	 * removes the destination first says SC_FILE_DANGLING). */
-	if (!a->dst_st && !(f.flags & SC_FILE_DANGLING) &&
-	    fstatat(a->dst_dirfd, a->dst_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISLNK(st.st_mode) && fstatat(a->dst_dirfd, a->dst_name, &st,
-					   0) < 0 && errno == ENOENT) {
-		sc_fcopy_event(&f, SC_EV_DANGLING, 0, true);
-		e = -ENOENT;
-		goto out;
-	}
-	if ((c->flags & SC_COPY_VERIFY) && !(c->flags & SC_COPY_NO_DATA) &&
-	    a->dst_st && !S_ISREG(a->dst_st->st_mode) &&
-	    !S_ISBLK(a->dst_st->st_mode)) {
-		sc_fcopy_event(&f, SC_EV_UNVERIFIABLE, -EOPNOTSUPP, true);
-		e = -EOPNOTSUPP;
-		goto out;
-	}
-	/* an existing file is opened for writing (SC_FILE_FORCE removes
-	 * one it may not open; SC_COPY_ATOMIC renames over it) */
-	if (a->dst_st && !f.atomic && !(f.flags & SC_FILE_FORCE) &&
-	    faccessat(a->dst_dirfd, a->dst_name, W_OK, AT_EACCESS) < 0) {
-		e = -errno;
-		sc_fcopy_event(&f, SC_EV_OPEN_DEST, e, true);
-		goto out;
-	}
-	if (c->fs_assumed) {
-		rep->src_fs = c->assumed_src;
-		rep->dst_fs = c->assumed_dst;
-	} else {
-		rep->dst_fs = sc_copier_facts_at(c, a->dst_dirfd, a->dst_name);
-	}
-	sc_fcopy_make_plan(&f, &f.ist,
-			   a->dst_st ? a->dst_st->st_mode : S_IFREG);
-	if (c->flags & SC_COPY_NO_DATA)
-		/* no road is taken: the data stays where it is */
-		sc_plan_none(&rep->plan, sc_why_no_data);
-	e = 0;
-out:
-	if (f.own_in)
-		close(f.in);
-	rep->error = e;
-	return e;
+	return run(x, args, rep, true);
 }
 
 /* Is FD (>= 0) a descriptor opened O_PATH? */

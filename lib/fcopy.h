@@ -1,9 +1,11 @@
 /* The one pipeline's insides, shared by its files: fcopy.c (the order,
  * the source side and the calls that run it), fcopy_dest.c (the
- * destination), fcopy_verify.c (the data and what checks it) and
- * simple.c (the simple calls).  Nothing here is exported
- * (lib/libsmartcp.sym); each function is described where it is
- * defined. */
+ * destination), fcopy_verify.c (the data and what checks it), simple.c
+ * (the simple calls) and, below them all, fcopy_shared.c (what they
+ * share).  Calls go down only: fcopy.c and simple.c call the others,
+ * fcopy_dest.c and fcopy_verify.c call fcopy_shared.c alone.  Nothing
+ * here is exported (lib/libsmartcp.sym); each function is described
+ * where it is defined. */
 #ifndef SMARTCP_FCOPY_H
 #define SMARTCP_FCOPY_H
 
@@ -26,6 +28,10 @@ struct fcopy {
 	struct sc_copier *c;
 	const struct sc_copy_args *a;
 	struct sc_copy_report *rep;
+	/* sc_copy_ctx_explain: every decision, nothing done (see
+	 * copy_file()) */
+	bool dry;
+	bool dry_removed;	/* ... and the destination would be removed */
 	unsigned flags;		/* the args' SC_FILE_* */
 	int in, out;
 	bool own_in;		/* IN was opened here */
@@ -36,6 +42,10 @@ struct fcopy {
 	bool exclusive;		/* created here with O_EXCL: the name is ours */
 	bool as_new;		/* an atomic copy made as a new file would be */
 	bool truncated;		/* an existing destination was emptied */
+	/* ... or keeps its bytes until a road serves (struct sc_engine's
+	 * out_dirty) */
+	bool old_bytes;
+	bool untouched;		/* ... and no road served: it kept them */
 	/* SC_COPY_ATOMIC through a symlink: the file the link leads to, as
 	 * its directory (TDIRFD, ours) and its name there; else -1 */
 	int tdirfd;
@@ -50,7 +60,7 @@ struct fcopy {
 	struct sc_change still_change;
 };
 
-/* fcopy.c */
+/* fcopy_shared.c */
 struct sc_ev *sc_fcopy_event(struct fcopy *f, enum sc_event_kind kind, int err,
 			     bool fatal);
 int sc_fcopy_open_retry(struct sc_copy_ctx *x, int dirfd, const char *name,

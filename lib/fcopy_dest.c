@@ -9,6 +9,7 @@
 #include "fcopy.h"
 
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 
 /* SC_COPY_ATOMIC onto a symlink: the copy in place writes the file the
@@ -48,7 +49,7 @@ static int atomic_through_link(struct fcopy *f)
 			return 0;
 		}
 		if (!(f->flags & SC_FILE_DANGLING)) {
-			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			sc_fcopy_event(f, SC_EV_DANGLING, -ENOENT, true);
 			return -ENOENT;
 		}
 		f->dst_exists = f->have_old = false;	/* POSIXLY_CORRECT */
@@ -94,6 +95,127 @@ static bool roads_restricted(const struct fcopy *f)
 	return f->c->roads != SC_ROADMASK_ALL;
 }
 
+/* ---- to explain: what the copy would do to the destination, asked ---- */
+
+/* May NAME (in DIRFD) be made, or removed, in its directory?  The
+ * directory is asked as creat(2) and unlink(2) ask it (search and write;
+ * a sticky directory's rule of owners is not seen).  A directory that
+ * does not exist yet is one the caller makes first (a tree explained
+ * before its directories are made): its nearest ancestor that exists is
+ * asked.  0 or -errno. */
+static int dry_dir_writable(int dirfd, const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	_cleanup_free_ char *d = strndup(name, !slash ? 0 : slash == name ? 1 :
+					 (size_t)(slash - name));
+
+	if (!d)
+		return -ENOMEM;
+	for (;;) {
+		char *up;
+
+		if (faccessat(dirfd, *d ? d : ".", W_OK | X_OK,
+			      AT_EACCESS) == 0)
+			return 0;
+		if (errno != ENOENT || !*d || !strcmp(d, "/"))
+			return -errno;
+		up = strrchr(d, '/');
+		if (!up)
+			*d = '\0';
+		else
+			up[up == d ? 1 : 0] = '\0';
+	}
+}
+
+/* open_existing(), asked: may the file be opened for writing (FLAGS'
+ * access mode), or, under SC_FILE_FORCE, removed?  0 -- also when it is
+ * to be made anew (f->dst_exists false) -- or -errno, said. */
+static int dry_open_existing(struct fcopy *f, int flags)
+{
+	const struct sc_copy_args *a = f->a;
+	int how = (flags & O_ACCMODE) == O_RDWR ? R_OK | W_OK : W_OK;
+	bool dir = f->have_old && S_ISDIR(f->old.st_mode);
+	int e = 0;
+
+	if (dir)
+		e = -EISDIR;
+	else if (faccessat(a->dst_dirfd, a->dst_name, how, AT_EACCESS) < 0)
+		e = -errno;
+	if (e == -ENOENT)
+		f->dst_exists = f->have_old = false;
+	if (!e || e == -ENOENT)
+		return 0;
+	if (!(f->flags & SC_FILE_FORCE)) {
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
+	e = dir ? -EISDIR : dry_dir_writable(a->dst_dirfd, a->dst_name);
+	if (e < 0) {
+		sc_fcopy_event(f, SC_EV_REMOVE_DEST, e, true);
+		return e;
+	}
+	f->dst_exists = f->have_old = false;
+	f->dry_removed = true;
+	return 0;
+}
+
+/* create_new(), asked: may the file be made there with O_EXCL (not a
+ * dangling symlink, unless SC_FILE_DANGLING)?  A file in its place with
+ * SC_FILE_NEW is one the caller will have moved away (a backup it did
+ * not make, since it explains).  0 or -errno, said. */
+static int dry_create_new(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	struct stat lst;
+	int e = 0;
+
+	if (!f->dry_removed && fstatat(a->dst_dirfd, a->dst_name, &lst,
+				       AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!S_ISLNK(lst.st_mode)) {
+			if (!(f->flags & SC_FILE_NEW))
+				e = -EEXIST;
+		} else if (!(f->flags & SC_FILE_DANGLING)) {
+			sc_fcopy_event(f, SC_EV_DANGLING, -ENOENT, true);
+			return -ENOENT;
+		}
+	}
+	if (!e)
+		e = dry_dir_writable(a->dst_dirfd, a->dst_name);
+	if (e < 0)
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+	return e;
+}
+
+/* The destination as the copy's open would find it: its stat (F->ost)
+ * and facts.  A file made here, or a temporary, is a regular file on
+ * the filesystem of the directory it goes in.  0 or -errno, said. */
+static int dry_destination(struct fcopy *f)
+{
+	const struct sc_copy_args *a = f->a;
+	struct sc_copier *c = f->c;
+	struct sc_meta_at at = f->atomic ? sc_fcopy_atomic_at(f) :
+					 sc_fcopy_dst_at(f);
+
+	f->ost = (struct stat){ .st_mode = S_IFREG };
+	if (f->given_out && fstat(a->dst_fd, &f->ost) < 0) {
+		int e = -errno;
+
+		sc_fcopy_event(f, SC_EV_STAT_DEST, e, true);
+		return e;
+	}
+	if (!f->given_out && !f->atomic && f->have_old)
+		f->ost = f->old;
+	if (c->fs_assumed)
+		f->rep->dst_fs = c->assumed_dst;
+	else if (f->given_out)
+		f->rep->dst_fs = sc_copier_facts(c, a->dst_fd, &f->ost);
+	else if (!f->atomic && !f->dst_exists && a->dst_dir_facts)
+		f->rep->dst_fs = a->dst_dir_facts;
+	else
+		f->rep->dst_fs = sc_copier_facts_at(c, at.dirfd, at.name);
+	return 0;
+}
+
 /* The destination that exists, opened for writing (f->out).  Returns 0
  * -- also when it went away, or was removed under SC_FILE_FORCE, and is
  * to be made anew (f->dst_exists false) -- or -errno, said. */
@@ -107,6 +229,8 @@ static int open_existing(struct fcopy *f, int flags)
 		     !roads_restricted(f);
 	int e;
 
+	if (f->dry)
+		return dry_open_existing(f, flags);
 	f->out = sc_fcopy_open_retry(f->x, a->dst_dirfd, a->dst_name,
 				     flags | (trunc ? O_TRUNC : 0), 0);
 	f->truncated = f->out >= 0 && trunc;
@@ -144,6 +268,8 @@ static int create_new(struct fcopy *f, int flags)
 	const struct sc_copy_args *a = f->a;
 	int e;
 
+	if (f->dry)
+		return dry_create_new(f);
 	f->out = sc_fcopy_open_retry(f->x, a->dst_dirfd, a->dst_name,
 				     flags | O_CREAT | O_EXCL,
 				     new_file_mode(f));
@@ -159,7 +285,7 @@ static int create_new(struct fcopy *f, int flags)
 		    !S_ISLNK(lst.st_mode)) {
 			errno = EEXIST;
 		} else if (!(f->flags & SC_FILE_DANGLING)) {
-			sc_fcopy_event(f, SC_EV_DANGLING, 0, true);
+			sc_fcopy_event(f, SC_EV_DANGLING, -ENOENT, true);
 			return -ENOENT;
 		} else {
 			f->out = openat(a->dst_dirfd, a->dst_name,
@@ -221,7 +347,8 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	int e;
 
 	if (f->given_out) {
-		f->out = a->dst_fd;
+		if (!f->dry)
+			f->out = a->dst_fd;
 		return 0;
 	}
 	if (f->atomic && (e = atomic_through_link(f)) < 0)
@@ -232,10 +359,21 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	if (f->atomic && f->have_old && !S_ISREG(f->old.st_mode))
 		f->atomic = false;	/* a device or FIFO: write into it */
 	f->as_new = !f->have_old || (f->flags & FILE_REPLACE);
-	if (f->atomic && !f->as_new && (e = may_write_old(f)) < 0)
+	/* sc_copier_copy_path too: it replaces as mv does (the new file
+	 * takes nothing of the old one), but only a file its caller may
+	 * write (issue 36: a 0444 file was replaced, 0 returned) */
+	if (f->atomic && f->have_old && (e = may_write_old(f)) < 0)
 		return e;
 
-	if (f->atomic) {
+	if (f->atomic && f->dry) {
+		struct sc_meta_at at = sc_fcopy_atomic_at(f);
+
+		e = dry_dir_writable(at.dirfd, at.name);
+		if (e < 0) {
+			sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+			return e;
+		}
+	} else if (f->atomic) {
 		struct sc_meta_at at = sc_fcopy_atomic_at(f);
 
 		/* The temporary of a new file is made as the file itself
@@ -256,6 +394,8 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	f->m.created = f->created || (f->atomic && f->as_new);
 	f->m.have_old = f->have_old && !f->as_new;
 	f->m.old_mode = f->m.have_old ? f->old.st_mode : 0;
+	if (f->dry)
+		return 0;
 	if (f->m.created)
 		f->rep->flags |= SC_REPORT_CREATED;
 	f->rep->flags |= SC_REPORT_DEST_OPENED;
@@ -268,9 +408,8 @@ static int plan_for_verify(struct fcopy *f)
 {
 	struct sc_copy_report *rep = f->rep;
 
-	if (!(f->c->flags & SC_COPY_NO_DATA) &&
-	    (!f->out_seekable ||
-	     (lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE))) {
+	if (!f->out_seekable ||
+	    (!f->dry && lseek(f->out, 0, SEEK_CUR) < 0 && errno == ESPIPE)) {
 		/* /dev/null, a FIFO, a terminal or a file opened as a
 		 * stream (FUSE FOPEN_NONSEEKABLE) keeps nothing that could
 		 * be read back: such a copy could never be proven, so
@@ -291,13 +430,9 @@ static int plan_for_verify(struct fcopy *f)
 	return 0;
 }
 
-/* What the open destination is, what a signal or a failure does to it,
- * and the plan for the data.  0 or -errno (then
- * sc_fcopy_abandon_file()). */
-int sc_fcopy_prepare_destination(struct fcopy *f)
+/* The open destination's stat (F->ost) and facts.  0 or -errno, said. */
+static int dest_facts(struct fcopy *f)
 {
-	struct sc_copier *c = f->c;
-	struct sc_copy_report *rep = f->rep;
 	const struct sc_fs_facts *dir_facts = f->a->dst_dir_facts;
 
 	if (f->exclusive && dir_facts) {
@@ -305,21 +440,27 @@ int sc_fcopy_prepare_destination(struct fcopy *f)
 		 * caller knows: a regular file on the directory's
 		 * filesystem, no need to ask. */
 		f->ost.st_mode = S_IFREG;
-		rep->dst_fs = dir_facts;
+		f->rep->dst_fs = dir_facts;
 	} else if (fstat(f->out, &f->ost) < 0) {
 		int e = -errno;
 
 		sc_fcopy_event(f, SC_EV_STAT_DEST, e, true);
 		return e;
 	} else {
-		rep->dst_fs = sc_copier_facts(c, f->out, &f->ost);
+		f->rep->dst_fs = sc_copier_facts(f->c, f->out, &f->ost);
 	}
-	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
+	return 0;
+}
+
+/* What a signal or a failure does to the open destination. */
+static void dest_fate(struct fcopy *f)
+{
 	/* Only a regular file of ours is ever removed: never /dev/null or
 	 * another device or FIFO that was the destination, nor the
 	 * caller's descriptor. */
 	f->removable = !f->atomic && !f->given_out &&
-		       !(c->flags & SC_COPY_NO_DATA) && S_ISREG(f->ost.st_mode);
+		       !(f->c->flags & SC_COPY_NO_DATA) &&
+		       S_ISREG(f->ost.st_mode);
 	/* A file that was there before the copy is emptied, never removed:
 	 * it must not look complete, but its name, its other names (a hard
 	 * link, a symlink to it, /dev/stdout) and what it carries (owner,
@@ -329,38 +470,65 @@ int sc_fcopy_prepare_destination(struct fcopy *f)
 	f->shared = f->removable && !f->exclusive;
 	if (f->removable)
 		sc_target_partial_begin(f->x, f->a->dst_dirfd, f->a->dst_name,
-					f->out, f->exclusive && dir_facts ?
-					NULL : &f->ost, f->shared);
-	sc_fcopy_make_plan(f, &f->ist, f->ost.st_mode);
-	if (c->flags & SC_COPY_VERIFY) {
-		int e = plan_for_verify(f);
+					f->out, f->exclusive &&
+					f->a->dst_dir_facts ? NULL : &f->ost,
+					f->shared);
+}
 
-		if (e < 0)
-			return e;
-	}
-	if (c->flags & SC_COPY_NO_DATA)
+/* The plan for the data, as the copier's options shape it: no road with
+ * SC_COPY_NO_DATA; with SC_COPY_VERIFY none into what cannot be read
+ * back, and only read_write from a stream.  0, or -EOPNOTSUPP (said)
+ * when the plan has no road: known before the first byte, so nothing
+ * is written. */
+static int plan_data(struct fcopy *f)
+{
+	struct sc_copy_report *rep = f->rep;
+	int e;
+
+	sc_fcopy_make_plan(f, &f->ist, f->ost.st_mode);
+	if (f->c->flags & SC_COPY_NO_DATA) {
+		/* no road is taken: the data stays where it is */
+		sc_plan_none(&rep->plan, sc_why_no_data);
 		return 0;
+	}
+	if ((f->c->flags & SC_COPY_VERIFY) && (e = plan_for_verify(f)) < 0)
+		return e;
 	if (!rep->plan.n_use) {
-		/* no road: the destination was not emptied, and stays */
+		rep->res.err = -EOPNOTSUPP;
+		sc_fcopy_event(f, SC_EV_DATA, -EOPNOTSUPP, true);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* What the open destination is, what a signal or a failure does to it,
+ * and the plan for the data; to explain, the same from what the copy
+ * would open.  0 or -errno (then sc_fcopy_abandon_file()). */
+int sc_fcopy_prepare_destination(struct fcopy *f)
+{
+	int e;
+
+	e = f->dry ? dry_destination(f) : dest_facts(f);
+	if (e < 0)
+		return e;
+	f->out_seekable = S_ISREG(f->ost.st_mode) || S_ISBLK(f->ost.st_mode);
+	if (!f->dry)
+		dest_fate(f);
+	e = plan_data(f);
+	if (e < 0) {
+		/* nothing written: a destination not emptied stays */
 		if (!f->truncated && !f->created && !f->atomic)
 			f->removable = false;
-	} else if (f->dst_exists && !f->truncated && !f->clone_only &&
-		   !f->atomic && S_ISREG(f->ost.st_mode) &&
-		   (roads_restricted(f) || f->given_out)) {
-		/* a road will be taken: now the old bytes go */
-		if (ftruncate(f->out, 0) < 0) {
-			int e = -errno;
-			struct sc_ev *ev;
-
-			rep->res.side = SC_SIDE_WRITE;
-			rep->res.err = e;
-			ev = sc_fcopy_event(f, SC_EV_DATA, e, true);
-			if (ev)
-				ev->side = SC_SIDE_WRITE;
-			return e;
-		}
-		f->truncated = true;
+		return e;
 	}
+	/* A file in place that was not emptied at its open (restricted
+	 * roads, SC_REFLINK_ALWAYS, the caller's descriptor) keeps its bytes
+	 * until a road is known to serve: the engine drops them then, and
+	 * a road that cannot be taken leaves the file as it was (issue 36:
+	 * a clone forced on ext4 emptied it, then said -EOPNOTSUPP). */
+	f->old_bytes = !f->dry && !(f->c->flags & SC_COPY_NO_DATA) &&
+		       f->dst_exists && !f->truncated && !f->atomic &&
+		       S_ISREG(f->ost.st_mode);
 	return 0;
 }
 
@@ -434,7 +602,7 @@ int sc_fcopy_finish_file(struct fcopy *f, int *meta_err)
  * what was written is a prefix, or nothing: remove it (an existing
  * destination was already emptied), or, when other names share it or
  * it was written through a symlink, empty it and keep the names.  The
- * caller's descriptor is cut to what was copied. */
+ * caller's descriptor is emptied, never closed. */
 void sc_fcopy_abandon_file(struct fcopy *f)
 {
 	/* the name goes only while it leads to the file written (not
@@ -445,14 +613,12 @@ void sc_fcopy_abandon_file(struct fcopy *f)
 
 	sc_target_partial_end(f->x);
 	if (f->given_out) {
-		struct stat st;
-
-		/* a road may have written past the offset it then
-		 * reported, a repair may have failed */
-		if ((f->truncated || f->rep->res.bytes) &&
-		    fstat(f->out, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_size > f->rep->res.size)
-			(void)!ftruncate(f->out, f->rep->res.size);
+		/* the caller's file, overwritten in place: emptied as any
+		 * such file is (issue 36: it kept what was copied, a prefix
+		 * of the source), unless no road ever touched it */
+		if (S_ISREG(f->ost.st_mode) && !f->untouched &&
+		    (f->truncated || f->old_bytes || f->rep->res.bytes))
+			(void)!ftruncate(f->out, 0);
 		f->out = -1;
 		return;
 	}

@@ -330,9 +330,13 @@ int sc_fcopy_copy_and_verify(struct fcopy *f)
 			  (cls == SC_FS_LOCAL || cls == SC_FS_MEMORY) ?
 			  held_still : NULL;
 	eng->held_arg = f;
+	eng->out_dirty = f->old_bytes;
 	e = sc_copy_data(eng, f->in, f->out, &f->ist, f->out_seekable,
 			 &rep->plan, f->size_trusted, &rep->res);
 	eng->held_still = NULL;
+	/* no road served: the old bytes are all there */
+	f->untouched = eng->out_dirty;
+	eng->out_dirty = false;
 	rep->flags |= SC_REPORT_COPIED;
 	if (rep->res.holes)
 		rep->flags |= SC_REPORT_HOLES;
@@ -343,11 +347,6 @@ int sc_fcopy_copy_and_verify(struct fcopy *f)
 	if (rep->res.extend_failed)
 		rep->flags |= SC_REPORT_EXTEND_FAILED;
 	learn_from(f);
-	if (e == 0 && f->clone_only && f->dst_exists &&
-	    ftruncate(f->out, f->ist.st_size) < 0) {
-		e = -errno;
-		rep->res.side = SC_SIDE_WRITE;
-	}
 	/* Did the source change while it was copied?  Only regular files
 	 * have a content that a size and times identify: a FIFO or a
 	 * device is read once, as it comes.  The engine may have asked
@@ -363,8 +362,8 @@ int sc_fcopy_copy_and_verify(struct fcopy *f)
 	if (e < 0) {
 		struct sc_ev *ev;
 
-		if (f->clone_only && f->dst_exists && !f->created)
-			f->removable = false;	/* untouched: keep it */
+		if (f->untouched)
+			f->removable = false;	/* as it was: kept */
 		if (e == -ECANCELED)
 			return e;
 		ev = sc_fcopy_event(f, SC_EV_DATA, e, true);

@@ -106,9 +106,55 @@ enum sc_origin sc_fsinfo_origin(const struct sc_fsinfo *fsi,
  * SC_ORIGIN_NONE. */
 const char *sc_origin_name(enum sc_origin o);
 
+/* ---- the class of a filesystem (fsclass.c) ---------------------------- */
+
 /* Pure classification, for unit tests. */
 enum sc_fs_class sc_fs_classify(const char *type, unsigned long magic,
 				bool has_blockdev);
 enum sc_tristate sc_fs_can_clone(const char *type, enum sc_fs_class cls);
+/* The class from smartcp's own tables into *RET; false when only
+ * libmount's lists can tell (a type name the tables do not know).
+ * *BY_MAGIC: the magic number decided, not the name. */
+bool sc_fs_classify_tables(const char *type, unsigned long magic,
+			   bool has_blockdev, enum sc_fs_class *ret,
+			   bool *by_magic);
+/* sc_fs_classify, and in *FROM what decided: SC_ORIGIN_MAGIC,
+ * SC_ORIGIN_LIBMOUNT (its lists), or SC_ORIGIN_NONE (the name, whose
+ * origin is the type's). */
+enum sc_fs_class sc_fs_classify_from(const char *type, unsigned long magic,
+				     bool has_blockdev, enum sc_origin *from);
+/* The type name of the filesystem with statfs magic MAGIC; "" when the
+ * tables do not know it. */
+const char *sc_fs_type_from_magic(unsigned long magic);
+
+/* ---- mounts: statmount(2) and mountinfo (mountinfo.c) ------------------- */
+
+struct sc_libmount;
+struct libmnt_fs;
+struct libmnt_table;
+/* statmount's reply, which sc_statmount_fields' strings point into. */
+struct sm_reply;
+
+/* The fields of the mount whose unique ID is ID, from statmount(2)
+ * alone: 0 with *RET, whose strings live in *RET_REPLY (the caller's to
+ * free), or -errno: -ENOSYS, -EPERM, -EINVAL when the kernel cannot
+ * answer (for any mount), -ENOENT, -ENODATA, -EOVERFLOW, -ENOMEM when
+ * it cannot for this one. */
+int sc_statmount_fields(uint64_t id, struct sc_mount_fields *ret,
+			struct sm_reply **ret_reply);
+/* The options libmount gives for M's mountinfo line, per mount and
+ * superblock merged, in a malloc'd string; NULL when out of memory. */
+char *sc_mountinfo_options(const struct sc_mount_fields *m);
+/* Whether options text S reads alike to libmount and to smartcp (no
+ * quotes, no empty items, no whitespace). */
+bool sc_mountinfo_options_plain(const char *s);
+/* The entry of mount ID in table TB, NULL when none. */
+struct libmnt_fs *sc_mountinfo_find_id(const struct sc_libmount *lm,
+				       struct libmnt_table *tb, int id);
+/* The one entry of mountinfo line LINE, in a table of its own
+ * (*RET_TB, the caller's to unref), or NULL. */
+struct libmnt_fs *sc_mountinfo_parse_line(const struct sc_libmount *lm,
+					  const char *line,
+					  struct libmnt_table **ret_tb);
 
 #endif

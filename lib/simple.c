@@ -118,17 +118,19 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 	    c->fs_assumed)
 		return sc_fcopy_refuse(rep, -EINVAL);
 
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it
-	 * can be refused. */
+	/* Looked at before it is opened: an open of a FIFO for reading
+	 * would wake a writer that waits for a reader (issue 36), a device
+	 * would see it.  O_NONBLOCK: a FIFO put in its place since must not
+	 * be waited for before it can be refused. */
+	if (stat(src, &ist) < 0)
+		return sc_fcopy_refuse(rep, -errno);
+	if (S_ISDIR(ist.st_mode))
+		return sc_fcopy_refuse(rep, -EISDIR);
+	if (!S_ISREG(ist.st_mode))
+		return sc_fcopy_refuse(rep, -EINVAL);
 	in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (in < 0) {
-		e = -errno;
-		/* a socket cannot be opened (ENXIO): it is no regular file */
-		if (e == -ENXIO && stat(src, &ist) == 0 &&
-		    S_ISSOCK(ist.st_mode))
-			e = -EINVAL;
-		return sc_fcopy_refuse(rep, e);
-	}
+	if (in < 0)
+		return sc_fcopy_refuse(rep, -errno);
 	if (fstat(in, &ist) < 0)
 		return sc_fcopy_refuse(rep, -errno);
 	if (S_ISDIR(ist.st_mode))
@@ -211,6 +213,38 @@ static off_t length_of(int fd, const struct stat *st)
 	return S_ISBLK(st->st_mode) ? lseek(fd, 0, SEEK_END) : st->st_size;
 }
 
+/* Is FD (fstat ST) a file whose st_size is not its length: a regular
+ * file on /proc, /sys and the other generated filesystems (issue 36:
+ * /proc/cpuinfo, st_size 0, was found equal to an empty file)? */
+static bool generated(struct sc_copier *c, int fd, const struct stat *st)
+{
+	return S_ISREG(st->st_mode) &&
+	       sc_plan_size_untrusted(sc_copier_facts(c, fd, st));
+}
+
+/* sc_copier_verify_fd of files one of which is generated: both read to
+ * their ends. */
+static int verify_to_eof(struct sc_copier *c, int in, int out,
+			 off_t *ret_bad)
+{
+	struct sc_copy_ctx *x = sc_copier_ctx(c);
+	enum sc_verify_side side;
+	off_t bad = 0;
+	int v;
+
+	if (!x)
+		return -ENOMEM;
+	pthread_mutex_lock(&c->own_lock);
+	v = sc_engine_buf(&x->eng);
+	if (v == 0)
+		v = sc_verify_to_eof(in, out, c->flags & SC_COPY_SYNC,
+				     x->eng.buf, x->eng.bufsize, &bad, &side);
+	pthread_mutex_unlock(&c->own_lock);
+	if (v == 0 && ret_bad)
+		*ret_bad = bad;
+	return v;
+}
+
 int sc_copier_verify_fd(struct sc_copier *c, int in, int out,
 			off_t *ret_bad)
 {
@@ -231,6 +265,8 @@ int sc_copier_verify_fd(struct sc_copier *c, int in, int out,
 	if ((!S_ISREG(ist.st_mode) && !S_ISBLK(ist.st_mode)) ||
 	    (!S_ISREG(ost.st_mode) && !S_ISBLK(ost.st_mode)))
 		return -EINVAL;
+	if (generated(c, in, &ist) || generated(c, out, &ost))
+		return verify_to_eof(c, in, out, ret_bad);
 	ilen = length_of(in, &ist);
 	olen = length_of(out, &ost);
 	if (ilen < 0 || olen < 0)

@@ -298,3 +298,30 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 	}
 	return e < 0 ? -errno : e;
 }
+
+int sc_verify_to_eof(int in, int out, bool durable, char *buf,
+		     size_t bufsize, off_t *ret_bad,
+		     enum sc_verify_side *ret_side)
+{
+	struct stat st;
+	int e;
+
+	if (!buf || bufsize < 2 || !ret_bad || !ret_side)
+		return -EINVAL;
+	*ret_side = SC_VSIDE_BACK;
+	if (fstat(out, &st) < 0)
+		return -errno;
+	*ret_side = SC_VSIDE_WRITE;
+	e = drop_cache(out, S_ISREG(st.st_mode) ? st.st_size : 0, durable,
+		       (unsigned char *)buf, bufsize);
+	if (e < 0)
+		return e;
+	*ret_side = SC_VSIDE_BACK;
+	/* first_diff() stops where both reads return 0 */
+	e = first_diff(in, out, 0, SSIZE_MAX, buf, bufsize, ret_bad);
+	if (e == -1) {
+		*ret_side = SC_VSIDE_SOURCE;
+		return -errno;
+	}
+	return e < 0 ? -errno : e;
+}

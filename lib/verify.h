@@ -48,4 +48,13 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 	      const struct sc_digests *d, char *buf, size_t bufsize,
 	      off_t *ret_bad, enum sc_verify_side *ret_side);
 
+/* The same for files whose st_size is not their length (generated
+ * files, on either side): IN and OUT are read from offset 0 to their
+ * ends (at most SSIZE_MAX bytes) and compared, their lengths included;
+ * *RET_BAD is where they part, the shorter one's length when one is a
+ * prefix of the other. */
+int sc_verify_to_eof(int in, int out, bool durable, char *buf,
+		     size_t bufsize, off_t *ret_bad,
+		     enum sc_verify_side *ret_side);
+
 #endif

@@ -143,7 +143,9 @@ static int parse(struct sc_xattr_rules *r, const char *t)
 	}
 }
 
-int sc_xattr_rules_load(const char *path, struct sc_xattr_rules **ret)
+/* sc_xattr_rules_load() and _load_file(): NAMED, a file the caller
+ * named, which must exist. */
+static int load(const char *path, bool named, struct sc_xattr_rules **ret)
 {
 	struct sc_xattr_rules *r = calloc(1, sizeof(*r));
 	char *text;
@@ -163,7 +165,7 @@ int sc_xattr_rules_load(const char *path, struct sc_xattr_rules **ret)
 			sc_xattr_rules_free(r);
 			return -ENOMEM;
 		}
-		if (errno != ENOENT)
+		if (errno != ENOENT || named)
 			r->err = errno;
 		*ret = r;
 		return 0;
@@ -178,6 +180,39 @@ int sc_xattr_rules_load(const char *path, struct sc_xattr_rules **ret)
 		clear(r);
 		r->err = -rc;
 	}
+	*ret = r;
+	return 0;
+}
+
+int sc_xattr_rules_load(const char *path, struct sc_xattr_rules **ret)
+{
+	return load(path, false, ret);
+}
+
+int sc_xattr_rules_load_file(const char *path, struct sc_xattr_rules **ret)
+{
+	return load(path, true, ret);
+}
+
+int sc_xattr_rules_acls(struct sc_xattr_rules **ret)
+{
+	static const char *const acls[] = {
+		"system.posix_acl_access", "system.posix_acl_default",
+		"system.nfs4_acl", "system.nfs4acl",
+	};
+	struct sc_xattr_rules *r = calloc(1, sizeof(*r));
+
+	*ret = NULL;
+	if (!r || !(r->path = strdup(""))) {
+		free(r);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(acls); i++)
+		if (add(r, acls[i], strlen(acls[i]),
+			SC_XATTR_PERMISSIONS) < 0) {
+			sc_xattr_rules_free(r);
+			return -ENOMEM;
+		}
 	*ret = r;
 	return 0;
 }

@@ -30,6 +30,13 @@ struct sc_xattr_rules;
  * libattr, and the rules remember why (sc_xattr_rules_error).  Returns 0,
  * or -ENOMEM with *RET NULL. */
 int sc_xattr_rules_load(const char *path, struct sc_xattr_rules **ret);
+/* The same for a file a caller named: one that does not exist is an
+ * error (ENOENT) as one that cannot be read is. */
+int sc_xattr_rules_load_file(const char *path, struct sc_xattr_rules **ret);
+/* The rules of no file at all: every attribute is copied but ACLs
+ * (POSIX and NFSv4), which are "permissions", left to the mode's copy.
+ * 0, or -ENOMEM with *RET NULL. */
+int sc_xattr_rules_acls(struct sc_xattr_rules **ret);
 void sc_xattr_rules_free(struct sc_xattr_rules *r);
 
 /* What the rules say of attribute NAME: the last line whose pattern

@@ -9,6 +9,13 @@
  * - Functions return >= 0 on success or a negative errno value.  The
  *   library never prints, never exits, never installs signal handlers and
  *   never changes the process's umask, locale or working directory.
+ * - A copy into a pipe or a socket whose reader is gone returns -EPIPE
+ *   and does not end the process: where SIGPIPE's action is the default,
+ *   the copying thread blocks it while the data goes to such a stream,
+ *   takes back the SIGPIPE its own write raised (one that was pending
+ *   before is left), and restores its signal mask.  A program that
+ *   installed a SIGPIPE handler gets its signal, as it asked, and then
+ *   -EPIPE when the handler returns; an ignored SIGPIPE stays ignored.
  * - Every object is opaque: created by *_new, released by *_free (which
  *   accept NULL), read through accessors.  Structures the caller fills
  *   (struct sc_copy_args, struct sc_meta_args, struct sc_plan_input, and
@@ -180,8 +187,9 @@ struct sc_kernel {
 struct sc_kernel sc_kernel_running(void);
 bool sc_kernel_at_least(struct sc_kernel k, int major, int minor);
 /* Parses MAJOR.MINOR, MAJOR.MINOR.PATCH, or what uname -r prints
- * ("6.1.0-13-amd64"), each number of at most three digits.  0; -EINVAL
- * when TEXT or RET is NULL or TEXT is not of that form ("10000.1" too);
+ * ("6.1.0-13-amd64"), each number of at most three digits, leading
+ * zeros counted.  0; -EINVAL when TEXT or RET is NULL or TEXT is not of
+ * that form ("10000.1", "6.0001" too);
  * -ERANGE when no such Linux exists (2.6, 3.0 to 3.19, 4.0 to 4.20, 5.0
  * to 5.19, 6.0 to 6.19 and 7.x do). */
 int sc_kernel_parse(const char *text, struct sc_kernel *ret);
@@ -302,7 +310,10 @@ unsigned sc_copier_flags(const struct sc_copier *c);
  * out of range). */
 /* Only ROADS (SC_ROAD_BIT()s, not 0); FORCED: in plan order, whatever
  * the rules say (smartcp's --road).  When the rules leave out every
- * allowed road, a copy fails with -EOPNOTSUPP. */
+ * allowed road, a copy fails with -EOPNOTSUPP, and so it does when none
+ * of them can be taken (a clone refused, copy_file_range's EXDEV): an
+ * existing destination is then left as it was, for its old bytes are
+ * dropped only once a road serves. */
 int sc_copier_set_roads(struct sc_copier *c, unsigned roads, bool forced);
 int sc_copier_set_reflink(struct sc_copier *c, enum sc_reflink reflink);
 int sc_copier_set_sparse(struct sc_copier *c, enum sc_sparse sparse);
@@ -319,10 +330,11 @@ int sc_copier_assume_fs(struct sc_copier *c, const struct sc_fs_facts *src_fs,
  * at creation, SC_COPY_DEFAULT_MODE). */
 int sc_copier_set_umask(struct sc_copier *c, mode_t umask);
 /* The xattr.conf that SC_COPY_KEEP_XATTR follows (NULL: none: every
- * attribute is copied but ACLs, which SC_COPY_KEEP_MODE keeps); read
- * now.  A file that cannot be read or parsed leaves no rules, and its
- * -errno is reported (SC_EV_META_XATTR_CONF) with every attribute, as
- * libattr does.  0, -EINVAL, -ENOMEM. */
+ * attribute is copied but ACLs -- system.posix_acl_access and _default,
+ * system.nfs4_acl -- which SC_COPY_KEEP_MODE keeps); read now.  A file
+ * that does not exist, or cannot be read or parsed, leaves no rules, and
+ * its -errno (-ENOENT, ...) is reported (SC_EV_META_XATTR_CONF, ATTR its
+ * path) with every attribute, as libattr does.  0, -EINVAL, -ENOMEM. */
 int sc_copier_set_xattr_conf(struct sc_copier *c, const char *path);
 /* Also read filesystem UUIDs (libblkid) for the facts reports show. */
 int sc_copier_want_uuid(struct sc_copier *c, bool want);
@@ -412,7 +424,9 @@ struct sc_copy_args {
 	/* The destination: DST_NAME relative to DST_DIRFD; or DST_FD >= 0,
 	 * open for writing (O_RDWR with SC_COPY_VERIFY), written from offset
 	 * 0 and cut to what was copied, never removed or renamed (the caller
-	 * keeps it; SC_COPY_ATOMIC does not apply). */
+	 * keeps it; SC_COPY_ATOMIC does not apply); a regular file a failed
+	 * copy wrote into (cancelled, ENOSPC...) is emptied, as a file
+	 * overwritten in place is. */
 	int dst_dirfd;
 	const char *dst_name;
 	int dst_fd;
@@ -440,7 +454,9 @@ enum {
 					 * (POSIX); else refused */
 	SC_FILE_SOURCE_ANY = 1u << 4,	/* a FIFO or a device as the source
 					 * is read as a stream; else only
-					 * regular files (-EINVAL) */
+					 * regular files: another is
+					 * refused (-EINVAL) at once, never
+					 * opened for reading */
 	SC_FILE_COMPARE_ONLY = 1u << 5,	/* with SC_COPY_IF_CHANGED: only the
 					 * comparison -- a destination that
 					 * holds the source's bytes gets its
@@ -464,24 +480,40 @@ void sc_copy_report_free(struct sc_copy_report *r);
  * overwriting in place is emptied (it keeps its names, owner, mode and
  * attributes); an atomic copy leaves the old
  * destination untouched; a destination the call knew it could not copy
- * into (no road, a stream it could not verify) is not touched.  A
+ * into (no road, a stream it could not verify) is not touched, nor is a
+ * file in place that keeps its bytes until a road serves (roads
+ * restricted or forced, SC_REFLINK_ALWAYS, DST_FD) when none could be
+ * taken.  A
  * metadata failure under SC_COPY_META_STRICT fails the call, but a file
  * copied in place keeps its data (it is whole), as cp leaves it.
  * Returns 0 or -errno (the same as sc_copy_report_error()); REP (may be
  * NULL) says what happened, step by step, in its events.  -EINVAL for
- * bad arguments (nothing touched), -EOPNOTSUPP when no allowed road
+ * bad arguments, and for a source that is the destination (by its name,
+ * another of its names, a symlink to it or a descriptor of it), whatever
+ * the flags: nothing touched; -EOPNOTSUPP when no allowed road
  * could be taken, -EBADMSG when the copy still differs after one copy
  * again, -ECANCELED when cancelled. */
 int sc_copy_ctx_copy(struct sc_copy_ctx *x, const struct sc_copy_args *args,
 		     struct sc_copy_report *rep);
 
 /* Everything sc_copy_ctx_copy would decide up to the first byte, and
- * nothing done: the source is opened O_PATH (a FIFO is never opened for
- * reading), nothing is created, truncated or removed.  Fills REP's facts
- * and plan, and the event that would end the copy before its data (a
- * source that cannot be read, a dangling symlink, a destination that
- * cannot be written or read back for verification...).  0, or the
- * -errno the copy would fail with there. */
+ * nothing done: the same pipeline, which stops before the first thing
+ * that would change a file.  The source is opened O_PATH (a FIFO is never
+ * opened for reading); what the copy would do to the destination -- open
+ * it for writing, remove it (SC_FILE_FORCE), make it or a temporary -- is
+ * asked of the kernel (access(2) of the file or its directory), not
+ * done.  Fills REP's facts and plan, and the event that would end the
+ * copy before its data (a source that is refused or cannot be read, the
+ * source as its own destination, a dangling symlink, a destination that
+ * cannot be written or read back for verification, no road left...).
+ * 0, or the -errno the copy would fail with there.  What only the data
+ * can tell is not foreseen: a road that fails, and SC_COPY_IF_CHANGED's
+ * comparison, which reads both files (explain describes the copy of a
+ * destination that differs).  The caller's word is taken where the
+ * copy would find out: SC_FILE_NEW over a file means it will be moved
+ * away first, and a directory of the destination that does not exist
+ * yet one the caller makes first (its nearest existing ancestor is
+ * asked).  Assumed facts and kernels (sc_copier_assume_*) are used. */
 int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 			const struct sc_copy_args *args,
 			struct sc_copy_report *rep);
@@ -644,14 +676,16 @@ enum sc_change_how sc_copy_report_change(const struct sc_copy_report *r,
 enum sc_event_kind {
 	SC_EV_OPEN_SOURCE,	/* open(2) of the source */
 	SC_EV_STAT_SOURCE,	/* its fstat */
-	SC_EV_REPLACED,		/* not the file SRC_EXPECT says */
+	SC_EV_REPLACED,		/* not the file SRC_EXPECT says (err
+				 * -ESTALE) */
 	SC_EV_COMPARE,		/* SC_COPY_IF_CHANGED could not read */
 	SC_EV_REMOVE_DEST,	/* SC_FILE_FORCE removed it (err 0), or
 				 * could not (err) */
 	SC_EV_OPEN_DEST,	/* open(2) of the destination or temporary,
 				 * or the symlink to it that cannot be
 				 * followed */
-	SC_EV_DANGLING,		/* a dangling symlink, not written through */
+	SC_EV_DANGLING,		/* a dangling symlink, not written through
+				 * (err -ENOENT) */
 	SC_EV_STAT_DEST,
 	SC_EV_UNVERIFIABLE,	/* SC_COPY_VERIFY into what cannot be read
 				 * back (a FIFO, a device, a stream) */
@@ -729,8 +763,9 @@ int sc_copy_report_event(const struct sc_copy_report *r, unsigned i,
 /* Copies all of IN (open for reading) into OUT (open for writing) from
  * offset 0 of each through the copier's own context (calls from several
  * threads take turns): a regular OUT is cut to what was copied, once it
- * is known that a road can be taken; a FIFO, socket or character device
- * takes the bytes as a stream.  Files are read and written with
+ * is known that a road can be taken, and emptied when the copy fails
+ * after that (a prefix of IN is never left in it); a FIFO, socket or
+ * character device takes the bytes as a stream.  Files are read and written with
  * positional calls: the offsets of IN and OUT are not moved (a stream's
  * are, by what was read or written).  Metadata flags and SC_COPY_ATOMIC
  * do not apply.  Returns 0 when every byte was copied (and, with
@@ -766,8 +801,11 @@ int sc_copier_copy_fd(struct sc_copier *c, int in, int out,
  * SC_COPY_KEEP_MODE the new file gets SRC's permission bits without
  * set-id and sticky bits, less the umask.  A DST that is a symlink is
  * written through: the file it leads to is replaced, in its own
- * directory.  Errors as sc_copier_copy_fd, and those of open(2),
- * linkat(2) and rename(2), plus
+ * directory.  A DST its caller may not write (its mode, an immutable
+ * file) is refused as SC_COPY_ATOMIC refuses it, with the -errno an open
+ * for writing would give (-EACCES, -EPERM, -EROFS), and left as it is.
+ * Errors as sc_copier_copy_fd, and those of open(2), linkat(2) and
+ * rename(2), plus
  *   -EINVAL  C, SRC or DST NULL or "", SRC not a regular file (a FIFO, a
  *            device, a socket), or the same file as DST;
  *   -EISDIR  SRC or DST a directory, or DST ending in "/". */
@@ -782,7 +820,10 @@ int sc_copier_explain_fd(struct sc_copier *c, int in, int out,
 			 struct sc_copy_report *rep);
 
 /* Reads OUT back from storage and compares it with IN from offset 0:
- * length and bytes (holes both files report alike are not read).
+ * length and bytes (holes both files report alike are not read).  The
+ * length of a file whose st_size is not its length (one on /proc, /sys
+ * or another generated filesystem, sc_plan_size_untrusted()) is where
+ * its reads end: both files are then read to their ends.
  * 1 equal; 0 different (*RET_BAD, may be NULL: the first differing
  * offset, or the shorter length); -EINVAL (C NULL, not regular files or
  * block devices), -EBADF, -EISDIR, or the -errno of a read. */
