@@ -388,7 +388,7 @@ static int find_target(struct walk *w, char **ops, int *n,
 }
 
 /* The descriptor N an operand names (/dev/fd/N, /proc/self/fd/N, or
- * under /proc/PID/fd of this process), or -1. */
+ * under /proc/PID/fd of this process), or -ENOENT: it names none. */
 static int named_fd(const char *path)
 {
 	static const char *const dirs[] = {
@@ -406,9 +406,9 @@ static int named_fd(const char *path)
 	if (!p && !strncmp(path, own, strlen(own)))
 		p = path + strlen(own);
 	if (!p || *p < '0' || *p > '9')
-		return -1;
+		return -ENOENT;
 	n = strtol(p, &end, 10);
-	return (*end && *end != '/') || n > 65536 ? -1 : (int)n;
+	return (*end && *end != '/') || n > 65536 ? -ENOENT : (int)n;
 }
 
 /* DIR opened (O_PATH) to be held for the operands' copies, at or above
@@ -554,6 +554,7 @@ int sc_operands_run(struct walk *w, char **ops, int n)
 	if (w->run->o->target_directory)
 		w->fd_floor = MAX(w->fd_floor,
 				  named_fd(w->run->o->target_directory) + 1);
+	/* (-ENOENT + 1: no floor) */
 	e = find_target(w, ops, &n, &dir);
 
 	if (e < 0)
