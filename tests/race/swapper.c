@@ -1,0 +1,379 @@
+/* swapper: the attacker of the race tests (issue 35).  Root copies into
+ * a directory another user owns; that user watches the directory with
+ * inotify and, the moment a name the copy makes appears there, swaps the
+ * new object for one of its own: a symlink to a file or directory it may
+ * not touch (root's attribute calls by name then land on it), a hard link
+ * to such a file, or a directory of its own (root then fills it).
+ *
+ *	swapper [-u UID:GID] [-k KIND] [-t TARGET] [-n PATTERN] [-c COUNT]
+ *		[-e EVENTS] [-s] [-p CPU] [-l LOG] DIR PROGRAM [ARG...]
+ *
+ * Runs PROGRAM (the copy) with the swapper's own credentials, and does its
+ * part as UID:GID (given: the swapper drops to it, supplementary groups
+ * cleared, before it makes anything or watches; PROGRAM starts only after
+ * that).  Before PROGRAM starts it makes COUNT objects of KIND in DIR,
+ * named .swap.0, .swap.1, ...:
+ *	symlink   a symlink to TARGET (the default)
+ *	hardlink  a hard link to TARGET (fs.protected_hardlinks: UID must own
+ *		  TARGET or may read and write it)
+ *	dir       an empty directory, mode 0755
+ * Then, for each event in DIR (EVENTS, comma-separated: create, moved
+ * (IN_MOVED_TO), attrib, close (IN_CLOSE_WRITE); create,moved by default)
+ * whose name matches PATTERN (fnmatch(3), "*" by default; the .swap.N
+ * names never match) and was not swapped before, the next object is put
+ * in its place with one renameat2(RENAME_EXCHANGE): the copy's object is
+ * then .swap.N.  At most COUNT swaps (1 by default).  A swap is one system
+ * call after the event is read.  The swapper waits for events in poll();
+ * -s reads them in a busy loop instead, which on this 2-CPU VM won a
+ * quarter as often (a spinning process is the first the scheduler puts
+ * aside); -p CPU pins the swapper and PROGRAM to one CPU.  The swapper
+ * stops watching when PROGRAM ends: a swap after that is no race.
+ *
+ * LOG (stdout when not given) gets one line per swap tried, once PROGRAM
+ * has ended: "swapped NAME .swap.N" or "missed NAME .swap.N: ERROR" (the
+ * name went away before the exchange).  Exits with PROGRAM's exit status
+ * (128 + N when signal N ended it), 125 when it cannot do its part.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+#define PREFIX ".swap."
+#define MAX_SWAPS 4096
+
+enum kind { KIND_SYMLINK, KIND_HARDLINK, KIND_DIR };
+
+struct conf {
+	const char *dir, *target, *pattern, *log;
+	enum kind kind;
+	unsigned count;
+	uint32_t events;
+	bool spin;
+	bool drop;
+	int cpu;		/* -1: not pinned */
+	uid_t uid;
+	gid_t gid;
+};
+
+/* what was tried, written to LOG at the end (no I/O in the loop) */
+struct tried {
+	char *name;
+	int err;		/* 0: swapped */
+};
+
+static void die(const char *what, const char *arg)
+{
+	fprintf(stderr, "swapper: %s%s%s: %s\n", what, arg ? " " : "",
+		arg ? arg : "", strerror(errno));
+	exit(125);
+}
+
+static void usage(void)
+{
+	fputs("usage: swapper [-u UID:GID] [-k symlink|hardlink|dir] "
+	      "[-t TARGET] [-n PATTERN]\n"
+	      "               [-c COUNT] [-e EVENTS] [-s] [-p CPU] "
+	      "[-l LOG] DIR PROGRAM [ARG...]\n", stderr);
+	exit(125);
+}
+
+static uint32_t parse_events(const char *s)
+{
+	uint32_t m = 0;
+	char *copy = strdup(s), *save = NULL, *tok;
+
+	if (!copy)
+		die("strdup", NULL);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "create"))
+			m |= IN_CREATE;
+		else if (!strcmp(tok, "moved"))
+			m |= IN_MOVED_TO;
+		else if (!strcmp(tok, "attrib"))
+			m |= IN_ATTRIB;
+		else if (!strcmp(tok, "close"))
+			m |= IN_CLOSE_WRITE;
+		else
+			usage();
+	}
+	free(copy);
+	return m;
+}
+
+static enum kind parse_kind(const char *s)
+{
+	if (!strcmp(s, "symlink"))
+		return KIND_SYMLINK;
+	if (!strcmp(s, "hardlink"))
+		return KIND_HARDLINK;
+	if (!strcmp(s, "dir"))
+		return KIND_DIR;
+	usage();
+	return KIND_SYMLINK;
+}
+
+static int parse_args(int argc, char **argv, struct conf *c)
+{
+	unsigned long u, g;
+	char *end;
+	int opt;
+
+	*c = (struct conf){ .pattern = "*", .count = 1, .cpu = -1,
+			    .events = IN_CREATE | IN_MOVED_TO };
+	while ((opt = getopt(argc, argv, "+u:k:t:n:c:e:sl:p:")) != -1) {
+		switch (opt) {
+		case 'u':
+			u = strtoul(optarg, &end, 10);
+			if (*end != ':')
+				usage();
+			g = strtoul(end + 1, &end, 10);
+			if (*end)
+				usage();
+			c->uid = (uid_t)u;
+			c->gid = (gid_t)g;
+			c->drop = true;
+			break;
+		case 'k': c->kind = parse_kind(optarg); break;
+		case 't': c->target = optarg; break;
+		case 'n': c->pattern = optarg; break;
+		case 'c':
+			c->count = (unsigned)strtoul(optarg, &end, 10);
+			if (*end || !c->count || c->count > MAX_SWAPS)
+				usage();
+			break;
+		case 'e': c->events = parse_events(optarg); break;
+		case 's': c->spin = true; break;
+		case 'l': c->log = optarg; break;
+		case 'p':
+			c->cpu = (int)strtol(optarg, &end, 10);
+			if (*end || c->cpu < 0 || c->cpu >= CPU_SETSIZE)
+				usage();
+			break;
+		default: usage();
+		}
+	}
+	if (argc - optind < 2 || (c->kind != KIND_DIR && !c->target))
+		usage();
+	c->dir = argv[optind];
+	return optind + 1;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		die("pinning to a CPU", NULL);
+}
+
+static void drop_privileges(const struct conf *c)
+{
+	if (!c->drop)
+		return;
+	if (setgroups(0, NULL) < 0 || setresgid(c->gid, c->gid, c->gid) < 0 ||
+	    setresuid(c->uid, c->uid, c->uid) < 0)
+		die("dropping privileges", NULL);
+}
+
+/* The objects to swap in, .swap.0 ... .swap.COUNT-1 in DIR (by DFD). */
+static void make_objects(int dfd, const struct conf *c)
+{
+	char name[32];
+
+	for (unsigned i = 0; i < c->count; i++) {
+		int r;
+
+		snprintf(name, sizeof(name), PREFIX "%u", i);
+		switch (c->kind) {
+		case KIND_SYMLINK:
+			r = symlinkat(c->target, dfd, name);
+			break;
+		case KIND_HARDLINK:
+			r = linkat(AT_FDCWD, c->target, dfd, name, 0);
+			break;
+		default:
+			r = mkdirat(dfd, name, 0755);
+			break;
+		}
+		if (r < 0)
+			die("making", name);
+	}
+}
+
+/* A new name to swap?  Not one of ours, not one swapped before. */
+static bool wanted(const struct conf *c, const struct inotify_event *ev,
+		   const struct tried *t, unsigned n)
+{
+	if (!(ev->mask & c->events) || !ev->len ||
+	    !strncmp(ev->name, PREFIX, sizeof(PREFIX) - 1) ||
+	    fnmatch(c->pattern, ev->name, FNM_PERIOD))
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(t[i].name, ev->name))
+			return false;
+	return true;
+}
+
+/* Swaps what BUF (N bytes of events) names; the number tried so far. */
+static unsigned swap_events(int dfd, const struct conf *c, const char *buf,
+			    ssize_t n, struct tried *t, unsigned done)
+{
+	for (ssize_t off = 0; off < n && done < c->count;) {
+		const struct inotify_event *ev =
+			(const struct inotify_event *)(buf + off);
+		char obj[32];
+
+		off += (ssize_t)sizeof(*ev) + ev->len;
+		if (!wanted(c, ev, t, done))
+			continue;
+		snprintf(obj, sizeof(obj), PREFIX "%u", done);
+		t[done].err = syscall(SYS_renameat2, dfd, obj, dfd, ev->name,
+				      RENAME_EXCHANGE) < 0 ? errno : 0;
+		t[done].name = strdup(ev->name);
+		if (!t[done].name)
+			die("strdup", NULL);
+		done++;
+	}
+	return done;
+}
+
+/* Watches until the program (PIDFD) has ended or COUNT swaps were tried;
+ * the number tried. */
+static unsigned watch(int in, int pidfd, int dfd, const struct conf *c,
+		      struct tried *t)
+{
+	char buf[64 * 1024] __attribute__((aligned(8)));
+	struct pollfd p[2] = { { .fd = in, .events = POLLIN },
+			       { .fd = pidfd, .events = POLLIN } };
+	unsigned done = 0;
+
+	while (done < c->count) {
+		ssize_t n = read(in, buf, sizeof(buf));
+
+		if (n > 0) {
+			done = swap_events(dfd, c, buf, n, t, done);
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			die("reading inotify events", NULL);
+		if (poll(p, 2, c->spin ? 0 : -1) < 0 && errno != EINTR)
+			die("poll", NULL);
+		if (p[1].revents)
+			break;	/* the program has ended */
+	}
+	return done;
+}
+
+static void write_log(FILE *f, const struct conf *c, const struct tried *t,
+		      unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (t[i].err)
+			fprintf(f, "missed %s " PREFIX "%u: %s\n", t[i].name,
+				i, strerror(t[i].err));
+		else
+			fprintf(f, "swapped %s " PREFIX "%u\n", t[i].name, i);
+	}
+	if (fflush(f) == EOF || (c->log && fclose(f) == EOF))
+		die("writing", c->log ? c->log : "the log");
+}
+
+/* The program, started once the parent says so (a byte on GO); without
+ * it (the parent died) it never runs. */
+static pid_t start(char **argv, int *go)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		die("pipe", NULL);
+	pid = fork();
+	if (pid < 0)
+		die("fork", NULL);
+	if (pid == 0) {
+		char b;
+
+		close(p[1]);
+		if (read(p[0], &b, 1) != 1)
+			_exit(125);
+		close(p[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "swapper: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* The events of making the objects are not the program's. */
+static void drain(int in)
+{
+	char buf[4096] __attribute__((aligned(8)));
+
+	while (read(in, buf, sizeof(buf)) > 0)
+		;
+}
+
+int main(int argc, char **argv)
+{
+	static struct tried t[MAX_SWAPS];
+	struct conf c;
+	FILE *log;
+	int first = parse_args(argc, argv, &c), in, dfd, go, st, pidfd;
+	unsigned n;
+	pid_t pid;
+
+	/* opened as the caller: UID may not write there */
+	log = c.log ? fopen(c.log, "w") : stdout;
+	if (!log)
+		die("opening", c.log);
+	pin(c.cpu);
+	pid = start(argv + first, &go);
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		die("pidfd_open", NULL);
+	drop_privileges(&c);
+	dfd = open(c.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		die("opening", c.dir);
+	in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (in < 0 || inotify_add_watch(in, c.dir, c.events | IN_ONLYDIR) < 0)
+		die("watching", c.dir);
+	make_objects(dfd, &c);
+	drain(in);
+	if (write(go, "g", 1) != 1)
+		die("starting the program", NULL);
+	close(go);
+	n = watch(in, pidfd, dfd, &c, t);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid", NULL);
+	write_log(log, &c, t, n);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
