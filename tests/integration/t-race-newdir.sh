@@ -1,0 +1,77 @@
+#!/bin/bash
+# Race 3 of issue 35: a directory the copy has just made, swapped for a
+# directory of someone else's before the copy opens it, must not be
+# filled: nothing of the subtree may land in a directory another user
+# owns.
+#
+# Uid 65534 owns the destination directory D.  Root runs `smartcp -a S/t
+# D/` of a tree of its own (t 0700, files 0600, a subdirectory); the
+# swapper (as uid 65534) sees D/t made and exchanges it for an empty
+# directory of its own.  Up to 396ad10 the one call between mkdirat and
+# the O_PATH open of the new directory was a window: nothing checked that
+# the directory opened was the one made, and the whole subtree was copied
+# into the attacker's directory (and, -a, that directory was given t's
+# owner and mode, with the attacker still able to rename what is in it).
+# Variants: -a, -r, -j4 -a.
+#
+# Every attempt: when the swap happened, the attacker's directory (D/t
+# now) is empty; the run either ended as a clean copy (the swap came after
+# the open: the copy went on in its own directory, D/.swap.0 now) or exits
+# 1 with "skipping directory 'D/t', as it was replaced while being copied"
+# and nothing else; a run with no swap copied the tree (diff -r).
+#
+# Measured (December 2026, 2 CPUs, other jobs running; 20 attempts a
+# variant):
+#   smartcp 396ad10, 10 runs of the test: -a won 8-16 of 20, -r 9-17,
+#     -j4 -a 7-15; every run of the test failed (as it must, until the
+#     fix).
+#   GNU cp 9.1 (SMARTCP=/bin/cp, no -j): -a 10-16 of 20, -r 9-16.
+# Runtime ~10 s.  This test fails on 396ad10: it is the check of the fix.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-race.sh"
+
+serialize race "the swapper must get a CPU when the copy makes a directory"
+race_setup
+
+cd "$T"
+mkdir -p S/t/sub
+printf 'root only\n' >S/t/secret
+printf 'deeper\n' >S/t/sub/g
+chmod 0600 S/t/secret S/t/sub/g
+chmod 0700 S/t
+
+# attempt SMARTCP-OPTIONS...
+attempt() {
+	local in
+	attacker_dir D
+	race_try D -k dir -n t -- "$@" S/t D/
+	if [ -n "$SWAPPED" ]; then
+		# the attacker's directory, in t's place since the exchange
+		in=$(ls -A D/t)
+		if [ -n "$in" ] || [ "$(stat -c %u D/t)" != "$ATTACKER_UID" ]; then
+			race_won "the attacker's D/t ($(stat -c '%A %U' D/t)) holds: $(printf '%s\n' "$in" | paste -sd' ')"
+		fi
+	fi
+	race_outcome
+	if [ -z "$SWAPPED" ] && [ -z "$RACE_CP" ]; then
+		diff -r S/t D/t >/dev/null || race_bad "D/t is not a copy of S/t"
+	fi
+}
+
+# variant LABEL ATTEMPTS SMARTCP-OPTIONS...
+variant() {
+	local label=$1 n=$2 i
+	shift 2
+	race_begin "$label"
+	for i in $(seq "$(runs "$n")"); do
+		attempt "$@"
+	done
+	race_verdict
+}
+
+variant "new directory -a" 20 -a
+variant "new directory -r" 20 -r
+[ -n "$RACE_CP" ] || variant "new directory -j4 -a" 20 -j4 -a
+rm -rf D
+race_end "nothing landed in the attacker's directory; every swap ended as a copy or said"
