@@ -6,7 +6,8 @@
  * to such a file, or a directory of its own (root then fills it).
  *
  *	swapper [-u UID:GID] [-k KIND] [-t TARGET] [-n PATTERN] [-c COUNT]
- *		[-e EVENTS] [-s] [-p CPU] [-l LOG] DIR PROGRAM [ARG...]
+ *		[-e EVENTS] [-x NAME] [-s] [-p CPU] [-l LOG]
+ *		[-P PREFIX | -R PREFIX] [-N COUNT] DIR PROGRAM [ARG...]
  *
  * Runs PROGRAM (the copy) with the swapper's own credentials, and does its
  * part as UID:GID (given: the swapper drops to it, supplementary groups
@@ -17,22 +18,40 @@
  *	hardlink  a hard link to TARGET (fs.protected_hardlinks: UID must own
  *		  TARGET or may read and write it)
  *	dir       an empty directory, mode 0755
+ *	file      an empty regular file, mode 0644
  * Then, for each event in DIR (EVENTS, comma-separated: create, moved
- * (IN_MOVED_TO), attrib, close (IN_CLOSE_WRITE); create,moved by default)
- * whose name matches PATTERN (fnmatch(3), "*" by default; the .swap.N
- * names never match) and was not swapped before, the next object is put
- * in its place with one renameat2(RENAME_EXCHANGE): the copy's object is
- * then .swap.N.  At most COUNT swaps (1 by default).  A swap is one system
- * call after the event is read.  The swapper waits for events in poll();
- * -s reads them in a busy loop instead, which on this 2-CPU VM won a
- * quarter as often (a spinning process is the first the scheduler puts
- * aside); -p CPU pins the swapper and PROGRAM to one CPU.  The swapper
- * stops watching when PROGRAM ends: a swap after that is no race.
+ * (IN_MOVED_TO), attrib, close (IN_CLOSE_WRITE), open (IN_OPEN), gone
+ * (IN_MOVED_FROM, IN_DELETE); create,moved by default) whose name matches
+ * PATTERN (fnmatch(3), "*" by default; the .swap.N names never match) and
+ * was not swapped before, the next object is put in its place with one
+ * renameat2(RENAME_EXCHANGE): the copy's object is then .swap.N.  After a
+ * "gone" event the object takes the name the copy left instead (renameat2
+ * RENAME_NOREPLACE).  PATTERN "." with -x NAME matches an event on DIR
+ * itself (open: the copy starts reading DIR, a source directory) and
+ * swaps NAME.  At most COUNT swaps (1 by default; 0: none, only what -P
+ * or -R plant).
+ *
+ * A swap is one system call after the event is read.  The swapper waits
+ * for events in poll(); -s reads them in a busy loop instead, which on
+ * this 2-CPU VM won a quarter as often (a spinning process is the first
+ * the scheduler puts aside); -p CPU pins the swapper and PROGRAM to one
+ * CPU.  The swapper stops watching when PROGRAM ends: a swap after that
+ * is no race.
+ *
+ * Names planted before PROGRAM starts, once its process ID is known (N
+ * objects of KIND, -N COUNT, 202 by default):
+ *	-P PREFIX  PREFIX, PID, "." and I for I in 0..N-1 (".smartcp.":
+ *		   the names smartcp 396ad10 gave its link temporaries)
+ *	-R PREFIX  PREFIX and 6 characters of [a-z0-9], drawn as smartcp
+ *		   396ad10 drew its temporary names when O_TMPFILE failed
+ *		   (rand_r seeded with PID ^ time(NULL)): N names for each
+ *		   second from one before now to two after
  *
  * LOG (stdout when not given) gets one line per swap tried, once PROGRAM
  * has ended: "swapped NAME .swap.N" or "missed NAME .swap.N: ERROR" (the
- * name went away before the exchange).  Exits with PROGRAM's exit status
- * (128 + N when signal N ended it), 125 when it cannot do its part.
+ * name went away before the exchange), and "planted N" when it planted.
+ * Exits with PROGRAM's exit status (128 + N when signal N ended it), 125
+ * when it cannot do its part.
  */
 #include <config.h>
 
@@ -41,32 +60,38 @@
 #include <fnmatch.h>
 #include <grp.h>
 #include <poll.h>
-#include <signal.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
 #define PREFIX ".swap."
 #define MAX_SWAPS 4096
+#define GONE (IN_MOVED_FROM | IN_DELETE)
 
-enum kind { KIND_SYMLINK, KIND_HARDLINK, KIND_DIR };
+enum kind { KIND_SYMLINK, KIND_HARDLINK, KIND_DIR, KIND_FILE };
 
 struct conf {
-	const char *dir, *target, *pattern, *log;
+	const char *dir, *target, *pattern, *log, *xname;
+	const char *plant_pid, *plant_prefix;	/* -P, -R */
 	enum kind kind;
-	unsigned count;
+	unsigned count, plants;
 	uint32_t events;
 	bool spin;
 	bool drop;
@@ -90,15 +115,22 @@ static void die(const char *what, const char *arg)
 
 static void usage(void)
 {
-	fputs("usage: swapper [-u UID:GID] [-k symlink|hardlink|dir] "
+	fputs("usage: swapper [-u UID:GID] [-k symlink|hardlink|dir|file] "
 	      "[-t TARGET] [-n PATTERN]\n"
-	      "               [-c COUNT] [-e EVENTS] [-s] [-p CPU] "
-	      "[-l LOG] DIR PROGRAM [ARG...]\n", stderr);
+	      "               [-c COUNT] [-e EVENTS] [-x NAME] [-s] [-p CPU] "
+	      "[-l LOG]\n"
+	      "               [-P PREFIX | -R PREFIX] [-N COUNT] "
+	      "DIR PROGRAM [ARG...]\n", stderr);
 	exit(125);
 }
 
 static uint32_t parse_events(const char *s)
 {
+	static const struct { const char *name; uint32_t mask; } ev[] = {
+		{ "create", IN_CREATE }, { "moved", IN_MOVED_TO },
+		{ "attrib", IN_ATTRIB }, { "close", IN_CLOSE_WRITE },
+		{ "open", IN_OPEN }, { "gone", GONE },
+	};
 	uint32_t m = 0;
 	char *copy = strdup(s), *save = NULL, *tok;
 
@@ -106,16 +138,14 @@ static uint32_t parse_events(const char *s)
 		die("strdup", NULL);
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "create"))
-			m |= IN_CREATE;
-		else if (!strcmp(tok, "moved"))
-			m |= IN_MOVED_TO;
-		else if (!strcmp(tok, "attrib"))
-			m |= IN_ATTRIB;
-		else if (!strcmp(tok, "close"))
-			m |= IN_CLOSE_WRITE;
-		else
+		size_t i;
+
+		for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+			if (!strcmp(tok, ev[i].name))
+				break;
+		if (i == sizeof(ev) / sizeof(ev[0]))
 			usage();
+		m |= ev[i].mask;
 	}
 	free(copy);
 	return m;
@@ -123,57 +153,72 @@ static uint32_t parse_events(const char *s)
 
 static enum kind parse_kind(const char *s)
 {
-	if (!strcmp(s, "symlink"))
-		return KIND_SYMLINK;
-	if (!strcmp(s, "hardlink"))
-		return KIND_HARDLINK;
-	if (!strcmp(s, "dir"))
-		return KIND_DIR;
+	static const char *const names[] = { "symlink", "hardlink", "dir",
+					     "file" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i]))
+			return (enum kind)i;
 	usage();
 	return KIND_SYMLINK;
 }
 
-static int parse_args(int argc, char **argv, struct conf *c)
+static unsigned parse_count(const char *s, unsigned min)
+{
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (*end || end == s || n < min || n > MAX_SWAPS)
+		usage();
+	return (unsigned)n;
+}
+
+static void parse_user(const char *s, struct conf *c)
 {
 	unsigned long u, g;
 	char *end;
+
+	u = strtoul(s, &end, 10);
+	if (*end != ':')
+		usage();
+	g = strtoul(end + 1, &end, 10);
+	if (*end)
+		usage();
+	c->uid = (uid_t)u;
+	c->gid = (gid_t)g;
+	c->drop = true;
+}
+
+static int parse_args(int argc, char **argv, struct conf *c)
+{
 	int opt;
 
 	*c = (struct conf){ .pattern = "*", .count = 1, .cpu = -1,
+			    .plants = 202,
 			    .events = IN_CREATE | IN_MOVED_TO };
-	while ((opt = getopt(argc, argv, "+u:k:t:n:c:e:sl:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:k:t:n:c:e:x:sl:p:P:R:N:")) != -1) {
 		switch (opt) {
-		case 'u':
-			u = strtoul(optarg, &end, 10);
-			if (*end != ':')
-				usage();
-			g = strtoul(end + 1, &end, 10);
-			if (*end)
-				usage();
-			c->uid = (uid_t)u;
-			c->gid = (gid_t)g;
-			c->drop = true;
-			break;
+		case 'u': parse_user(optarg, c); break;
 		case 'k': c->kind = parse_kind(optarg); break;
 		case 't': c->target = optarg; break;
 		case 'n': c->pattern = optarg; break;
-		case 'c':
-			c->count = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !c->count || c->count > MAX_SWAPS)
-				usage();
-			break;
+		case 'c': c->count = parse_count(optarg, 0); break;
 		case 'e': c->events = parse_events(optarg); break;
+		case 'x': c->xname = optarg; break;
 		case 's': c->spin = true; break;
 		case 'l': c->log = optarg; break;
-		case 'p':
-			c->cpu = (int)strtol(optarg, &end, 10);
-			if (*end || c->cpu < 0 || c->cpu >= CPU_SETSIZE)
-				usage();
-			break;
+		case 'p': c->cpu = (int)parse_count(optarg, 0); break;
+		case 'P': c->plant_pid = optarg; break;
+		case 'R': c->plant_prefix = optarg; break;
+		case 'N': c->plants = parse_count(optarg, 1); break;
 		default: usage();
 		}
 	}
-	if (argc - optind < 2 || (c->kind != KIND_DIR && !c->target))
+	if (argc - optind < 2 ||
+	    ((c->kind == KIND_SYMLINK || c->kind == KIND_HARDLINK) &&
+	     !c->target) ||
+	    (c->plant_pid && c->plant_prefix) ||
+	    c->cpu >= CPU_SETSIZE || (!strcmp(c->pattern, ".") && !c->xname))
 		usage();
 	c->dir = argv[optind];
 	return optind + 1;
@@ -200,43 +245,114 @@ static void drop_privileges(const struct conf *c)
 		die("dropping privileges", NULL);
 }
 
+/* One object of C's kind, NAME in DIR (DFD).  0 or -1 (errno). */
+static int make_object(int dfd, const struct conf *c, const char *name)
+{
+	int fd;
+
+	switch (c->kind) {
+	case KIND_SYMLINK:
+		return symlinkat(c->target, dfd, name);
+	case KIND_HARDLINK:
+		return linkat(AT_FDCWD, c->target, dfd, name, 0);
+	case KIND_DIR:
+		return mkdirat(dfd, name, 0755);
+	default:
+		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			    0644);
+		return fd < 0 ? -1 : close(fd);
+	}
+}
+
 /* The objects to swap in, .swap.0 ... .swap.COUNT-1 in DIR (by DFD). */
 static void make_objects(int dfd, const struct conf *c)
 {
 	char name[32];
 
 	for (unsigned i = 0; i < c->count; i++) {
-		int r;
-
 		snprintf(name, sizeof(name), PREFIX "%u", i);
-		switch (c->kind) {
-		case KIND_SYMLINK:
-			r = symlinkat(c->target, dfd, name);
-			break;
-		case KIND_HARDLINK:
-			r = linkat(AT_FDCWD, c->target, dfd, name, 0);
-			break;
-		default:
-			r = mkdirat(dfd, name, 0755);
-			break;
-		}
-		if (r < 0)
+		if (make_object(dfd, c, name) < 0)
 			die("making", name);
 	}
 }
 
-/* A new name to swap?  Not one of ours, not one swapped before. */
-static bool wanted(const struct conf *c, const struct inotify_event *ev,
-		   const struct tried *t, unsigned n)
+/* -R: the names smartcp 396ad10 tried from SEED, N of them. */
+static unsigned plant_random(int dfd, const struct conf *c, unsigned seed)
 {
-	if (!(ev->mask & c->events) || !ev->len ||
-	    !strncmp(ev->name, PREFIX, sizeof(PREFIX) - 1) ||
-	    fnmatch(c->pattern, ev->name, FNM_PERIOD))
-		return false;
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	size_t n = strlen(c->plant_prefix);
+	char name[256];
+	unsigned made = 0;
+
+	if (n > sizeof(name) - 7)
+		usage();
+	memcpy(name, c->plant_prefix, n);
+	for (unsigned i = 0; i < c->plants; i++) {
+		for (size_t k = 0; k < 6; k++)
+			name[n + k] = abc[rand_r(&seed) % 36];
+		name[n + 6] = '\0';
+		if (make_object(dfd, c, name) == 0)
+			made++;
+		else if (errno != EEXIST)
+			die("planting", name);
+	}
+	return made;
+}
+
+/* -P, -R: the names PROGRAM (PID) will try, made first; how many. */
+static unsigned plant(int dfd, const struct conf *c, pid_t pid)
+{
+	unsigned made = 0;
+	char name[256];
+
+	if (c->plant_prefix) {
+		time_t now = time(NULL);
+
+		for (time_t t = now - 1; t <= now + 2; t++)
+			made += plant_random(dfd, c,
+					     (unsigned)pid ^ (unsigned)t);
+	} else if (c->plant_pid) {
+		for (unsigned i = 0; i < c->plants; i++) {
+			if (snprintf(name, sizeof(name), "%s%d.%u",
+				     c->plant_pid, (int)pid, i) >=
+			    (int)sizeof(name))
+				usage();
+			if (make_object(dfd, c, name) < 0)
+				die("planting", name);
+			made++;
+		}
+	}
+	return made;
+}
+
+/* The name EV asks to swap (-x NAME for an event on DIR itself), or NULL
+ * when it asks for none: not one of ours, not one swapped before. */
+static const char *wanted(const struct conf *c,
+			  const struct inotify_event *ev,
+			  const struct tried *t, unsigned n)
+{
+	const char *name = ev->len ? ev->name : c->xname;
+
+	if (!(ev->mask & c->events) || !name ||
+	    !strncmp(name, PREFIX, sizeof(PREFIX) - 1) ||
+	    (ev->len ? fnmatch(c->pattern, name, FNM_PERIOD) :
+		       strcmp(c->pattern, ".")))
+		return NULL;
 	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(t[i].name, ev->name))
-			return false;
-	return true;
+		if (!strcmp(t[i].name, name))
+			return NULL;
+	return name;
+}
+
+/* Puts object OBJ in NAME's place: exchanged with it, or, when NAME has
+ * just gone (MASK), in the place it left.  0 or an errno. */
+static int swap_one(int dfd, const char *obj, const char *name,
+		    uint32_t mask)
+{
+	unsigned flags = (mask & GONE) ? RENAME_NOREPLACE : RENAME_EXCHANGE;
+
+	return syscall(SYS_renameat2, dfd, obj, dfd, name, flags) < 0 ?
+	       errno : 0;
 }
 
 /* Swaps what BUF (N bytes of events) names; the number tried so far. */
@@ -246,15 +362,15 @@ static unsigned swap_events(int dfd, const struct conf *c, const char *buf,
 	for (ssize_t off = 0; off < n && done < c->count;) {
 		const struct inotify_event *ev =
 			(const struct inotify_event *)(buf + off);
+		const char *name = wanted(c, ev, t, done);
 		char obj[32];
 
 		off += (ssize_t)sizeof(*ev) + ev->len;
-		if (!wanted(c, ev, t, done))
+		if (!name)
 			continue;
 		snprintf(obj, sizeof(obj), PREFIX "%u", done);
-		t[done].err = syscall(SYS_renameat2, dfd, obj, dfd, ev->name,
-				      RENAME_EXCHANGE) < 0 ? errno : 0;
-		t[done].name = strdup(ev->name);
+		t[done].err = swap_one(dfd, obj, name, ev->mask);
+		t[done].name = strdup(name);
 		if (!t[done].name)
 			die("strdup", NULL);
 		done++;
@@ -290,8 +406,10 @@ static unsigned watch(int in, int pidfd, int dfd, const struct conf *c,
 }
 
 static void write_log(FILE *f, const struct conf *c, const struct tried *t,
-		      unsigned n)
+		      unsigned n, unsigned planted)
 {
+	if (c->plant_pid || c->plant_prefix)
+		fprintf(f, "planted %u\n", planted);
 	for (unsigned i = 0; i < n; i++) {
 		if (t[i].err)
 			fprintf(f, "missed %s " PREFIX "%u: %s\n", t[i].name,
@@ -346,7 +464,7 @@ int main(int argc, char **argv)
 	struct conf c;
 	FILE *log;
 	int first = parse_args(argc, argv, &c), in, dfd, go, st, pidfd;
-	unsigned n;
+	unsigned n, planted;
 	pid_t pid;
 
 	/* opened as the caller: UID may not write there */
@@ -366,6 +484,7 @@ int main(int argc, char **argv)
 	if (in < 0 || inotify_add_watch(in, c.dir, c.events | IN_ONLYDIR) < 0)
 		die("watching", c.dir);
 	make_objects(dfd, &c);
+	planted = plant(dfd, &c, pid);
 	drain(in);
 	if (write(go, "g", 1) != 1)
 		die("starting the program", NULL);
@@ -374,6 +493,6 @@ int main(int argc, char **argv)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid", NULL);
-	write_log(log, &c, t, n);
+	write_log(log, &c, t, n, planted);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
