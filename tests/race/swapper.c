@@ -6,30 +6,34 @@
  * to such a file, or a directory of its own (root then fills it).
  *
  *	swapper [-u UID:GID] [-k KIND] [-t TARGET] [-n PATTERN] [-c COUNT]
- *		[-e EVENTS] [-x NAME] [-s] [-p CPU] [-l LOG]
+ *		[-e EVENTS] [-x NAME] [-r] [-o OBJDIR] [-s] [-p CPU] [-l LOG]
  *		[-P PREFIX | -R PREFIX] [-N COUNT] DIR PROGRAM [ARG...]
  *
  * Runs PROGRAM (the copy) with the swapper's own credentials, and does its
  * part as UID:GID (given: the swapper drops to it, supplementary groups
  * cleared, before it makes anything or watches; PROGRAM starts only after
- * that).  Before PROGRAM starts it makes COUNT objects of KIND in DIR,
- * named .swap.0, .swap.1, ...:
+ * that).  Before PROGRAM starts it makes COUNT objects of KIND in DIR (or
+ * in OBJDIR, on the same filesystem: where DIR is a source the copy
+ * lists, the objects must not be in it), named .swap.0, .swap.1, ...:
  *	symlink   a symlink to TARGET (the default)
  *	hardlink  a hard link to TARGET (fs.protected_hardlinks: UID must own
  *		  TARGET or may read and write it)
  *	dir       an empty directory, mode 0755
  *	file      an empty regular file, mode 0644
  * Then, for each event in DIR (EVENTS, comma-separated: create, moved
- * (IN_MOVED_TO), attrib, close (IN_CLOSE_WRITE), open (IN_OPEN), gone
- * (IN_MOVED_FROM, IN_DELETE); create,moved by default) whose name matches
+ * (IN_MOVED_TO), attrib, close (IN_CLOSE_WRITE), closeread
+ * (IN_CLOSE_NOWRITE), open (IN_OPEN), gone (IN_MOVED_FROM, IN_DELETE);
+ * create,moved by default) whose name matches
  * PATTERN (fnmatch(3), "*" by default; the .swap.N names never match) and
  * was not swapped before, the next object is put in its place with one
  * renameat2(RENAME_EXCHANGE): the copy's object is then .swap.N.  After a
  * "gone" event the object takes the name the copy left instead (renameat2
- * RENAME_NOREPLACE).  PATTERN "." with -x NAME matches an event on DIR
- * itself (open: the copy starts reading DIR, a source directory) and
- * swaps NAME.  At most COUNT swaps (1 by default; 0: none, only what -P
- * or -R plant).
+ * RENAME_NOREPLACE); with -r, the object replaces the copy's (a plain
+ * rename: the copy's object is gone, none of it left to read).  -x NAME
+ * swaps NAME instead of the name the event names (once): PATTERN then
+ * only picks the event, and "." is DIR itself (open: the copy starts
+ * reading DIR, a source directory).  At most COUNT swaps (1 by default;
+ * 0: none, only what -P or -R plant).
  *
  * A swap is one system call after the event is read.  The swapper waits
  * for events in poll(); -s reads them in a busy loop instead, which on
@@ -88,13 +92,14 @@
 enum kind { KIND_SYMLINK, KIND_HARDLINK, KIND_DIR, KIND_FILE };
 
 struct conf {
-	const char *dir, *target, *pattern, *log, *xname;
+	const char *dir, *target, *pattern, *log, *xname, *objdir;
 	const char *plant_pid, *plant_prefix;	/* -P, -R */
 	enum kind kind;
 	unsigned count, plants;
 	uint32_t events;
 	bool spin;
 	bool drop;
+	bool replace;		/* -r */
 	int cpu;		/* -1: not pinned */
 	uid_t uid;
 	gid_t gid;
@@ -117,8 +122,8 @@ static void usage(void)
 {
 	fputs("usage: swapper [-u UID:GID] [-k symlink|hardlink|dir|file] "
 	      "[-t TARGET] [-n PATTERN]\n"
-	      "               [-c COUNT] [-e EVENTS] [-x NAME] [-s] [-p CPU] "
-	      "[-l LOG]\n"
+	      "               [-c COUNT] [-e EVENTS] [-x NAME] [-r] "
+	      "[-o OBJDIR] [-s] [-p CPU] [-l LOG]\n"
 	      "               [-P PREFIX | -R PREFIX] [-N COUNT] "
 	      "DIR PROGRAM [ARG...]\n", stderr);
 	exit(125);
@@ -129,6 +134,7 @@ static uint32_t parse_events(const char *s)
 	static const struct { const char *name; uint32_t mask; } ev[] = {
 		{ "create", IN_CREATE }, { "moved", IN_MOVED_TO },
 		{ "attrib", IN_ATTRIB }, { "close", IN_CLOSE_WRITE },
+		{ "closeread", IN_CLOSE_NOWRITE },
 		{ "open", IN_OPEN }, { "gone", GONE },
 	};
 	uint32_t m = 0;
@@ -196,7 +202,7 @@ static int parse_args(int argc, char **argv, struct conf *c)
 	*c = (struct conf){ .pattern = "*", .count = 1, .cpu = -1,
 			    .plants = 202,
 			    .events = IN_CREATE | IN_MOVED_TO };
-	while ((opt = getopt(argc, argv, "+u:k:t:n:c:e:x:sl:p:P:R:N:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:k:t:n:c:e:x:ro:sl:p:P:R:N:")) != -1) {
 		switch (opt) {
 		case 'u': parse_user(optarg, c); break;
 		case 'k': c->kind = parse_kind(optarg); break;
@@ -205,6 +211,8 @@ static int parse_args(int argc, char **argv, struct conf *c)
 		case 'c': c->count = parse_count(optarg, 0); break;
 		case 'e': c->events = parse_events(optarg); break;
 		case 'x': c->xname = optarg; break;
+		case 'r': c->replace = true; break;
+		case 'o': c->objdir = optarg; break;
 		case 's': c->spin = true; break;
 		case 'l': c->log = optarg; break;
 		case 'p': c->cpu = (int)parse_count(optarg, 0); break;
@@ -264,7 +272,8 @@ static int make_object(int dfd, const struct conf *c, const char *name)
 	}
 }
 
-/* The objects to swap in, .swap.0 ... .swap.COUNT-1 in DIR (by DFD). */
+/* The objects to swap in, .swap.0 ... .swap.COUNT-1 in DIR or OBJDIR
+ * (by DFD). */
 static void make_objects(int dfd, const struct conf *c)
 {
 	char name[32];
@@ -325,18 +334,18 @@ static unsigned plant(int dfd, const struct conf *c, pid_t pid)
 	return made;
 }
 
-/* The name EV asks to swap (-x NAME for an event on DIR itself), or NULL
- * when it asks for none: not one of ours, not one swapped before. */
+/* The name EV asks to swap (-x NAME whatever EV names), or NULL when it
+ * asks for none: not one of ours, not one swapped before. */
 static const char *wanted(const struct conf *c,
 			  const struct inotify_event *ev,
 			  const struct tried *t, unsigned n)
 {
-	const char *name = ev->len ? ev->name : c->xname;
+	const char *name = c->xname ? c->xname : ev->name;
 
-	if (!(ev->mask & c->events) || !name ||
-	    !strncmp(name, PREFIX, sizeof(PREFIX) - 1) ||
-	    (ev->len ? fnmatch(c->pattern, name, FNM_PERIOD) :
-		       strcmp(c->pattern, ".")))
+	if (!(ev->mask & c->events) ||
+	    (ev->len && !strncmp(ev->name, PREFIX, sizeof(PREFIX) - 1)) ||
+	    (ev->len ? fnmatch(c->pattern, ev->name, FNM_PERIOD) :
+		       !c->xname || strcmp(c->pattern, ".")))
 		return NULL;
 	for (unsigned i = 0; i < n; i++)
 		if (!strcmp(t[i].name, name))
@@ -345,19 +354,23 @@ static const char *wanted(const struct conf *c,
 }
 
 /* Puts object OBJ in NAME's place: exchanged with it, or, when NAME has
- * just gone (MASK), in the place it left.  0 or an errno. */
-static int swap_one(int dfd, const char *obj, const char *name,
-		    uint32_t mask)
+ * just gone (MASK), in the place it left, or (-r) over it.  0 or an
+ * errno. */
+static int swap_one(int odfd, int dfd, const struct conf *c,
+		    const char *obj, const char *name, uint32_t mask)
 {
-	unsigned flags = (mask & GONE) ? RENAME_NOREPLACE : RENAME_EXCHANGE;
+	unsigned flags = (mask & GONE) ? RENAME_NOREPLACE :
+			 c->replace ? 0 : RENAME_EXCHANGE;
 
-	return syscall(SYS_renameat2, dfd, obj, dfd, name, flags) < 0 ?
+	return syscall(SYS_renameat2, odfd, obj, dfd, name, flags) < 0 ?
 	       errno : 0;
 }
 
-/* Swaps what BUF (N bytes of events) names; the number tried so far. */
-static unsigned swap_events(int dfd, const struct conf *c, const char *buf,
-			    ssize_t n, struct tried *t, unsigned done)
+/* Swaps what BUF (N bytes of events) names, in DFD with the objects in
+ * ODFD; the number tried so far. */
+static unsigned swap_events(const int dfd[2], const struct conf *c,
+			    const char *buf, ssize_t n, struct tried *t,
+			    unsigned done)
 {
 	for (ssize_t off = 0; off < n && done < c->count;) {
 		const struct inotify_event *ev =
@@ -369,7 +382,8 @@ static unsigned swap_events(int dfd, const struct conf *c, const char *buf,
 		if (!name)
 			continue;
 		snprintf(obj, sizeof(obj), PREFIX "%u", done);
-		t[done].err = swap_one(dfd, obj, name, ev->mask);
+		t[done].err = swap_one(dfd[1], dfd[0], c, obj, name,
+				       ev->mask);
 		t[done].name = strdup(name);
 		if (!t[done].name)
 			die("strdup", NULL);
@@ -380,8 +394,8 @@ static unsigned swap_events(int dfd, const struct conf *c, const char *buf,
 
 /* Watches until the program (PIDFD) has ended or COUNT swaps were tried;
  * the number tried. */
-static unsigned watch(int in, int pidfd, int dfd, const struct conf *c,
-		      struct tried *t)
+static unsigned watch(int in, int pidfd, const int dfd[2],
+		      const struct conf *c, struct tried *t)
 {
 	char buf[64 * 1024] __attribute__((aligned(8)));
 	struct pollfd p[2] = { { .fd = in, .events = POLLIN },
@@ -463,7 +477,7 @@ int main(int argc, char **argv)
 	static struct tried t[MAX_SWAPS];
 	struct conf c;
 	FILE *log;
-	int first = parse_args(argc, argv, &c), in, dfd, go, st, pidfd;
+	int first = parse_args(argc, argv, &c), in, dfd[2], go, st, pidfd;
 	unsigned n, planted;
 	pid_t pid;
 
@@ -477,14 +491,18 @@ int main(int argc, char **argv)
 	if (pidfd < 0)
 		die("pidfd_open", NULL);
 	drop_privileges(&c);
-	dfd = open(c.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
+	dfd[0] = open(c.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd[0] < 0)
 		die("opening", c.dir);
+	dfd[1] = c.objdir ? open(c.objdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) :
+			    dfd[0];
+	if (dfd[1] < 0)
+		die("opening", c.objdir);
 	in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (in < 0 || inotify_add_watch(in, c.dir, c.events | IN_ONLYDIR) < 0)
 		die("watching", c.dir);
-	make_objects(dfd, &c);
-	planted = plant(dfd, &c, pid);
+	make_objects(dfd[1], &c);
+	planted = plant(dfd[0], &c, pid);
 	drain(in);
 	if (write(go, "g", 1) != 1)
 		die("starting the program", NULL);
