@@ -128,7 +128,8 @@ race_bad() {
 # copy was done with the name), or exit 1 and every line said is
 # "skipping file|directory 'X', as it was replaced while being copied"
 # with X ending in a swapped name or one of NAMEs (a path's last
-# components, e.g. a/b).  GNU cp: not checked.
+# components, e.g. a/b), or matches the ERE $RACE_ALSO_SAID when the test
+# sets it (another message that names the swap).  GNU cp: not checked.
 race_outcome() {
 	local n names re
 	[ -z "$RACE_CP" ] || return 0
@@ -140,6 +141,7 @@ race_outcome() {
 	names=$(printf '%s\n' $SWAPPED "$@" | sed 's/[][\.*^$]/\\&/g' |
 		paste -sd'|')
 	re="^$(printf '%s' "$SMARTCP" | sed 's/[][\.*^$]/\\&/g'): skipping (file|directory) '([^']*/)?($names)', as it was replaced while being copied\$"
+	[ -z "${RACE_ALSO_SAID:-}" ] || re="$re|$RACE_ALSO_SAID"
 	n=$(grep -cvE -- "$re" "$ERR" || true)
 	if [ "$RC" -ne 1 ] || [ ! -s "$ERR" ] || [ "$n" -ne 0 ]; then
 		race_bad "not exit 1 with only 'skipping ... replaced' naming $(swapped_list) $*"

@@ -21,11 +21,13 @@
 # open must not follow the symlink; "replaced" or "Too many levels of
 # symbolic links" are both fine).
 #
-# Measured (December 2026, 2 CPUs, other jobs running; 30 attempts):
-# smartcp 396ad10 won 0 of 30 in each of 10 runs (it opens the source
-# with O_NOFOLLOW); GNU cp 9.1 0 of 30 (the same).  The swap fell
-# between the look and the open in about 1 attempt of 30.  Holds on
-# 396ad10.  Runtime ~10 s.
+# Measured (December 2026, 2 CPUs, load 5-6 from other jobs; 30
+# attempts, 10 runs of the test): smartcp 396ad10 won 0 of 30 in each
+# run (it opens the source with O_NOFOLLOW); GNU cp 9.1 0 of 30 (the
+# same).  The swap fell between the look and the open once in 300
+# attempts (the walk's window is one fstatat wide); D/p was the symlink
+# in 4-22 attempts of a run, the FIFO's data in the rest.  Holds on
+# 396ad10.  Runtime 4-12 s.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-race.sh"

@@ -6,7 +6,8 @@
 #
 # Uid 65534 owns the destination directory D.  Root runs `smartcp -a S/t
 # D/` of a tree of its own (t 0700, files 0600, a subdirectory); the
-# swapper (as uid 65534) sees D/t made and exchanges it for an empty
+# swapper (as uid 65534) sees D/t made (the first name made in D,
+# whatever it is: a temporary name too) and exchanges it for an empty
 # directory of its own.  Up to 396ad10 the one call between mkdirat and
 # the O_PATH open of the new directory was a window: nothing checked that
 # the directory opened was the one made, and the whole subtree was copied
@@ -14,19 +15,19 @@
 # owner and mode, with the attacker still able to rename what is in it).
 # Variants: -a, -r, -j4 -a.
 #
-# Every attempt: when the swap happened, the attacker's directory (D/t
-# now) is empty; the run either ended as a clean copy (the swap came after
+# Every attempt: when the swap happened, the attacker's directory (in
+# the swapped name's place now) is empty and still the attacker's; the run either ended as a clean copy (the swap came after
 # the open: the copy went on in its own directory, D/.swap.0 now) or exits
 # 1 with "skipping directory 'D/t', as it was replaced while being copied"
 # and nothing else; a run with no swap copied the tree (diff -r).
 #
-# Measured (December 2026, 2 CPUs, other jobs running; 20 attempts a
-# variant):
-#   smartcp 396ad10, 10 runs of the test: -a won 8-16 of 20, -r 9-17,
-#     -j4 -a 7-15; every run of the test failed (as it must, until the
-#     fix).
-#   GNU cp 9.1 (SMARTCP=/bin/cp, no -j): -a 10-16 of 20, -r 9-16.
-# Runtime ~10 s.  This test fails on 396ad10: it is the check of the fix.
+# Measured (December 2026, 2 CPUs, load 5-6 from other jobs; 20 attempts
+# a variant, 10 runs of the test):
+#   smartcp 396ad10: -a won 9-13 of 20, -r 7-13, -j4 -a 7-12; every run
+#     of the test failed (as it must, until the fix).
+#   GNU cp 9.1 (SMARTCP=/bin/cp, no -j): -a 13-19 of 20, -r 11-15.
+# Runtime 10-20 s.  This test fails on 396ad10: it is the check of the
+# fix.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-race.sh"
@@ -45,15 +46,17 @@ chmod 0700 S/t
 attempt() {
 	local in
 	attacker_dir D
-	race_try D -k dir -n t -- "$@" S/t D/
+	race_try D -k dir -- "$@" S/t D/
 	if [ -n "$SWAPPED" ]; then
-		# the attacker's directory, in t's place since the exchange
-		in=$(ls -A D/t)
-		if [ -n "$in" ] || [ "$(stat -c %u D/t)" != "$ATTACKER_UID" ]; then
-			race_won "the attacker's D/t ($(stat -c '%A %U' D/t)) holds: $(printf '%s\n' "$in" | paste -sd' ')"
+		# the attacker's directory, in the place of the name swapped
+		# (t, or a temporary name the copy made first)
+		sw=D/$SWAPPED
+		in=$(ls -A "$sw")
+		if [ -n "$in" ] || [ "$(stat -c %u "$sw")" != "$ATTACKER_UID" ]; then
+			race_won "the attacker's $sw ($(stat -c '%A %U' "$sw")) holds: $(printf '%s\n' "$in" | paste -sd' ')"
 		fi
 	fi
-	race_outcome
+	race_outcome t
 	if [ -z "$SWAPPED" ] && [ -z "$RACE_CP" ]; then
 		diff -r S/t D/t >/dev/null || race_bad "D/t is not a copy of S/t"
 	fi

@@ -6,8 +6,9 @@
 #
 # Uid 65534 owns D/a and the source tree S/a/b/f (b of mode 0777).  Root
 # runs `cd S && smartcp -a --parents a/b/f D/`; the swapper (as uid
-# 65534) sees D/a/b made and exchanges it for a symlink to $T/victim (root,
-# 0700, holding one file).  Up to 396ad10 --parents worked by whole path:
+# 65534) sees D/a/b made (the first name made in D/a, whatever it is:
+# a temporary name too) and exchanges it for a symlink to $T/victim
+# (root, 0700, holding one file).  Up to 396ad10 --parents worked by whole path:
 # the file was created through D/a/b/f, and b's times, owner, ACL and mode
 # were set by name (utimensat, lchown, setxattr: the last follows the
 # symlink).  Variants: -a, and -r (the file only).
@@ -18,13 +19,13 @@
 # directory ... replaced" naming D/a/b or D/a/b/f and nothing else; a run
 # with no swap copied the file (bytes) and b (mode 0777 with -a).
 #
-# Measured (December 2026, 2 CPUs, other jobs running; 20 attempts a
-# variant):
-#   smartcp 396ad10, 10 runs of the test: -a won 13-19 of 20, -r
-#     12-19 of 20; every run of the test failed (as it must, until the
-#     fix).
-#   GNU cp 9.1 (SMARTCP=/bin/cp): -a 12-18 of 20, -r 11-17 of 20.
-# Runtime ~8 s.  This test fails on 396ad10: it is the check of the fix.
+# Measured (December 2026, 2 CPUs, load 5-6 from other jobs; 20 attempts
+# a variant, 10 runs of the test):
+#   smartcp 396ad10: -a won 11-17 of 20, -r 10-17 of 20; every run of
+#     the test failed (as it must, until the fix).
+#   GNU cp 9.1 (SMARTCP=/bin/cp): -a 9-16 of 20, -r 8-13 of 20.
+# Runtime 9-14 s.  This test fails on 396ad10: it is the check of the
+# fix.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-race.sh"
@@ -55,14 +56,14 @@ attempt() {
 	shift
 	attacker_dir D/a
 	cd S
-	race_try "$T/D/a" -k symlink -t "$T/victim" -n b -- "$@" "$T/D/"
+	race_try "$T/D/a" -k symlink -t "$T/victim" -- "$@" "$T/D/"
 	cd "$T"
 	got=$(inode_state victim victim/secret)
 	if [ "$got" != "$WANT" ]; then
 		race_won "the victim is now: $(stat -c '%A %U' victim) holding $(ls victim | paste -sd' ')"
 		make_victim
 	fi
-	race_outcome b/f
+	race_outcome b b/f
 	if [ -z "$SWAPPED" ] && [ -z "$RACE_CP" ]; then
 		cmp -s D/a/b/f S/a/b/f || race_bad "D/a/b/f is not S/a/b/f"
 		[ -z "$mode" ] || [ "$(stat -c %a D/a/b)" = "$mode" ] ||

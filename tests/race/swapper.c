@@ -24,7 +24,9 @@
  * (IN_MOVED_TO), attrib, close (IN_CLOSE_WRITE), closeread
  * (IN_CLOSE_NOWRITE), open (IN_OPEN), gone (IN_MOVED_FROM, IN_DELETE);
  * create,moved by default) whose name matches
- * PATTERN (fnmatch(3), "*" by default; the .swap.N names never match) and
+ * PATTERN (fnmatch(3) without FNM_PERIOD, "*" by default: a temporary
+ * ".name" the copy makes first is fair game; the .swap.N names never
+ * match) and
  * was not swapped before, the next object is put in its place with one
  * renameat2(RENAME_EXCHANGE): the copy's object is then .swap.N.  After a
  * "gone" event the object takes the name the copy left instead (renameat2
@@ -344,7 +346,7 @@ static const char *wanted(const struct conf *c,
 
 	if (!(ev->mask & c->events) ||
 	    (ev->len && !strncmp(ev->name, PREFIX, sizeof(PREFIX) - 1)) ||
-	    (ev->len ? fnmatch(c->pattern, ev->name, FNM_PERIOD) :
+	    (ev->len ? fnmatch(c->pattern, ev->name, 0) :
 		       !c->xname || strcmp(c->pattern, ".")))
 		return NULL;
 	for (unsigned i = 0; i < n; i++)
