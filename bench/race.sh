@@ -87,6 +87,10 @@ done
 bench_scratch "$SCRATCH_PARENT" smartcp-race
 chmod 0755 "$SCRATCH"
 cd "$SCRATCH"
+# pinned as smartcp is: a rebuild during the run changes nothing
+SWAPPER_ORIG=$SWAPPER
+cp -- "$SWAPPER_ORIG" "$SCRATCH/swapper"
+SWAPPER=$SCRATCH/swapper
 
 # ------------------------------------------------------------- the scene
 
@@ -130,15 +134,15 @@ attacker_dir() {
 
 # attempt RACE TOOL: one attempt; sets WON, SWAPPED, SAID (0 or 1).
 attempt() {
-	local race=$1 tool=$2 jobs= dir=D opts=() args=() here=$SCRATCH
+	local race=$1 tool=$2 jobs=() dir=D opts=() args=() here=$SCRATCH
 	local log=$SCRATCH/swap.log err=$SCRATCH/err
-	[[ $tool == "$CP" ]] || jobs=-j4
+	[[ $tool == "$CP" ]] || jobs=(-j4)
 	case $race in
 	fifo-a) opts=(-t "$SCRATCH/victim/file"); args=(-a src/f D/) ;;
 	fifo-mode) opts=(-t "$SCRATCH/victim/file")
 		args=(-r --preserve=mode src/f D/) ;;
 	fifo-j4) opts=(-t "$SCRATCH/victim/file" -c 8)
-		args=($jobs -a src/t/. D) ;;
+		args=("${jobs[@]}" -a src/t/. D) ;;
 	parents-a | parents-r)
 		opts=(-t "$SCRATCH/victim/dir" -n b) dir=$SCRATCH/D/a
 		here=$SCRATCH/src/p
@@ -169,7 +173,7 @@ tools=("$SMARTCP")
 	echo "command: $CMDLINE"
 	echo "smartcp: $SMARTCP_ORIG ($("$SMARTCP" --version | head -n 1))"
 	[[ $CP == none ]] || echo "cp:      $CP ($("$CP" --version | head -n 1))"
-	echo "swapper: $SWAPPER (as uid ${ATTACKER%:*})"
+	echo "swapper: $SWAPPER_ORIG (as uid ${ATTACKER%:*})"
 	echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "$RUNS attempts per race and tool, alternating; won = the attacker changed the victim;"
 	echo "swapped = a swap happened before the copy ended; said = smartcp said 'replaced'"

@@ -73,15 +73,16 @@ runs() { echo "${RACE_RUNS:-$1}"; }
 race_begin() {
 	RACE_LABEL=$1
 	RACE_ATTEMPTS=0 RACE_SWAPS=0 RACE_WON=0 RACE_BAD=0
-	RACE_FIRST_WON= RACE_FIRST_BAD=
+	RACE_FIRST_WON='' RACE_FIRST_BAD=''
 	RACE_START=$SECONDS
 }
 
 # race_try DIR [SWAPPER-OPTION...] -- ARG...: one attempt, the swapper
 # watching DIR and running "$SMARTCP ARG..." (as root, in the current
 # directory), its output in $OUT and $ERR.  Sets RC (the program's exit
-# status) and SWAPPED (the names the swapper swapped, one a line; empty
-# when it swapped nothing in time).
+# status), SWAPPED (the names the swapper swapped, one a line; empty
+# when it swapped nothing in time) and SWAPPED_INO (the inode numbers of
+# the objects it swapped in, in the same order).
 race_try() {
 	local dir=$1 opts=()
 	shift
@@ -98,6 +99,8 @@ race_try() {
 	[ "$RC" -ne 125 ] || { _show "$ERR"; fail "$RACE_LABEL: the swapper could not do its part"; }
 	[ "$RC" -lt 128 ] || { _show "$ERR"; fail "$RACE_LABEL: $SMARTCP $*: killed by signal $((RC - 128))"; }
 	SWAPPED=$(sed -n 's/^swapped \([^ ]*\) .*/\1/p' "$T/.swaplog")
+	# shellcheck disable=SC2034 # for the tests
+	SWAPPED_INO=$(sed -n 's/^swapped [^ ]* [^ ]* \([0-9]*\)$/\1/p' "$T/.swaplog")
 	[ -z "$SWAPPED" ] || RACE_SWAPS=$((RACE_SWAPS + 1))
 }
 
@@ -138,6 +141,7 @@ race_outcome() {
 			race_bad "exit $RC or something said"
 		return 0
 	fi
+	# shellcheck disable=SC2086 # SWAPPED: one name a line
 	names=$(printf '%s\n' $SWAPPED "$@" | sed 's/[][\.*^$]/\\&/g' |
 		paste -sd'|')
 	re="^$(printf '%s' "$SMARTCP" | sed 's/[][\.*^$]/\\&/g'): skipping (file|directory) '([^']*/)?($names)', as it was replaced while being copied\$"

@@ -44,6 +44,7 @@ serialize race "the swapper must get a CPU when the copy makes a name"
 race_setup
 # the walk's own check (t-swap-race): the first copy, found again by name
 # for the second, is no longer the one it made
+# shellcheck disable=SC2034 # read by race_outcome
 RACE_ALSO_SAID="^$SMARTCP: cannot create hard link 'D/y' to 'D/x': Stale file handle\$"
 
 cd "$T"
@@ -86,10 +87,10 @@ attempt() {
 
 # variant LABEL ATTEMPTS ATTEMPT-ARGS...
 variant() {
-	local label=$1 n=$2 i
+	local label=$1 n=$2
 	shift 2
 	race_begin "$label"
-	for i in $(seq "$(runs "$n")"); do
+	for _ in $(seq "$(runs "$n")"); do
 		attempt "$@"
 	done
 	race_verdict

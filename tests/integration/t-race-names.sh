@@ -187,7 +187,7 @@ pass "4 done"
 
 # the raced backup: D/f renamed to D/f~, then a symlink put at D/f
 race_begin "--backup, a symlink at the name"
-for i in $(seq "$(runs 40)"); do
+for _ in $(seq "$(runs 40)"); do
 	attacker_dir D
 	printf 'old\n' >D/f
 	chown "$ATTACKER" D/f

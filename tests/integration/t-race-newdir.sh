@@ -15,8 +15,9 @@
 # owner and mode, with the attacker still able to rename what is in it).
 # Variants: -a, -r, -j4 -a.
 #
-# Every attempt: when the swap happened, the attacker's directory (in
-# the swapped name's place now) is empty and still the attacker's; the run either ended as a clean copy (the swap came after
+# Every attempt: when the swap happened, the attacker's directory
+# (found by its inode number, wherever the copy left it) is empty and
+# still the attacker's; the run either ended as a clean copy (the swap came after
 # the open: the copy went on in its own directory, D/.swap.0 now) or exits
 # 1 with "skipping directory 'D/t', as it was replaced while being copied"
 # and nothing else; a run with no swap copied the tree (diff -r).
@@ -44,18 +45,19 @@ chmod 0700 S/t
 
 # attempt SMARTCP-OPTIONS...
 attempt() {
-	local in
+	local in ino sw
 	attacker_dir D
 	race_try D -k dir -- "$@" S/t D/
-	if [ -n "$SWAPPED" ]; then
-		# the attacker's directory, in the place of the name swapped
-		# (t, or a temporary name the copy made first)
-		sw=D/$SWAPPED
+	for ino in $SWAPPED_INO; do
+		# the attacker's directory, wherever it is now (in the place
+		# of the name swapped, t or a temporary name, or moved on)
+		sw=$(find D -maxdepth 2 -inum "$ino" -print -quit)
+		[ -n "$sw" ] || continue	# removed: none of the tree in it
 		in=$(ls -A "$sw")
 		if [ -n "$in" ] || [ "$(stat -c %u "$sw")" != "$ATTACKER_UID" ]; then
 			race_won "the attacker's $sw ($(stat -c '%A %U' "$sw")) holds: $(printf '%s\n' "$in" | paste -sd' ')"
 		fi
-	fi
+	done
 	race_outcome t
 	if [ -z "$SWAPPED" ] && [ -z "$RACE_CP" ]; then
 		diff -r S/t D/t >/dev/null || race_bad "D/t is not a copy of S/t"
@@ -64,10 +66,10 @@ attempt() {
 
 # variant LABEL ATTEMPTS SMARTCP-OPTIONS...
 variant() {
-	local label=$1 n=$2 i
+	local label=$1 n=$2
 	shift 2
 	race_begin "$label"
-	for i in $(seq "$(runs "$n")"); do
+	for _ in $(seq "$(runs "$n")"); do
 		attempt "$@"
 	done
 	race_verdict

@@ -60,7 +60,7 @@ attempt() {
 	cd "$T"
 	got=$(inode_state victim victim/secret)
 	if [ "$got" != "$WANT" ]; then
-		race_won "the victim is now: $(stat -c '%A %U' victim) holding $(ls victim | paste -sd' ')"
+		race_won "the victim is now: $(stat -c '%A %U' victim) holding $(find victim -mindepth 1 -printf '%f ')"
 		make_victim
 	fi
 	race_outcome b b/f
@@ -73,10 +73,10 @@ attempt() {
 
 # variant LABEL ATTEMPTS MODE-OF-B SMARTCP-OPTIONS...
 variant() {
-	local label=$1 n=$2 i
+	local label=$1 n=$2
 	shift 2
 	race_begin "$label"
-	for i in $(seq "$(runs "$n")"); do
+	for _ in $(seq "$(runs "$n")"); do
 		attempt "$@" --parents a/b/f
 	done
 	race_verdict

@@ -27,12 +27,13 @@
 # Measured (December 2026, 2 CPUs, load 5-6 from other jobs; attempts per
 # variant as below, 10 runs of the test; "won" = attempts that changed a
 # victim):
-#   smartcp 396ad10: -a won 10-14 of 20, -r --preserve=mode 5-13 of 20,
-#     -j4 -a 6-10 of 10, device 6-15 of 20, hard link 15 of 20 (one run);
-#     every run of the test failed (as it must, until the fix).
-#   GNU cp 9.1 (SMARTCP=/bin/cp, no -j): -a 10-17 of 20, -r
-#     --preserve=mode 9-16, -a of the directory 4-10 of 10, device 9-13.
-# Runtime 10-25 s.  This test fails on 396ad10: it is the check of the
+#   smartcp 396ad10: -a won 10-15 of 20, -r --preserve=mode 7-13 of 20,
+#     -j4 -a 6-10 of 10, device 9-15 of 20, hard link 8-17 of 20; every
+#     run of the test failed (as it must, until the fix).
+#   GNU cp 9.1 (SMARTCP=/bin/cp, no -j): -a 5-17 of 20, -r
+#     --preserve=mode 6-16, -a of the directory 4-10 of 10, device 9-13,
+#     hard link 8-10 (3 runs).
+# Runtime 10-30 s.  This test fails on 396ad10: it is the check of the
 # fix.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -94,10 +95,10 @@ attempt() {
 
 # variant LABEL ATTEMPTS ATTEMPT-ARGS...
 variant() {
-	local label=$1 n=$2 i
+	local label=$1 n=$2
 	shift 2
 	race_begin "$label"
-	for i in $(seq "$(runs "$n")"); do
+	for _ in $(seq "$(runs "$n")"); do
 		attempt "$@"
 	done
 	race_verdict

@@ -54,8 +54,10 @@
  *		   second from one before now to two after
  *
  * LOG (stdout when not given) gets one line per swap tried, once PROGRAM
- * has ended: "swapped NAME .swap.N" or "missed NAME .swap.N: ERROR" (the
- * name went away before the exchange), and "planted N" when it planted.
+ * has ended: "swapped NAME .swap.N INODE" (INODE: the number of the
+ * object swapped in, to find it again wherever the copy moved it) or
+ * "missed NAME .swap.N: ERROR" (the name went away before the exchange),
+ * and "planted N" when it planted.
  * Exits with PROGRAM's exit status (128 + N when signal N ended it), 125
  * when it cannot do its part.
  */
@@ -111,6 +113,7 @@ struct conf {
 struct tried {
 	char *name;
 	int err;		/* 0: swapped */
+	ino_t ino;		/* of the object swapped in */
 };
 
 static void die(const char *what, const char *arg)
@@ -275,15 +278,18 @@ static int make_object(int dfd, const struct conf *c, const char *name)
 }
 
 /* The objects to swap in, .swap.0 ... .swap.COUNT-1 in DIR or OBJDIR
- * (by DFD). */
-static void make_objects(int dfd, const struct conf *c)
+ * (by DFD); their inode numbers into T. */
+static void make_objects(int dfd, const struct conf *c, struct tried *t)
 {
 	char name[32];
+	struct stat st;
 
 	for (unsigned i = 0; i < c->count; i++) {
 		snprintf(name, sizeof(name), PREFIX "%u", i);
-		if (make_object(dfd, c, name) < 0)
+		if (make_object(dfd, c, name) < 0 ||
+		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			die("making", name);
+		t[i].ino = st.st_ino;
 	}
 }
 
@@ -431,7 +437,8 @@ static void write_log(FILE *f, const struct conf *c, const struct tried *t,
 			fprintf(f, "missed %s " PREFIX "%u: %s\n", t[i].name,
 				i, strerror(t[i].err));
 		else
-			fprintf(f, "swapped %s " PREFIX "%u\n", t[i].name, i);
+			fprintf(f, "swapped %s " PREFIX "%u %llu\n", t[i].name,
+				i, (unsigned long long)t[i].ino);
 	}
 	if (fflush(f) == EOF || (c->log && fclose(f) == EOF))
 		die("writing", c->log ? c->log : "the log");
@@ -503,7 +510,7 @@ int main(int argc, char **argv)
 	in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (in < 0 || inotify_add_watch(in, c.dir, c.events | IN_ONLYDIR) < 0)
 		die("watching", c.dir);
-	make_objects(dfd[1], &c);
+	make_objects(dfd[1], &c, t);
 	planted = plant(dfd[0], &c, pid);
 	drain(in);
 	if (write(go, "g", 1) != 1)
