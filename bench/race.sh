@@ -19,7 +19,10 @@
 #                 = that directory changed (mode, owner, times, entries)
 #   parents-r     the same with -r
 #   newdir-a      -a of root's tree S/t into D/, D/t swapped for the
-#                 attacker's own directory: won = anything in it
+#                 attacker's own directory: won = anything in it, or it is
+#                 no longer the attacker's
+# What is swapped is the first name the copy makes in the watched
+# directory (a temporary name too), or each of the 8 in fifo-j4.
 # Needs root, setpriv and the swapper (make check builds it).  See
 # bench/README.
 set -euo pipefail
@@ -135,6 +138,7 @@ attacker_dir() {
 # attempt RACE TOOL: one attempt; sets WON, SWAPPED, SAID (0 or 1).
 attempt() {
 	local race=$1 tool=$2 jobs=() dir=D opts=() args=() here=$SCRATCH
+	local ino mine
 	local log=$SCRATCH/swap.log err=$SCRATCH/err
 	[[ $tool == "$CP" ]] || jobs=(-j4)
 	case $race in
@@ -144,10 +148,10 @@ attempt() {
 	fifo-j4) opts=(-t "$SCRATCH/victim/file" -c 8)
 		args=("${jobs[@]}" -a src/t/. D) ;;
 	parents-a | parents-r)
-		opts=(-t "$SCRATCH/victim/dir" -n b) dir=$SCRATCH/D/a
+		opts=(-t "$SCRATCH/victim/dir") dir=$SCRATCH/D/a
 		here=$SCRATCH/src/p
 		args=("-${race#parents-}" --parents a/b/f "$SCRATCH/D/") ;;
-	newdir-a) opts=(-k dir -n t); args=(-a src/root/t D/) ;;
+	newdir-a) opts=(-k dir); args=(-a src/root/t D/) ;;
 	esac
 	rm -rf D
 	attacker_dir D "$dir"
@@ -157,7 +161,12 @@ attempt() {
 	grep -q '^swapped' "$log" && SWAPPED=1
 	grep -q 'replaced while being copied' "$err" && SAID=1
 	if [[ $race == newdir-a ]]; then
-		((SWAPPED)) && [[ -n $(ls -A D/t) ]] && WON=1
+		# the attacker's directory, found by its inode number
+		ino=$(sed -n 's/^swapped [^ ]* [^ ]* \([0-9]*\)$/\1/p' "$log")
+		[[ -z $ino ]] || mine=$(find D -maxdepth 2 -inum "$ino" -print -quit)
+		[[ -n $ino && -n $mine ]] &&
+			[[ -n $(ls -A "$mine") || $(stat -c %u "$mine") != "${ATTACKER%:*}" ]] &&
+			WON=1
 	elif [[ $(victim_state) != "$WANT" ]]; then
 		WON=1
 		make_victims

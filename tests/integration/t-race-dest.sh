@@ -11,7 +11,11 @@
 # owning D) has planted a symlink to root's $T/victim (0600), and onto D/g,
 # a dangling symlink to $T/nothing; options: none, -f, -a, -p,
 # --remove-destination, -a --remove-destination, -f --remove-destination,
-# -n, -u, --backup.  Each runs once with GNU cp and once with smartcp on
+# -n, -u, --backup, --attributes-only, -a --attributes-only (which gives
+# the file the link leads to the source's owner and mode, as cp does);
+# and the attacker's FIFO (4777) copied onto D/f with -a, -r and -a -f
+# (the link is replaced, as cp does).
+# Each runs once with GNU cp and once with smartcp on
 # the same fresh setup; exit status, messages (program name aside), the
 # victim (mode, owner, size, mtime, bytes) and what D holds (types, link
 # targets, bytes) must be the same.
@@ -37,7 +41,9 @@ cd "$T"
 mkdir S S/dir
 printf "the attacker's bytes\n" >S/f
 printf 'in a directory\n' >S/dir/e
+mkfifo S/p
 chown -R "$ATTACKER" S
+chmod 4777 S/p	# after chown, which clears set-user-ID
 touch -d '2003-04-05 06:07:08' S/f
 
 setup() {
@@ -99,9 +105,14 @@ same() {
 
 say "a planted destination symlink"
 for o in "" -f -a -p --remove-destination "-a --remove-destination" \
-	 "-f --remove-destination" -n -u --backup; do
+	 "-f --remove-destination" -n -u --backup --attributes-only \
+	 "-a --attributes-only"; do
 	same "$o S/f D/f"
 	same "$o S/f D/g"
+done
+# a FIFO copied onto the planted link replaces the link
+for o in -a -r "-a -f"; do
+	same "$o S/p D/f"
 done
 setup
 v=$(inode_state victim)
