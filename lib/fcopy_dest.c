@@ -216,8 +216,10 @@ int sc_fcopy_open_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
 	struct sc_copier *c = f->c;
-	int flags = (c->flags & SC_COPY_VERIFY ? O_RDWR : O_WRONLY) |
-		    O_CLOEXEC | O_NOCTTY;
+	/* a known-bad stack may have the copy verified (plan.h) */
+	int flags = ((c->flags & SC_COPY_VERIFY) ||
+		     sc_plan_may_verify(f->rep->src_fs, c->kernel) ?
+		     O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
 	int e;
 
 	if (f->given_out) {
@@ -291,6 +293,15 @@ static int plan_for_verify(struct fcopy *f)
 	return 0;
 }
 
+/* Can the open destination be read back for a verification? */
+static bool readable_back(const struct fcopy *f)
+{
+	int fl = fcntl(f->out, F_GETFL);
+
+	return S_ISREG(f->ost.st_mode) && fl >= 0 &&
+	       (fl & O_ACCMODE) == O_RDWR && lseek(f->out, 0, SEEK_CUR) >= 0;
+}
+
 /* What the open destination is, what a signal or a failure does to it,
  * and the plan for the data.  0 or -errno (then
  * sc_fcopy_abandon_file()). */
@@ -332,7 +343,12 @@ int sc_fcopy_prepare_destination(struct fcopy *f)
 					f->out, f->exclusive && dir_facts ?
 					NULL : &f->ost, f->shared);
 	sc_fcopy_make_plan(f, &f->ist, f->ost.st_mode);
-	if (c->flags & SC_COPY_VERIFY) {
+	/* A verification a known-bad stack asks for, where the copy cannot
+	 * be read back: the roads it was for are left out instead. */
+	if (rep->plan.verify && !(c->flags & SC_COPY_VERIFY) &&
+	    !readable_back(f))
+		sc_plan_unverifiable(&rep->plan);
+	if ((c->flags & SC_COPY_VERIFY) || rep->plan.verify) {
 		int e = plan_for_verify(f);
 
 		if (e < 0)

@@ -349,6 +349,25 @@ static void stacks_apply(const struct sc_plan_input *in, const char *why[],
 	}
 }
 
+bool sc_plan_may_verify(const struct sc_fs_facts *src, struct sc_kernel kernel)
+{
+	uint32_t rows = src ? src->stacks : 0;
+
+	for (size_t i = 0; rows; i++, rows >>= 1) {
+		const struct stack *row = &stacks_table[i];
+		enum stack_match m;
+
+		if (!(rows & 1))
+			continue;
+		m = stacks_match(row, src, NULL, kernel);
+		/* a row that may hold verifies what it would skip */
+		if ((m == STACK_MAYBE && row->action == STACK_SKIP) ||
+		    (m != STACK_NO && row->action == STACK_VERIFY))
+			return true;
+	}
+	return false;
+}
+
 /* ---- the plan --------------------------------------------------------------- */
 
 /* The roads' reasons into WHY, and what known-bad stacks ask of PLAN. */

@@ -60,6 +60,12 @@ void sc_plan_repair(struct sc_plan *ret);
  * SC_COPY_NO_DATA). */
 void sc_plan_none(struct sc_plan *ret, const char *why);
 
+/* Could a plan for a source on SRC (facts; the destination's not known
+ * yet) on KERNEL ask for the copy to be verified (a known-bad stack
+ * suspected, or one that may hold)?  Then the destination is opened so
+ * that it can be read back. */
+bool sc_plan_may_verify(const struct sc_fs_facts *src, struct sc_kernel kernel);
+
 /* PLAN asked for a verification (PLAN->verify) that cannot be made (a
  * destination that cannot be read back): the roads it was for are left
  * out instead, for their rows' reasons. */
