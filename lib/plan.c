@@ -242,6 +242,21 @@ static const char *why_used(const struct sc_plan_input *in, int r)
 
 static const char *const learned_why = N_("learned from an earlier file");
 
+/* Would a verification catch what ROW saw (corrupt bytes, not a hang)? */
+static bool stack_verifiable(const struct stack *row)
+{
+	return !strcmp(row->seen, "corruption");
+}
+
+/* What a row that may hold does: corruption is what a verification
+ * catches, so its roads are taken and the copy proved; a hang it cannot
+ * catch, and those roads are skipped as where the row holds. */
+static enum stack_action maybe_action(const struct stack *row)
+{
+	return row->action == STACK_SKIP && row->roads &&
+	       stack_verifiable(row) ? STACK_VERIFY : row->action;
+}
+
 /* Would road R be tried, as far as WHY and the input tell? */
 static bool road_open(const struct sc_plan_input *in, const char *const why[],
 		      int r)
@@ -297,15 +312,17 @@ static void row_apply(const struct sc_plan_input *in, const char *why[],
 		forced = open;
 	else if (in->reflink == SC_REFLINK_ALWAYS)
 		forced = open & SC_ROAD_BIT(SC_ROAD_CLONE);
-	/* A row that may hold: the copy is proved instead. */
-	if (maybe && action == STACK_SKIP)
-		action = STACK_VERIFY;
+	/* Hole detection that lied is not used, even where the row only
+	 * may hold: reading the holes as zeros is cheaper than a proof. */
+	holes = holes && action == STACK_SKIP;
+	plan->no_holes |= holes;
+	if (maybe)
+		action = maybe_action(row);
 	if (action == STACK_SKIP) {
 		for (int r = 0; r < SC_ROAD__MAX; r++)
 			if ((open & ~forced) & (1u << r))
 				why[r] = row->why;
-		plan->no_holes |= holes;
-	} else if (action == STACK_VERIFY) {
+	} else if (action == STACK_VERIFY && open) {
 		plan->verify = true;
 	}
 	if (!a)
@@ -313,8 +330,8 @@ static void row_apply(const struct sc_plan_input *in, const char *why[],
 	a->action = (unsigned char)action;
 	a->roads |= (unsigned char)open;
 	a->forced |= (unsigned char)forced;
-	a->holes |= holes && action == STACK_SKIP;
-	a->verify |= action == STACK_VERIFY;
+	a->holes |= holes;
+	a->verify |= action == STACK_VERIFY && open;
 	a->maybe = maybe;
 }
 
@@ -328,24 +345,32 @@ static void stacks_apply(const struct sc_plan_input *in, const char *why[],
 	uint32_t rows = (in->src_fs ? in->src_fs->stacks : 0) |
 			(in->dst_fs ? in->dst_fs->stacks : 0);
 
-	for (size_t i = 0; rows; i++, rows >>= 1) {
-		const struct stack *row = &stacks_table[i];
-		enum stack_match m;
-		unsigned open = 0;
-		bool h;
+	/* The rows that skip first: a road another row would verify or
+	 * name may not be taken at all. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; (rows >> i) != 0; i++) {
+			const struct stack *row = &stacks_table[i];
+			enum stack_match m;
+			unsigned open = 0;
+			bool h;
 
-		if (!(rows & 1))
-			continue;
-		m = stacks_match(row, in->src_fs, in->dst_fs, in->kernel);
-		if (m == STACK_NO)
-			continue;
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if ((row->roads & mask & (1u << r)) &&
-			    road_open(in, why, r))
-				open |= 1u << r;
-		h = holes && row->holes && looks_for_holes(in);
-		if (open || h)
-			row_apply(in, why, plan, i, m == STACK_MAYBE, open, h);
+			if (!(rows & (1u << i)))
+				continue;
+			m = stacks_match(row, in->src_fs, in->dst_fs,
+					 in->kernel);
+			if (m == STACK_NO ||
+			    ((m == STACK_MAYBE ? maybe_action(row) :
+			      row->action) == STACK_SKIP) != (pass == 0))
+				continue;
+			for (int r = 0; r < SC_ROAD__MAX; r++)
+				if ((row->roads & mask & (1u << r)) &&
+				    road_open(in, why, r))
+					open |= 1u << r;
+			h = holes && row->holes && looks_for_holes(in);
+			if (open || h)
+				row_apply(in, why, plan, i, m == STACK_MAYBE,
+					  open, h);
+		}
 	}
 }
 
@@ -361,8 +386,9 @@ bool sc_plan_may_verify(const struct sc_fs_facts *src, struct sc_kernel kernel)
 			continue;
 		m = stacks_match(row, src, NULL, kernel);
 		/* a row that may hold verifies what it would skip */
-		if ((m == STACK_MAYBE && row->action == STACK_SKIP) ||
-		    (m != STACK_NO && row->action == STACK_VERIFY))
+		if (m != STACK_NO &&
+		    (m == STACK_MAYBE ? maybe_action(row) : row->action) ==
+		    STACK_VERIFY)
 			return true;
 	}
 	return false;

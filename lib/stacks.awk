@@ -5,7 +5,14 @@
 #                                                         "Stacks smartcp
 #                                                         guards against"
 #   awk -v mode=tsv -f lib/stacks.awk lib/stacks.txt     one line a row, for
-#                                                         tests/stacks-doc.sh
+#                                                         the tests: id, cite,
+#                                                         fs, side, kernel,
+#                                                         module, param, libc,
+#                                                         roads, seen, action,
+#                                                         source, date, a
+#                                                         stack where it holds
+#                                                         (--assume-fs, Linux)
+#                                                         and one where not
 # A row that breaks the rules of lib/stacks.txt's header stops it with a
 # message naming the line, and status 1.
 
@@ -288,6 +295,50 @@ function row(r,    k, w, nw, a, roads, holes, m, p, d, why, does) {
 	WHY[r] = why
 	DOES[r] = does
 	ACTION[r] = a
+	example(r)
+}
+
+# A stack where row R holds (EX_FS[r] for both ends, as --assume-fs
+# takes it, on Linux EX_K[r]), and one next to it where it does not
+# (CLEAR_FS[r], CLEAR_K[r]; "" when only the type makes the row: no
+# such stack).  Rows of action none have none.
+function example(r,    w, k, lo, hi, p, v) {
+	EX_FS[r] = EX_K[r] = CLEAR_FS[r] = CLEAR_K[r] = ""
+	if (ACTION[r] == "none")
+		return
+	split(V[r, "fs"], w, " ")
+	EX_FS[r] = w[1]
+	EX_K[r] = "6.1"	# any kernel: an LTS one, for the example
+	if (V[r, "kernel"] != "any") {
+		lo = V[r, "kernel"]
+		hi = ""
+		if (index(lo, "-")) {
+			hi = substr(lo, index(lo, "-") + 1)
+			lo = substr(lo, 1, index(lo, "-") - 1)
+		} else {
+			hi = lo
+		}
+		EX_K[r] = lo != "" ? lo : hi
+		CLEAR_FS[r] = EX_FS[r]
+		split(hi != "" ? hi : lo, v, ".")
+		CLEAR_K[r] = hi != "" ? v[1] "." (v[2] + 1) : v[1] "." (v[2] - 1)
+	}
+	if (r in MOD) {
+		split(V[r, "module"], w, " ")
+		lo = w[2]
+		hi = w[k = split(V[r, "module"], w, " ")]
+		lo = index(lo, "-") == 1 ? substr(lo, 2) : \
+		     substr(lo, 1, index(lo "-", "-") - 1)
+		hi = substr(hi, index(hi, "-") + 1)
+		EX_FS[r] = EX_FS[r] "@" lo
+		split(hi, v, ".")
+		CLEAR_FS[r] = w[1] "@" v[1] "." v[2] "." (v[3] + 1)
+		CLEAR_K[r] = EX_K[r]
+		if (P[r] >= 0) {
+			EX_FS[r] = EX_FS[r] "," param_name[P[r]] "=" PV[r]
+			CLEAR_FS[r] = CLEAR_FS[r] "," param_name[P[r]] "=" PV[r]
+		}
+	}
 }
 
 function emit_c(    r, p) {
@@ -337,6 +388,8 @@ function emit_c(    r, p) {
 		printf("%s", cwrap("libc_text", T[r, "libc"], 0))
 		printf("%s", cwrap("action_name", ACTION[r], 0))
 		printf("%s", cwrap("side_name", V[r, "side"], 0))
+		printf("%s", cwrap("example", EX_FS[r], 0))
+		printf("%s", cwrap("example_kernel", EX_K[r], 0))
 		print "\t},"
 	}
 	print "};"
@@ -391,12 +444,14 @@ function emit_readme(    r, how) {
 
 function emit_tsv(    r) {
 	for (r = 1; r <= n; r++)
-		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t" \
+		       "%s\t%s\t%s\t%s\t%s\n",
 		       ID[r], V[r, "cite"], V[r, "fs"], V[r, "side"],
 		       T[r, "kernel"], T[r, "module"], T[r, "param"],
 		       T[r, "libc"], ROADS[r] (HOLES[r] == "true" ? \
 		       (ROADS[r] != "" ? " " : "") "holes" : ""),
-		       V[r, "seen"], ACTION[r], V[r, "source"], V[r, "date"])
+		       V[r, "seen"], ACTION[r], V[r, "source"], V[r, "date"],
+		       EX_FS[r], EX_K[r], CLEAR_FS[r], CLEAR_K[r])
 }
 
 END {

@@ -170,7 +170,8 @@ int sc_stack_info(size_t i, struct sc_stack_info *ret)
 		.roads = row->roads, .holes = row->holes, .seen = row->seen,
 		.action = row->action_name, .why = row->why,
 		.does = row->does, .what = row->what, .source = row->source,
-		.date = row->date,
+		.date = row->date, .example = row->example,
+		.example_kernel = row->example_kernel,
 	};
 	size = ret->size;
 	memset(ret, 0, size);

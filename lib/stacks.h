@@ -63,6 +63,9 @@ struct stack {
 	/* The conditions as text, for the tables people read. */
 	const char *kernel_text, *module_text, *param_text, *libc_text;
 	const char *action_name, *side_name;
+	/* A stack where the row holds, as --assume-fs takes it for both
+	 * ends, and its Linux ("" for action none). */
+	const char *example, *example_kernel;
 };
 
 extern const struct stack stacks_table[];

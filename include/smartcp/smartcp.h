@@ -274,6 +274,10 @@ struct sc_stack_info {
 	const char *what;	/* what was seen, and where it was fixed */
 	const char *source;	/* where it was reported (a URL) */
 	const char *date;	/* ... and when: "2023-11-14" */
+	/* A stack where the row holds, for both ends, as
+	 * sc_fs_facts_assume() takes it ("zfs@2.2.0"), and its Linux
+	 * ("6.1"); "" for a row of action "none". */
+	const char *example, *example_kernel;
 };
 /* Fills RET (RET->size set by the caller) with row I of the table.  0,
  * -ERANGE past the last row, -EINVAL (RET NULL or too small). */
@@ -297,13 +301,16 @@ struct sc_advisory {
 	bool holes;		/* hole detection is not used */
 	bool verify;		/* the copy is verified because of it */
 	bool maybe;		/* a fact the row needs is unknown (the
-				 * module's version): it may hold, and its
-				 * "skip" became "verify" */
+				 * module's version): it may hold; roads it
+				 * would skip for corruption are taken and
+				 * verified instead ("verify"), the others
+				 * skipped, hole detection not used */
 	const char *why;	/* the row's reason (its WHY) */
 };
 /* The I-th row that holds for PLAN's facts and concerns a road it would
- * take (or its hole detection), in the table's order.  0, -ERANGE past
- * the last, -EINVAL (a NULL, RET->size too small). */
+ * take (or its hole detection): the rows that skip first, then the
+ * others, each in the table's order.  0, -ERANGE past the last, -EINVAL
+ * (a NULL, RET->size too small). */
 int sc_plan_advisory(const struct sc_plan *plan, unsigned i,
 		     struct sc_advisory *ret);
 
