@@ -219,32 +219,32 @@ void sc_report_advice(FILE *f, const struct sc_advisory *a, bool translate)
 
 	fprintf(f, "%s: ", a->id);
 	if (a->maybe) {
-		fputs(TR("may hold (module version unknown)"), f);
+		fputs(TR(N_("may hold (module version unknown)")), f);
 		sep = "; ";
 	}
 	sc_report_roads(roads, sizeof(roads), taken);
 	if (taken || a->verify) {
 		fputs(sep, f);
 		if (a->verify && !taken)
-			fputs(TR("the copy verified"), f);
+			fputs(TR(N_("the copy verified")), f);
 		else if (!strcmp(a->action, "skip"))
-			fprintf(f, TR("%s skipped"), roads);
+			fprintf(f, TR(N_("%s skipped")), roads);
 		else if (a->verify)
-			fprintf(f, TR("%s taken, the copy verified"), roads);
+			fprintf(f, TR(N_("%s taken, the copy verified")), roads);
 		else if (!strcmp(a->action, "fallback"))
-			fprintf(f, TR("%s taken, the next road goes on if it fails"),
+			fprintf(f, TR(N_("%s taken, the next road goes on if it fails")),
 				roads);
 		else
-			fprintf(f, TR("%s taken"), roads);
+			fprintf(f, TR(N_("%s taken")), roads);
 		sep = "; ";
 	}
 	if (a->holes) {
-		fprintf(f, "%s%s", sep, TR("no hole detection with SEEK_DATA"));
+		fprintf(f, "%s%s", sep, TR(N_("no hole detection with SEEK_DATA")));
 		sep = "; ";
 	}
 	if (a->forced) {
 		fputs(sep, f);
-		fprintf(f, TR("%s forced"), sc_report_roads(roads,
+		fprintf(f, TR(N_("%s forced")), sc_report_roads(roads,
 			sizeof(roads), a->forced));
 	}
 #undef TR
