@@ -358,6 +358,7 @@ function emit_c(    r, p) {
 	print nparams ? " };" : " NULL };"
 	print "const size_t stacks_params_count = " nparams ";"
 	print ""
+	emit_types()
 	print "const struct stack stacks_table[] = {"
 	for (r = 1; r <= n; r++) {
 		print "\t{"
@@ -394,6 +395,47 @@ function emit_c(    r, p) {
 	}
 	print "};"
 	print "const size_t stacks_count = ARRAY_SIZE(stacks_table);"
+}
+
+# The rows that act, by filesystem type, and the module whose version
+# rows about the type name: what every lookup of facts asks, kept apart
+# from the table and without pointers, so that a copy between other
+# filesystems touches one page of constants and relocates nothing.
+function emit_types(    r, w, k, t, nt, any, seen, list, i) {
+	nt = 0
+	any = 0
+	for (r = 1; r <= n; r++) {
+		if (ACTION[r] == "none")
+			continue
+		if (V[r, "fs"] == "*") {
+			any = any + 2 ^ (r - 1)
+			continue
+		}
+		k = split(V[r, "fs"], w, " ")
+		for (i = 1; i <= k; i++) {
+			t = w[i]
+			if (!(t in seen)) {
+				seen[t] = ++nt
+				list[nt] = t
+				ROWS[t] = 0
+				TMOD[t] = ""
+			}
+			ROWS[t] = ROWS[t] + 2 ^ (r - 1)
+			if ((r in MOD) && TMOD[t] == "")
+				TMOD[t] = MOD[r]
+		}
+	}
+	print "const uint32_t stacks_any_rows = " sprintf("0x%08x", any) ";"
+	print "const struct stack_type stacks_types[] = {"
+	for (i = 1; i <= nt; i++) {
+		if (length(list[i]) >= 32 || length(TMOD[list[i]]) >= 16)
+			fail("type " list[i] " or its module: too long a name")
+		printf("\t{ %s, %s, 0x%08x },\n", cstr(list[i]),
+		       cstr(TMOD[list[i]]), ROWS[list[i]])
+	}
+	print "};"
+	print "const size_t stacks_types_count = ARRAY_SIZE(stacks_types);"
+	print ""
 }
 
 # TEXT broken at blanks into lines of at most 72 columns, each after
@@ -459,8 +501,8 @@ END {
 		exit 1
 	if (n == 0)
 		fail("no rows")
-	if (n > 32)
-		fail("more than 32 rows: plans keep them as bits of a word")
+	if (n > 31)
+		fail("more than 31 rows: plans keep them as bits of a word")
 	for (r = 1; r <= n; r++)
 		row(r)
 	if (nparams > 4)

@@ -9,26 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Is TYPE one of the blank-separated LIST ("*": any)? */
-static bool type_in(const char *type, const char *list)
-{
-	size_t n = strlen(type);
-
-	if (!strcmp(list, "*"))
-		return true;
-	if (!n)
-		return false;
-	for (const char *p = list; *p;) {
-		size_t w = strcspn(p, " ");
-
-		if (w == n && !strncmp(p, type, n))
-			return true;
-		p += w;
-		p += strspn(p, " ");
-	}
-	return false;
-}
-
 /* Rows that act: a row with action none is only told, never applied. */
 static bool acts(const struct stack *row)
 {
@@ -37,20 +17,18 @@ static bool acts(const struct stack *row)
 
 uint32_t stacks_for_type(const char *type)
 {
-	uint32_t rows = 0;
-
-	for (size_t i = 0; type && i < stacks_count; i++)
-		if (acts(&stacks_table[i]) && type_in(type, stacks_table[i].fs))
-			rows |= 1u << i;
-	return rows;
+	for (size_t i = 0; type && i < stacks_types_count; i++)
+		if (!strcmp(type, stacks_types[i].type))
+			return stacks_types[i].rows | stacks_any_rows;
+	return stacks_any_rows;
 }
 
 const char *stacks_module_of(const char *type)
 {
-	for (size_t i = 0; type && i < stacks_count; i++)
-		if (acts(&stacks_table[i]) && stacks_table[i].module &&
-		    type_in(type, stacks_table[i].fs))
-			return stacks_table[i].module;
+	for (size_t i = 0; type && i < stacks_types_count; i++)
+		if (!strcmp(type, stacks_types[i].type))
+			return stacks_types[i].module[0] ?
+			       stacks_types[i].module : NULL;
 	return NULL;
 }
 

@@ -68,7 +68,19 @@ struct stack {
 	const char *example, *example_kernel;
 };
 
+/* A filesystem type rows name, the rows (bits, by index) that act on it,
+ * and the module whose version they name ("" for none). */
+struct stack_type {
+	char type[32];
+	char module[16];
+	uint32_t rows;
+};
+
 extern const struct stack stacks_table[];
+extern const struct stack_type stacks_types[];
+extern const size_t stacks_types_count;
+/* The rows that act on any type ("*"). */
+extern const uint32_t stacks_any_rows;
 extern const size_t stacks_count;
 /* The parameters rows name, and each one's module. */
 extern const char *const stacks_params[];
