@@ -461,8 +461,9 @@ function emit_readme(    r, how) {
 	print "-----------------------------"
 	print ""
 	printf("%s", wrap("Some filesystem, kernel and module versions have " \
-	      "corrupted data, hung or failed through a fast road while the " \
-	      "copy said success.  smartcp knows them (lib/stacks.txt, shown " \
+	      "corrupted data through a fast road while the copy said " \
+	      "success, or hung, or failed and left an empty file.  smartcp " \
+	      "knows them (lib/stacks.txt, shown " \
 	      "by `smartcp --rules` and in smartcp(1)); where the facts of a " \
 	      "copy match one, the plan acts on it and --explain, --json and " \
 	      "-v name the row:", "", ""))
