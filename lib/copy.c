@@ -651,8 +651,11 @@ static int copy_data(struct sc_engine *eng, int in, int out,
 	e = 1;
 	/* Sparse source: fewer blocks than its size (cp's test).  Never on
 	 * generated files, whose sizes and blocks mean nothing, and only
-	 * into a file that can hold holes (hole_size). */
-	if (eng->sparse != SC_SPARSE_NEVER && src_sparse && hole_size)
+	 * into a file that can hold holes (hole_size); nor where SEEK_DATA
+	 * is known to report holes where data is (the plan's no_holes: a
+	 * known-bad stack, OpenZFS zfs#15526). */
+	if (eng->sparse != SC_SPARSE_NEVER && src_sparse && hole_size &&
+	    !plan->no_holes)
 		e = copy_extents(&r);
 	if (e == 1) {
 		x->in_off = x->out_off = 0;

@@ -342,8 +342,10 @@ int sc_fcopy_open_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
 	struct sc_copier *c = f->c;
-	int flags = (c->flags & SC_COPY_VERIFY ? O_RDWR : O_WRONLY) |
-		    O_CLOEXEC | O_NOCTTY;
+	/* a known-bad stack may have the copy verified (plan.h) */
+	int flags = ((c->flags & SC_COPY_VERIFY) ||
+		     sc_plan_may_verify(f->rep->src_fs, c->kernel) ?
+		     O_RDWR : O_WRONLY) | O_CLOEXEC | O_NOCTTY;
 	int e;
 
 	if (f->given_out) {
@@ -430,6 +432,23 @@ static int plan_for_verify(struct fcopy *f)
 	return 0;
 }
 
+/* Can the destination be read back for a verification?  Open for
+ * reading and writing, and seekable; to explain, what the copy would open
+ * (read-write where a known-bad stack may ask for it: a regular file, or
+ * the caller's descriptor as it is). */
+static bool readable_back(const struct fcopy *f)
+{
+	int fd = f->dry ? (f->given_out ? f->a->dst_fd : -1) : f->out;
+	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+
+	if (!S_ISREG(f->ost.st_mode))
+		return false;
+	if (fd < 0)
+		return f->dry;
+	return fl >= 0 && (fl & O_ACCMODE) == O_RDWR &&
+	       lseek(fd, 0, SEEK_CUR) >= 0;
+}
+
 /* The open destination's stat (F->ost) and facts.  0 or -errno, said. */
 static int dest_facts(struct fcopy *f)
 {
@@ -491,7 +510,13 @@ static int plan_data(struct fcopy *f)
 		sc_plan_none(&rep->plan, sc_why_no_data);
 		return 0;
 	}
-	if ((f->c->flags & SC_COPY_VERIFY) && (e = plan_for_verify(f)) < 0)
+	/* A verification a known-bad stack asks for, where the copy cannot
+	 * be read back: the roads it was for are left out instead. */
+	if (rep->plan.verify && !(f->c->flags & SC_COPY_VERIFY) &&
+	    !readable_back(f))
+		sc_plan_unverifiable(&rep->plan);
+	if (((f->c->flags & SC_COPY_VERIFY) || rep->plan.verify) &&
+	    (e = plan_for_verify(f)) < 0)
 		return e;
 	if (!rep->plan.n_use) {
 		rep->res.err = -EOPNOTSUPP;

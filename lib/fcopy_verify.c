@@ -104,7 +104,8 @@ static int settle_changed(struct fcopy *f, bool generated)
 static bool src_sparse(const struct fcopy *f)
 {
 	return f->size_trusted && S_ISREG(f->ist.st_mode) &&
-	       (uint64_t)f->ist.st_blocks * 512 < (uint64_t)f->ist.st_size;
+	       (uint64_t)f->ist.st_blocks * 512 < (uint64_t)f->ist.st_size &&
+	       !f->rep->plan.no_holes;	/* SEEK_DATA not to be trusted */
 }
 
 /* The copy again, through read_write, after a verification that failed
@@ -319,7 +320,8 @@ int sc_fcopy_copy_and_verify(struct fcopy *f)
 	if (sc_fcopy_canceled(f))
 		return -ECANCELED;
 	eng->sparse = c->sparse;
-	eng->verify = c->flags & SC_COPY_VERIFY;
+	/* --verify, or a known-bad stack's plan (plan.h) */
+	eng->verify = (c->flags & SC_COPY_VERIFY) || rep->plan.verify;
 	eng->cancel = &f->x->cancel;
 	eng->done = 0;
 	/* The end of a regular file on a local filesystem, whose stat can
@@ -371,7 +373,7 @@ int sc_fcopy_copy_and_verify(struct fcopy *f)
 			ev->side = rep->res.side;
 		return data_error(f, e);
 	}
-	if (c->flags & SC_COPY_VERIFY)
+	if (eng->verify)
 		return rep->change.how == SC_CHANGE_NONE ? verify(f) :
 		       verify_changed(f, generated);
 	if (rep->change.how != SC_CHANGE_NONE)

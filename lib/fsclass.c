@@ -195,6 +195,7 @@ static const struct {
 	{ "gfs2", true },	{ "ocfs2", true },	{ "bcachefs", true },
 	{ "zfs", false },	{ "nfs4", false },	{ "smbfs", false },
 	{ "9p", false },	{ "afs", false },	{ "glusterfs", false },
+	{ "ecryptfs", false },
 };
 
 const char *sc_fs_type_name(size_t i)
@@ -210,19 +211,29 @@ const char *sc_fs_type_name(size_t i)
 	return NULL;
 }
 
-int sc_fs_facts_assume(const char *type, int fs, int mount,
+int sc_fs_facts_assume(const char *spec, int fs, int mount,
 		       struct sc_fs_facts **ret)
 {
 	bool blockdev = false, found = false;
 	unsigned long magic = 0;
 	struct sc_fs_facts *f;
+	const char *at;
+	char type[sizeof(f->type)];
 	size_t i;
+	int e;
 
 	if (!ret)
 		return -EINVAL;
 	*ret = NULL;
-	if (!type)
+	if (!spec)
 		return -EINVAL;
+	/* TYPE@MODULE_VERSION[,PARAMETER=VALUE...] */
+	at = strchr(spec, '@');
+	i = at ? (size_t)(at - spec) : strlen(spec);
+	if (i >= sizeof(type))
+		return -ENAMETOOLONG;
+	memcpy(type, spec, i);
+	type[i] = '\0';
 	for (i = 0; !found && i < ARRAY_SIZE(known); i++)
 		if (!strcmp(type, known[i].name)) {
 			found = true;
@@ -245,8 +256,6 @@ int sc_fs_facts_assume(const char *type, int fs, int mount,
 		found = true;
 	if (!found)
 		return -ENOENT;
-	if (strlen(type) >= sizeof(f->type))
-		return -ENAMETOOLONG;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
@@ -256,6 +265,11 @@ int sc_fs_facts_assume(const char *type, int fs, int mount,
 	snprintf(f->identity, sizeof(f->identity), "assumed:%d", fs);
 	f->cls = sc_fs_classify(type, magic, blockdev);
 	f->can_clone = sc_fs_can_clone(type, f->cls);
+	f->stacks = stacks_for_type(type);
+	if (at && (e = module_facts_assume(f, at + 1)) < 0) {
+		free(f);
+		return e;
+	}
 	*ret = f;
 	return 0;
 }

@@ -405,6 +405,7 @@ static const struct sc_fs_facts *facts_done(struct entry *e)
 		e->from[SC_FACT_IDENTITY] = SC_ORIGIN_MAGIC;
 	}
 	f->can_clone = sc_fs_can_clone(f->type, f->cls);
+	module_facts_read(f);
 	return f;
 }
 

@@ -16,6 +16,8 @@
 
 #include <smartcp/smartcp.h>
 
+#include "stacks.h"
+
 /* What is known of one filesystem (the public side reads it through the
  * sc_fs_facts_* accessors). */
 struct sc_fs_facts {
@@ -37,6 +39,17 @@ struct sc_fs_facts {
 	enum sc_fs_class cls;
 	enum sc_tristate can_clone;
 	bool assumed;		/* made by sc_fs_facts_assume: the caller's */
+	/* Known-bad stacks (stacks.h): the rows about this type, and the
+	 * module behind it where rows name its version (read only then):
+	 * its version, the parameters rows name, and both as --assume-fs
+	 * takes them after '@' ("2.2.0-1,zfs_bclone_enabled=0"; "" when
+	 * nothing was read). */
+	uint32_t stacks;
+	bool module_known;	/* MODVER holds the module's version */
+	struct stack_version modver;
+	unsigned params_known;	/* bits of stacks_params[] read */
+	long param[STACK_PARAMS_MAX];
+	char module[64];
 };
 
 /* The same as sc_fsinfo_lookup, from explicit values (no I/O but the
@@ -126,6 +139,20 @@ enum sc_fs_class sc_fs_classify_from(const char *type, unsigned long magic,
 /* The type name of the filesystem with statfs magic MAGIC; "" when the
  * tables do not know it. */
 const char *sc_fs_type_from_magic(unsigned long magic);
+
+/* ---- the module behind a filesystem (modfacts.c) ------------------------ */
+
+/* Sets F's known-bad stacks (F->stacks, by its type) and, where they
+ * name its module's version, reads that version and the parameters the
+ * rows name: from /sys/module, or from the directory that
+ * $SMARTCP_SYS_MODULE names (for tests).  What cannot be read stays
+ * unknown. */
+void module_facts_read(struct sc_fs_facts *f);
+/* What --assume-fs says after '@', SPEC ("2.2.0" or
+ * "2.2.3,zfs_bclone_enabled=1"), into F, whose type is set.  0, -EINVAL
+ * (not a version, a parameter without a number), -ENOENT (a parameter
+ * no row about F's type names), -ENAMETOOLONG. */
+int module_facts_assume(struct sc_fs_facts *f, const char *spec);
 
 /* ---- mounts: statmount(2) and mountinfo (mountinfo.c) ------------------- */
 

@@ -3,6 +3,7 @@
 #include "common.h"
 #include "fsinfo.h"
 #include "plan.h"
+#include "stacks.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -172,20 +173,22 @@ static const char *why_not_range(const struct sc_plan_input *in)
 	return N_("different filesystems (EXDEV since Linux 5.19)");
 }
 
-/* Will copy_file_range take the file: the rules let it, the input allows
- * it, and it was not learned to fail for this pair?  Only then may it
- * keep splice out (issue 29: splice was left out "because copy_file_range
- * serves one filesystem" where copy_file_range was not allowed, or had
- * failed, and the copy fell to read_write or to nothing). */
-static bool range_serves(const struct sc_plan_input *in)
+/* Will copy_file_range take the file: the rules (and the known-bad
+ * stacks: WHY_RANGE) let it, the input allows it, and it was not learned
+ * to fail for this pair?  Only then may it keep splice out (issue 29:
+ * splice was left out "because copy_file_range serves one filesystem"
+ * where copy_file_range was not allowed, or had failed, and the copy fell
+ * to read_write or to nothing). */
+static bool range_serves(const struct sc_plan_input *in, const char *why_range)
 {
 	unsigned range = 1u << SC_ROAD_RANGE;
 
-	return !why_not_range(in) && (in->roads & range) &&
-	       !(in->learned & range);
+	return !why_range && (in->roads & range) && !(in->learned & range);
 }
 
-static const char *why_not_splice(const struct sc_plan_input *in)
+/* RANGE_SERVES: range_serves(). */
+static const char *why_not_splice(const struct sc_plan_input *in,
+				  bool range_serves)
 {
 	bool src_pipe = S_ISFIFO(in->src_mode), dst_pipe = S_ISFIFO(in->dst_mode);
 
@@ -202,7 +205,7 @@ static const char *why_not_splice(const struct sc_plan_input *in)
 		return NULL;
 	if (!S_ISREG(in->src_mode))
 		return N_("source is not a regular file or a pipe");
-	if (same_fs(in) && range_serves(in))
+	if (same_fs(in) && range_serves)
 		return N_("copy_file_range serves one filesystem");
 	return NULL;	/* measured: beats read/write across filesystems */
 }
@@ -239,18 +242,178 @@ static const char *why_used(const struct sc_plan_input *in, int r)
 	}
 }
 
-void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
-{
-	const char *why[SC_ROAD__MAX];
-	static const char *const learned =
-		N_("learned from an earlier file");
+/* ---- known-bad stacks (stacks.h) ---------------------------------------- */
 
-	if (!in || !plan)
+static const char *const learned_why = N_("learned from an earlier file");
+
+/* Would a verification catch what ROW saw (corrupt bytes, not a hang)? */
+static bool stack_verifiable(const struct stack *row)
+{
+	return !strcmp(row->seen, "corruption");
+}
+
+/* What a row that may hold does: corruption is what a verification
+ * catches, so its roads are taken and the copy proved; a hang it cannot
+ * catch, and those roads are skipped as where the row holds. */
+static enum stack_action maybe_action(const struct stack *row)
+{
+	return row->action == STACK_SKIP && row->roads &&
+	       stack_verifiable(row) ? STACK_VERIFY : row->action;
+}
+
+/* Would road R be tried, as far as WHY and the input tell? */
+static bool road_open(const struct sc_plan_input *in, const char *const why[],
+		      int r)
+{
+	unsigned bit = 1u << r;
+
+	if (why[r] || !(in->roads & bit))
+		return false;
+	if (in->roads_forced)
+		return true;
+	if (in->reflink == SC_REFLINK_ALWAYS)
+		return r == SC_ROAD_CLONE;	/* clone or nothing */
+	return !(in->learned & bit);
+}
+
+/* Would the data step look for holes with SEEK_DATA: a regular source
+ * whose size may be believed, into what can hold holes, unless every
+ * block is to be written? */
+static bool looks_for_holes(const struct sc_plan_input *in)
+{
+	return S_ISREG(in->src_mode) && !sc_plan_size_untrusted(in->src_fs) &&
+	       (S_ISREG(in->dst_mode) || S_ISBLK(in->dst_mode)) &&
+	       in->sparse != SC_SPARSE_NEVER;
+}
+
+/* PLAN's advice for row I, added when new; NULL when there is no room
+ * (more rows hold than PLAN_ADVICE_MAX: their effects still apply). */
+static struct plan_advice *advice_of(struct sc_plan *plan, size_t i)
+{
+	for (int k = 0; k < plan->n_advice; k++)
+		if (plan->advice[k].row == i)
+			return &plan->advice[k];
+	if (plan->n_advice == PLAN_ADVICE_MAX)
+		return NULL;
+	plan->advice[plan->n_advice] = (struct plan_advice){ .row = i };
+	return &plan->advice[plan->n_advice++];
+}
+
+/* Row I, which holds (MAYBE: may hold), on the roads of MASK that would
+ * be tried (OPEN) and on hole detection (HOLES). */
+static void row_apply(const struct sc_plan_input *in, const char *why[],
+		      struct sc_plan *plan, size_t i, bool maybe,
+		      unsigned open, bool holes)
+{
+	const struct stack *row = &stacks_table[i];
+	struct plan_advice *a = advice_of(plan, i);
+	enum stack_action action = row->action;
+	unsigned forced = 0;
+
+	/* The caller's word wins (--road; --reflink=always for the clone),
+	 * and the report names the row. */
+	if (in->roads_forced)
+		forced = open;
+	else if (in->reflink == SC_REFLINK_ALWAYS)
+		forced = open & SC_ROAD_BIT(SC_ROAD_CLONE);
+	/* Hole detection that lied is not used, even where the row only
+	 * may hold: reading the holes as zeros is cheaper than a proof. */
+	holes = holes && action == STACK_SKIP;
+	plan->no_holes |= holes;
+	if (maybe)
+		action = maybe_action(row);
+	if (action == STACK_SKIP) {
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if ((open & ~forced) & (1u << r))
+				why[r] = row->why;
+	} else if (action == STACK_VERIFY && open) {
+		plan->verify = true;
+	}
+	if (!a)
 		return;
+	a->action = (unsigned char)action;
+	a->roads |= (unsigned char)open;
+	a->forced |= (unsigned char)forced;
+	a->holes |= holes;
+	a->verify |= action == STACK_VERIFY && open;
+	a->maybe = maybe;
+}
+
+/* The rows about either end that hold for IN, on the roads of MASK (and,
+ * with HOLES, on hole detection): each skips the roads it is about, or
+ * asks for the copy to be verified, or is only named; a row is recorded
+ * only where it concerns a road the plan would take. */
+static void stacks_apply(const struct sc_plan_input *in, const char *why[],
+			 struct sc_plan *plan, unsigned mask, bool holes)
+{
+	uint32_t rows = (in->src_fs ? in->src_fs->stacks : 0) |
+			(in->dst_fs ? in->dst_fs->stacks : 0);
+
+	/* The rows that skip first: a road another row would verify or
+	 * name may not be taken at all. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; (rows >> i) != 0; i++) {
+			const struct stack *row = &stacks_table[i];
+			enum stack_match m;
+			unsigned open = 0;
+			bool h;
+
+			if (!(rows & (1u << i)))
+				continue;
+			m = stacks_match(row, in->src_fs, in->dst_fs,
+					 in->kernel);
+			if (m == STACK_NO ||
+			    ((m == STACK_MAYBE ? maybe_action(row) :
+			      row->action) == STACK_SKIP) != (pass == 0))
+				continue;
+			for (int r = 0; r < SC_ROAD__MAX; r++)
+				if ((row->roads & mask & (1u << r)) &&
+				    road_open(in, why, r))
+					open |= 1u << r;
+			h = holes && row->holes && looks_for_holes(in);
+			if (open || h)
+				row_apply(in, why, plan, i, m == STACK_MAYBE,
+					  open, h);
+		}
+	}
+}
+
+bool sc_plan_may_verify(const struct sc_fs_facts *src, struct sc_kernel kernel)
+{
+	uint32_t rows = src ? src->stacks : 0;
+
+	for (size_t i = 0; rows; i++, rows >>= 1) {
+		const struct stack *row = &stacks_table[i];
+		enum stack_match m;
+
+		if (!(rows & 1))
+			continue;
+		m = stacks_match(row, src, NULL, kernel);
+		/* a row that may hold verifies what it would skip */
+		if (m != STACK_NO &&
+		    (m == STACK_MAYBE ? maybe_action(row) : row->action) ==
+		    STACK_VERIFY)
+			return true;
+	}
+	return false;
+}
+
+/* ---- the plan --------------------------------------------------------------- */
+
+/* The roads' reasons into WHY, and what known-bad stacks ask of PLAN. */
+static void plan_why(const struct sc_plan_input *in, const char *why[],
+		     struct sc_plan *plan)
+{
+	bool serves;
+
 	why[SC_ROAD_CLONE] = why_not_clone(in);
 	why[SC_ROAD_RANGE] = why_not_range(in);
-	why[SC_ROAD_SPLICE] = why_not_splice(in);
 	why[SC_ROAD_RW] = NULL;
+	/* Before splice, which asks whether copy_file_range serves. */
+	stacks_apply(in, why, plan, SC_ROAD_BIT(SC_ROAD_CLONE) |
+		     SC_ROAD_BIT(SC_ROAD_RANGE), true);
+	serves = range_serves(in, why[SC_ROAD_RANGE]);
+	why[SC_ROAD_SPLICE] = why_not_splice(in, serves);
 
 	/* --reflink=always: clone or nothing, as in GNU cp. */
 	if (in->reflink == SC_REFLINK_ALWAYS && !in->roads_forced) {
@@ -260,11 +423,23 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 
 	/* If copy_file_range can serve and splice was only a fallback for it,
 	 * keep splice out: same work, more syscalls. */
-	if (range_serves(in) && !why[SC_ROAD_SPLICE] &&
+	if (serves && !why[SC_ROAD_SPLICE] &&
 	    !in->roads_forced && S_ISREG(in->src_mode) &&
 	    S_ISREG(in->dst_mode) && !same_fs(in) &&
 	    !sc_kernel_at_least(in->kernel, 5, 19))
 		why[SC_ROAD_SPLICE] = N_("copy_file_range does the same in the kernel");
+	stacks_apply(in, why, plan, SC_ROAD_BIT(SC_ROAD_SPLICE), false);
+}
+
+void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
+{
+	const char *why[SC_ROAD__MAX];
+
+	if (!in || !plan)
+		return;
+	plan->verify = plan->no_holes = false;
+	plan->n_advice = 0;
+	plan_why(in, why, plan);
 
 	plan->n_use = 0;
 	for (int r = 0; r < SC_ROAD__MAX; r++) {
@@ -279,7 +454,7 @@ void sc_plan_make(const struct sc_plan_input *in, struct sc_plan *plan)
 		if (!w && (in->learned & (1u << r)) && !in->roads_forced &&
 		    r != SC_ROAD_RW &&
 		    !(r == SC_ROAD_CLONE && in->reflink == SC_REFLINK_ALWAYS))
-			w = learned;
+			w = learned_why;
 		plan->step[r].use = !w;
 		plan->step[r].by_option = w && option_reason(w);
 		plan->step[r].why = w ? w : why_used(in, r);
@@ -313,6 +488,28 @@ void sc_plan_none(struct sc_plan *ret, const char *why)
 			.use = false, .by_option = true, .why = why,
 		};
 	ret->n_use = 0;
+	ret->verify = ret->no_holes = false;
+	ret->n_advice = 0;
+}
+
+void sc_plan_unverifiable(struct sc_plan *plan)
+{
+	for (int k = 0; k < plan->n_advice; k++) {
+		struct plan_advice *a = &plan->advice[k];
+		unsigned roads = a->roads & ~a->forced;
+
+		if (!a->verify)
+			continue;
+		for (int r = 0; r < SC_ROAD__MAX; r++)
+			if ((roads & (1u << r)) && plan->step[r].use) {
+				plan->step[r].use = false;
+				plan->step[r].why = stacks_table[a->row].why;
+				plan->n_use--;
+			}
+		a->action = STACK_SKIP;
+		a->verify = false;
+	}
+	plan->verify = false;
 }
 
 const char sc_why_stream_verify[] = N_("verification of a stream");
@@ -383,4 +580,37 @@ bool sc_plan_by_option(const struct sc_plan *plan, enum sc_road road)
 {
 	return plan && (unsigned)road < SC_ROAD__MAX &&
 	       plan->step[road].by_option;
+}
+
+int sc_plan_advisory(const struct sc_plan *plan, unsigned i,
+		     struct sc_advisory *ret)
+{
+	static const char *const actions[] = {
+		[STACK_SKIP] = "skip", [STACK_VERIFY] = "verify",
+		[STACK_FALLBACK] = "fallback", [STACK_NOTE] = "note",
+		[STACK_NONE] = "none",
+	};
+	const struct plan_advice *a;
+	struct sc_advisory v;
+	size_t size;
+
+	if (!plan || !ret || ret->size < offsetof(struct sc_advisory, why) +
+					 sizeof(ret->why))
+		return -EINVAL;
+	if (i >= (unsigned)plan->n_advice)
+		return -ERANGE;
+	a = &plan->advice[i];
+	v = (struct sc_advisory){
+		.size = ret->size, .stack = a->row,
+		.id = stacks_table[a->row].id,
+		.action = a->action < ARRAY_SIZE(actions) ?
+			  actions[a->action] : "?",
+		.roads = a->roads, .forced = a->forced, .holes = a->holes,
+		.verify = a->verify, .maybe = a->maybe,
+		.why = stacks_table[a->row].why,
+	};
+	size = ret->size;
+	memset(ret, 0, size);
+	memcpy(ret, &v, MIN(size, sizeof(v)));
+	return 0;
 }

@@ -78,10 +78,13 @@ smartcp options:\n\
       --assume-fs=TYPE[:TYPE]  with --explain: plan as if the files were on\n\
                                  one filesystem of type TYPE, or the source on\n\
                                  the first type and the destination on another\n\
-                                 filesystem of the second (such as nfs4:ext4)\n\
+                                 filesystem of the second (such as nfs4:ext4);\n\
+                                 TYPE@VERSION also names the version of its\n\
+                                 module (such as zfs@2.2.0)\n\
       --rules                  print the rules that choose the roads: for each\n\
                                  kind of filesystem pair and kernel version,\n\
-                                 the roads in order and why others are skipped\n\
+                                 the roads in order and why others are skipped;\n\
+                                 then the known-bad stacks\n\
       --road=LIST              use only these roads, for experiments: any of\n\
                                  clone, copy_file_range, splice, read_write\n\
       --verify                 read the destination back and compare it with\n\

@@ -411,15 +411,30 @@ static int apply_kernel(struct sc_options *o, const char *arg)
 	return 0;
 }
 
-/* One type of --assume-fs into DST.  0, or -EINVAL (said). */
+/* One type of --assume-fs into DST: TYPE, or TYPE@VERSION[,NAME=VALUE...]
+ * with the version and parameters of its module (known-bad stacks).  0,
+ * or -EINVAL (said). */
 static int assume_type(const char *type, char *dst, size_t size)
 {
 	struct sc_fs_facts *f;
+	char name[64];
+	size_t n = strcspn(type, "@");
+	int e = sc_fs_facts_assume(type, 1, 1, &f);
 
-	if (sc_fs_facts_assume(type, 1, 1, &f) == 0 && strlen(type) < size) {
+	if (e == 0 && strlen(type) < size) {
 		sc_fs_facts_free(f);
 		strcpy(dst, type);
 		return 0;
+	}
+	/* a type smartcp knows, with a module part it cannot read */
+	if (type[n] && n < sizeof(name)) {
+		memcpy(name, type, n);
+		name[n] = '\0';
+		if (sc_fs_facts_assume(name, 1, 1, &f) == 0) {
+			sc_fs_facts_free(f);
+			sc_report_usage(SC_USAGE_ASSUME_FS, type, "--assume-fs");
+			return -EINVAL;
+		}
 	}
 	sc_report_usage(SC_USAGE_UNKNOWN_FS, type, "--assume-fs");
 	sc_report_known_types();

@@ -144,6 +144,9 @@ static void explain_fs(const char *label, const struct sc_fs_facts *fs,
 	/* "assumed", like the labels, is for scripts: not translated */
 	printf("%s%s", assumed ? "assumed " : "",
 	       sc_fs_facts_type(fs)[0] ? sc_fs_facts_type(fs) : "?");
+	/* the module's version, where known-bad stacks name it */
+	if (sc_fs_facts_module(fs)[0])
+		printf("@%s", sc_fs_facts_module(fs));
 	if (sc_fs_facts_source(fs) &&
 	    strcmp(sc_fs_facts_source(fs), sc_fs_facts_type(fs)))
 		printf(" %s", sc_fs_facts_source(fs));
@@ -188,6 +191,80 @@ static void explain_origins(const struct sc_report *rep,
 	putchar('\n');
 }
 
+const char *sc_report_roads(char *buf, size_t size, unsigned roads)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (roads & SC_ROAD_BIT(r) && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s",
+						len ? ", " : "",
+						sc_road_name((enum sc_road)r));
+	return buf;
+}
+
+bool sc_report_advice_acts(const struct sc_advisory *a)
+{
+	return a->forced || a->holes || a->verify ||
+	       (!strcmp(a->action, "skip") && (a->roads & ~a->forced));
+}
+
+void sc_report_advice(FILE *f, const struct sc_advisory *a, bool translate)
+{
+#define TR(s) (translate ? _(s) : (s))
+	unsigned taken = a->roads & ~a->forced;
+	const char *sep = "";
+	char roads[96];
+
+	fprintf(f, "%s: ", a->id);
+	if (a->maybe) {
+		fputs(TR(N_("may hold (module version unknown)")), f);
+		sep = "; ";
+	}
+	sc_report_roads(roads, sizeof(roads), taken);
+	if (taken || a->verify) {
+		fputs(sep, f);
+		if (a->verify && !taken)
+			fputs(TR(N_("the copy verified")), f);
+		else if (!strcmp(a->action, "skip"))
+			fprintf(f, TR(N_("%s skipped")), roads);
+		else if (a->verify)
+			fprintf(f, TR(N_("%s taken, the copy verified")), roads);
+		else if (!strcmp(a->action, "fallback"))
+			fprintf(f, TR(N_("%s taken, the next road goes on if it fails")),
+				roads);
+		else
+			fprintf(f, TR(N_("%s taken")), roads);
+		sep = "; ";
+	}
+	if (a->holes) {
+		fprintf(f, "%s%s", sep, TR(N_("no hole detection with SEEK_DATA")));
+		sep = "; ";
+	}
+	if (a->forced) {
+		fputs(sep, f);
+		fprintf(f, TR(N_("%s forced")), sc_report_roads(roads,
+			sizeof(roads), a->forced));
+	}
+#undef TR
+}
+
+/* "  advisory: ROW: WHAT (WHY)" for each row of the known-bad stacks
+ * that holds for REC's plan.  The label is an interface, like "plan:";
+ * what follows is said in words, translated. */
+static void explain_advice(const struct sc_record *rec)
+{
+	struct sc_advisory a = { .size = sizeof(a) };
+
+	for (unsigned i = 0; sc_plan_advisory(rec->plan, i, &a) == 0; i++) {
+		printf("  %-8s ", "advisory:");
+		sc_report_advice(stdout, &a, true);
+		printf(" (%s)\n", _(a.why));
+		a = (struct sc_advisory){ .size = sizeof(a) };
+	}
+}
+
 static void explain_record(const struct sc_report *rep,
 			   const struct sc_record *rec)
 {
@@ -226,6 +303,7 @@ static void explain_record(const struct sc_report *rep,
 		}
 	if (*sep)
 		putchar('\n');
+	explain_advice(rec);
 }
 
 void sc_report_progress_enable(struct sc_report *rep, bool now)
@@ -322,6 +400,22 @@ void sc_report_progress_end(struct sc_report *rep)
 	}
 }
 
+/* -v: "; ROW: WHAT" for each row of the known-bad stacks that changed
+ * what REC's copy did (in English, as -v's other words). */
+static void verbose_advice(FILE *out, const struct sc_record *rec)
+{
+	struct sc_advisory a = { .size = sizeof(a) };
+
+	for (unsigned i = 0; rec->planned &&
+	     sc_plan_advisory(rec->plan, i, &a) == 0; i++) {
+		if (sc_report_advice_acts(&a)) {
+			fputs("; ", out);
+			sc_report_advice(out, &a, false);
+		}
+		a = (struct sc_advisory){ .size = sizeof(a) };
+	}
+}
+
 void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		      FILE *out)
 {
@@ -387,6 +481,7 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		else if (rec->verify == SC_VERIFY_REPAIRED)
 			fprintf(out, ", verify: differed at byte %lld, repaired",
 				(long long)rec->verify_bad);
+		verbose_advice(out, rec);
 		fputs("]", out);
 	}
 	fputc('\n', out);

@@ -160,6 +160,15 @@ void sc_report_rules_case(FILE *out, bool json, const struct sc_rules_row *row);
 /* One row: the kernels, the roads, and why the others are skipped; with
  * JSON one object (a line). */
 void sc_report_rules_row(FILE *out, bool json, const struct sc_rules_row *row);
+/* What the table of known-bad stacks is, before its rows (nothing for
+ * JSON). */
+void sc_report_rules_stacks_intro(FILE *out, bool json);
+/* One row of the known-bad stacks, ST, and PLAN, the plan for a copy
+ * within one filesystem of its example stack (NULL: none); with JSON
+ * one object (a line). */
+void sc_report_rules_stack(FILE *out, bool json,
+			   const struct sc_stack_info *st,
+			   const struct sc_plan *plan);
 
 /* --- messages ---------------------------------------------------------- */
 

@@ -57,4 +57,21 @@ void sc_report_json_record(const struct sc_record *rec,
 /* ROW as one --rules --json object (a line) on OUT. */
 void sc_report_json_rules_row(FILE *out, const struct sc_rules_row *row);
 
+/* Known-bad stacks: what row A did to a plan, as --explain's
+ * "advisory:" line and -v say it ("zfs-bclone-2.2.0: clone,
+ * copy_file_range skipped"), translated when TRANSLATE; without the
+ * row's reason. */
+void sc_report_advice(FILE *f, const struct sc_advisory *a, bool translate);
+/* Whether A changed what the copy does (a road skipped or forced, holes
+ * not looked for, the copy verified), not only named a row. */
+bool sc_report_advice_acts(const struct sc_advisory *a);
+/* "clone, copy_file_range" for SC_ROAD_BIT()s ROADS, into BUF. */
+const char *sc_report_roads(char *buf, size_t size, unsigned roads);
+
+/* STACK, a row of the known-bad stacks, as one --rules --json object on
+ * OUT, with the plan for its example stack (PLAN, on KERNEL; NULL for
+ * none). */
+void sc_report_json_stack(FILE *out, const struct sc_stack_info *stack,
+			  const struct sc_plan *plan);
+
 #endif

@@ -117,9 +117,53 @@ static void json_fs(FILE *f, const char *key, const struct sc_fs_facts *fs,
 		sc_json_string(f, sc_fs_facts_target(fs));
 	else
 		fputs("null", f);
+	/* only where known-bad stacks name the module's version */
+	if (sc_fs_facts_module(fs)[0]) {
+		fputs(",\"module\":", f);
+		sc_json_string(f, sc_fs_facts_module(fs));
+	}
 	if (assumed)
 		fputs(",\"assumed\":true", f);
 	fputs("}", f);
+}
+
+/* ["clone","copy_file_range"] for SC_ROAD_BIT()s ROADS. */
+static void json_roads(FILE *f, unsigned roads)
+{
+	const char *sep = "";
+
+	putc('[', f);
+	for (unsigned r = 0; r < sc_road_count(); r++)
+		if (roads & SC_ROAD_BIT(r)) {
+			fprintf(f, "%s\"%s\"", sep, sc_road_name((enum sc_road)r));
+			sep = ",";
+		}
+	putc(']', f);
+}
+
+/* ,"advisories":[...]: the rows of the known-bad stacks that hold for
+ * PLAN (none: no key, so other plans print as they always did). */
+static void json_advice(FILE *f, const struct sc_plan *plan)
+{
+	struct sc_advisory a = { .size = sizeof(a) };
+
+	for (unsigned i = 0; sc_plan_advisory(plan, i, &a) == 0; i++) {
+		fputs(i ? "," : ",\"advisories\":[", f);
+		fputs("{\"stack\":", f);
+		sc_json_string(f, a.id);
+		fprintf(f, ",\"action\":\"%s\",\"roads\":", a.action);
+		json_roads(f, a.roads);
+		fputs(",\"forced\":", f);
+		json_roads(f, a.forced);
+		fprintf(f, ",\"holes\":%s,\"verify\":%s,\"maybe\":%s,"
+			"\"reason\":", a.holes ? "true" : "false",
+			a.verify ? "true" : "false", a.maybe ? "true" : "false");
+		sc_json_string(f, a.why);
+		putc('}', f);
+		a = (struct sc_advisory){ .size = sizeof(a) };
+	}
+	if (sc_plan_advisory(plan, 0, &a) == 0)
+		putc(']', f);
 }
 
 void sc_report_json_plan(FILE *f, const struct sc_plan *plan)
@@ -144,6 +188,7 @@ void sc_report_json_plan(FILE *f, const struct sc_plan *plan)
 			sep = ",";
 		}
 	fputs("]", f);
+	json_advice(f, plan);
 }
 
 /* "tried", "roads", "road", "bytes" and "holes": what the copy RES did. */
@@ -278,5 +323,51 @@ void sc_report_json_rules_row(FILE *out, const struct sc_rules_row *row)
 		fprintf(out, "\"%d.%d\"", row->to.major, row->to.minor);
 	fputs("},", out);
 	sc_report_json_plan(out, row->plan);
+	fputs("}\n", out);
+}
+
+/* "KEY":"VALUE", or "KEY":null for "" (a condition a row does not
+ * have), after a comma. */
+static void json_text(FILE *out, const char *key, const char *value)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (value && *value)
+		sc_json_string(out, value);
+	else
+		fputs("null", out);
+}
+
+void sc_report_json_stack(FILE *out, const struct sc_stack_info *st,
+			  const struct sc_plan *plan)
+{
+	fputs("{\"stack\":", out);
+	sc_json_string(out, st->id);
+	json_text(out, "cite", st->cite);
+	json_text(out, "title", st->title);
+	json_text(out, "fs", st->fs);
+	json_text(out, "side", st->side);
+	json_text(out, "kernel", st->kernel);
+	json_text(out, "module", st->module);
+	json_text(out, "param", st->param);
+	json_text(out, "libc", st->libc);
+	fputs(",\"roads\":", out);
+	json_roads(out, st->roads);
+	fprintf(out, ",\"holes\":%s", st->holes ? "true" : "false");
+	json_text(out, "seen", st->seen);
+	json_text(out, "action", st->action);
+	json_text(out, "reason", st->why);
+	json_text(out, "does", st->does);
+	json_text(out, "what", st->what);
+	json_text(out, "source", st->source);
+	json_text(out, "date", st->date);
+	if (plan) {
+		fputs(",\"example\":{\"assume_fs\":", out);
+		sc_json_string(out, st->example);
+		fputs(",\"kernel\":", out);
+		sc_json_string(out, st->example_kernel);
+		fputc(',', out);
+		sc_report_json_plan(out, plan);
+		fputc('}', out);
+	}
 	fputs("}\n", out);
 }

@@ -49,7 +49,10 @@ static const struct {
 	[SC_USAGE_ASSUME_FS] = {
 		N_("%s: invalid argument %s for %s\n"), U_AB_LOCALE,
 		N_("Accepted forms: TYPE (both files on one filesystem of that type), or\n"
-		   "SOURCE_TYPE:DEST_TYPE (two filesystems), such as ext4 or nfs4:xfs\n") },
+		   "SOURCE_TYPE:DEST_TYPE (two filesystems), such as ext4 or nfs4:xfs;\n"
+		   "a TYPE may name the version of its module, and parameters of it that\n"
+		   "known-bad stacks name, as TYPE@VERSION[,NAME=VALUE...], such as\n"
+		   "zfs@2.2.0 or zfs@2.2.3,zfs_bclone_enabled=1:ext4\n") },
 	[SC_USAGE_TWO_TARGETS] = {
 		N_("%s: multiple target directories specified\n"), U_NONE,
 		NULL },

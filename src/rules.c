@@ -194,17 +194,66 @@ static int scenario_rows(FILE *out, bool json, const struct scenario *sc,
 	return e < 0 ? e : 0;
 }
 
+/* The plan for a copy within one filesystem of ST's example stack (a
+ * stack where the row holds) into *RET; NULL for a row without one.
+ * 0 or -errno. */
+static int example_plan(const struct sc_stack_info *st, struct sc_plan **ret)
+{
+	struct sc_plan_input in = {
+		.size = sizeof(in), .src_mode = S_IFREG, .dst_mode = S_IFREG,
+		.src_size = 4096, .reflink = SC_REFLINK_AUTO,
+		.sparse = SC_SPARSE_AUTO,
+	};
+	struct sc_fs_facts *f;
+	int e;
+
+	*ret = NULL;
+	if (!st->example || !st->example[0])
+		return 0;
+	e = sc_kernel_parse(st->example_kernel, &in.kernel);
+	if (e < 0 || (e = sc_fs_facts_assume(st->example, 1, 1, &f)) < 0)
+		return e;
+	in.src_fs = in.dst_fs = f;
+	e = sc_plan_new(&in, ret);
+	sc_fs_facts_free(f);
+	return e;
+}
+
+/* The rows of the known-bad stacks, each with the plan for a stack where
+ * it holds: printed by the report's sc_report_rules_stack().  0 or
+ * -errno. */
+static int stack_rows(FILE *out, bool json)
+{
+	struct sc_stack_info st = { .size = sizeof(st) };
+
+	sc_report_rules_stacks_intro(out, json);
+	for (size_t i = 0; sc_stack_info(i, &st) == 0; i++) {
+		struct sc_plan *plan;
+		int e = example_plan(&st, &plan);
+
+		if (e < 0)
+			return e;
+		sc_report_rules_stack(out, json, &st, plan);
+		sc_plan_free(plan);
+		st = (struct sc_stack_info){ .size = sizeof(st) };
+	}
+	return 0;
+}
+
 int sc_rules_print(FILE *out, bool json, const struct sc_kernel *only)
 {
 	struct sc_kernel v[256];
 	size_t nv = kernel_versions(v, ARRAY_SIZE(v));
+	int e;
 
 	sc_report_rules_intro(out, json, only);
 	for (size_t s = 0; s < ARRAY_SIZE(scenarios); s++) {
-		int e = scenario_rows(out, json, &scenarios[s], v, nv, only);
-
+		e = scenario_rows(out, json, &scenarios[s], v, nv, only);
 		if (e < 0)
 			return e;
 	}
+	e = stack_rows(out, json);
+	if (e < 0)
+		return e;
 	return ferror(out) ? -EIO : 0;
 }

@@ -168,10 +168,16 @@ const struct sc_fs_facts *sc_fsinfo_lookup(struct sc_fsinfo *fsi, int fd,
  * the plan about another machine: the class and clone ability a mount of
  * that type would have.  FS says which assumed filesystems are one (their
  * identity is "assumed:FS"), MOUNT which are one mount (the mount id).
- * 0; -ENOENT for a type smartcp does not know (sc_fs_type_name lists
- * them; "fuse.X" is any FUSE filesystem); -ENAMETOOLONG; -EINVAL (TYPE
- * or RET NULL); -ENOMEM.  Free with sc_fs_facts_free (only facts made
- * here: a cache's facts belong to the cache). */
+ * Since API 1.1 TYPE may name the version of the module behind it, and
+ * the module's parameters that known-bad stacks name, as
+ * TYPE@VERSION[,NAME=VALUE...] ("zfs@2.2.0",
+ * "zfs@2.2.3,zfs_bclone_enabled=1"; sc_fs_facts_module() gives them
+ * back); without them the version is unknown, and rows that name one may
+ * hold.  0; -ENOENT for a type smartcp does not know (sc_fs_type_name
+ * lists them; "fuse.X" is any FUSE filesystem) or a parameter no row of
+ * that type names; -EINVAL (TYPE or RET NULL, a VERSION or VALUE that is
+ * no number); -ENAMETOOLONG; -ENOMEM.  Free with sc_fs_facts_free (only
+ * facts made here: a cache's facts belong to the cache). */
 int sc_fs_facts_assume(const char *type, int fs, int mount,
 		       struct sc_fs_facts **ret);
 void sc_fs_facts_free(struct sc_fs_facts *f);
@@ -237,6 +243,93 @@ bool sc_plan_by_option(const struct sc_plan *plan, enum sc_road road);
 /* True when FS's st_size is not the length of its files (the generated
  * filesystems), or FS is unknown (NULL). */
 bool sc_plan_size_untrusted(const struct sc_fs_facts *fs);
+
+/* ---- Known-bad stacks (API 1.1) -------------------------------------- */
+
+/* Where a fast road, or hole detection, has corrupted data, hung or
+ * failed in the field: the filesystem, kernel and module versions, what
+ * went wrong and what a plan does there (smartcp --rules prints the
+ * table).  A plan whose facts match a row acts on it: it leaves out the
+ * roads the row is about (and does not look for holes), or takes them
+ * and has the copy verified, or only names the row; sc_plan_advisory()
+ * says which.  Strings are static and English; WHY and DOES are msgids
+ * of the smartcp text domain. */
+struct sc_stack_info {
+	size_t size;		/* set by the caller:
+				 * sizeof(struct sc_stack_info) */
+	const char *id;		/* "zfs-bclone-2.2.0": never changes */
+	const char *cite;	/* "zfs#15526": the source, short */
+	const char *title;	/* "OpenZFS 2.2.0 with block cloning" */
+	const char *fs;		/* the types, blank-separated; "*": any */
+	const char *side;	/* "source", "dest" or "either": the end
+				 * that must be on it */
+	/* The conditions: "any", "6.17", "6.8 and later", "4.19 and
+	 * earlier", "4.5 to 4.19"; the module and its versions ("zfs 2.2.0",
+	 * "zfs 2.1.4 to 2.1.13, 2.2.0 to 2.2.1"); a parameter of it
+	 * ("zfs_bclone_enabled=1 (default 0)"); the libc ("glibc 2.41 to
+	 * 2.42").  "" where there is none. */
+	const char *kernel, *module, *param, *libc;
+	unsigned roads;		/* SC_ROAD_BIT()s of the roads it is about */
+	bool holes;		/* ... and hole detection (SEEK_DATA) */
+	const char *seen;	/* "corruption", "hang", "empty destination",
+				 * "error" */
+	const char *action;	/* "skip", "verify", "fallback", "note",
+				 * "none" (smartcp cannot meet it) */
+	const char *why;	/* the plan's reason: "known to corrupt data
+				 * on OpenZFS 2.2.0 with block cloning
+				 * (zfs#15526)" */
+	const char *does;	/* what smartcp does there, in words */
+	const char *what;	/* what was seen, and where it was fixed */
+	const char *source;	/* where it was reported (a URL) */
+	const char *date;	/* ... and when: "2023-11-14" */
+	/* A stack where the row holds, for both ends, as
+	 * sc_fs_facts_assume() takes it ("zfs@2.2.0"), and its Linux
+	 * ("6.1"); "" for a row of action "none". */
+	const char *example, *example_kernel;
+};
+/* Fills RET (RET->size set by the caller) with row I of the table.  0,
+ * -ERANGE past the last row, -EINVAL (RET NULL or too small). */
+int sc_stack_info(size_t i, struct sc_stack_info *ret);
+
+/* What a row of the table that holds for a plan's facts does to it. */
+struct sc_advisory {
+	size_t size;		/* set by the caller:
+				 * sizeof(struct sc_advisory) */
+	size_t stack;		/* the row, for sc_stack_info() */
+	const char *id;		/* ... its id */
+	/* "skip": ROADS are left out, hole detection too with HOLES;
+	 * "verify": ROADS are taken and the copy is verified (as with
+	 * SC_COPY_VERIFY); "fallback", "note": ROADS are taken. */
+	const char *action;
+	unsigned roads;		/* the roads of the row the plan would take
+				 * without it (SC_ROAD_BIT()s) */
+	unsigned forced;	/* ... taken all the same: the caller forced
+				 * them (roads_forced; SC_REFLINK_ALWAYS for
+				 * the clone) */
+	bool holes;		/* hole detection is not used */
+	bool verify;		/* the copy is verified because of it */
+	bool maybe;		/* a fact the row needs is unknown (the
+				 * module's version): it may hold; roads it
+				 * would skip for corruption are taken and
+				 * verified instead ("verify"), the others
+				 * skipped, hole detection not used */
+	const char *why;	/* the row's reason (its WHY) */
+};
+/* The I-th row that holds for PLAN's facts and concerns a road it would
+ * take (or its hole detection): the rows that skip first, then the
+ * others, each in the table's order.  0, -ERANGE past the last, -EINVAL
+ * (a NULL, RET->size too small). */
+int sc_plan_advisory(const struct sc_plan *plan, unsigned i,
+		     struct sc_advisory *ret);
+
+/* The module behind F where known-bad stacks name its version (OpenZFS),
+ * as --assume-fs takes it after '@': the version the module gives
+ * ("2.2.0-1"), then ",NAME=VALUE" for each parameter of it that rows
+ * name and that was read ("2.2.3-1,zfs_bclone_enabled=1"); "" when none
+ * was read (and for NULL).  Read from /sys/module only for a type that
+ * rows name, once per filesystem; the directory $SMARTCP_SYS_MODULE
+ * names stands in for /sys/module (for tests). */
+const char *sc_fs_facts_module(const struct sc_fs_facts *f);
 
 /* ---- A source that changed while it was copied ----------------------- */
 

@@ -17,6 +17,11 @@
  *                            changed or traced (O_APPEND, one write a
  *                            line, so threads do not mix lines)
  *   SMARTCP_FAULT_RUN        the shell command of the "run" action
+ *   SMARTCP_FAULT_FSTYPE     TYPE:MOUNTPOINT: statmount(2) says the mount
+ *                            at MOUNTPOINT is of type TYPE, so that the
+ *                            real binary meets a filesystem type the
+ *                            machine does not have (a known-bad stack:
+ *                            SMARTCP_SYS_MODULE gives its module's version)
  *   SMARTCP_FAULT_MATCH      only calls with a file descriptor (or, for
  *                            stat by name, a path) containing this string
  *   SMARTCP_FAULT_MATCH_SRC  ... whose side that is read (read, stat, the
@@ -57,6 +62,10 @@
  *     cachestat     cachestat(2), through syscall() as statmount (no file:
  *                   only without SMARTCP_FAULT_MATCH*); cachestat=enosys
  *                   plays a kernel before 6.5
+ *     seek          lseek, lseek64 asked for SEEK_DATA or SEEK_HOLE (hole
+ *                   detection; other lseek calls pass through): seek=enxio
+ *                   reports no data from there on, as a filesystem that
+ *                   misses dirty data did (OpenZFS zfs#15526)
  *     io_uring_setup  io_uring_setup(2), through syscall() as statmount
  *                   (no file: only without SMARTCP_FAULT_MATCH*);
  *                   io_uring_setup=enosys plays a kernel built without
@@ -185,7 +194,7 @@ int __fxstat64(int ver, int fd, struct stat64 *buf);
 enum call {
 	C_CFR, C_CLONE, C_SPLICE, C_SPLICE_READ, C_SPLICE_WRITE,
 	C_READ, C_WRITE, C_STAT, C_DIREND, C_SYNC, C_MINCORE, C_STATMOUNT,
-	C_CACHESTAT, C_URING, C_MAX
+	C_CACHESTAT, C_URING, C_SEEK, C_MAX
 };
 
 static const struct {
@@ -199,7 +208,7 @@ static const struct {
 	{ "read", C_READ }, { "write", C_WRITE }, { "stat", C_STAT },
 	{ "dirend", C_DIREND }, { "sync", C_SYNC }, { "mincore", C_MINCORE },
 	{ "statmount", C_STATMOUNT }, { "cachestat", C_CACHESTAT },
-	{ "io_uring_setup", C_URING },
+	{ "io_uring_setup", C_URING }, { "seek", C_SEEK },
 };
 
 enum action {
@@ -248,6 +257,7 @@ static int nrules;
 static unsigned hooked;		/* B(call) for every call some rule names */
 static char match_any[PATH_MAX], match_src[PATH_MAX], match_dst[PATH_MAX];
 static char log_path[PATH_MAX];
+static char fstype[64], fstype_at[PATH_MAX];	/* SMARTCP_FAULT_FSTYPE */
 static char *run_cmd;		/* SMARTCP_FAULT_RUN */
 
 /* Bytes moved so far through descriptors that cannot seek (pipes). */
@@ -440,6 +450,17 @@ static void faultshim_init(void)
 	copy_env(match_src, sizeof(match_src), "SMARTCP_FAULT_MATCH_SRC");
 	copy_env(match_dst, sizeof(match_dst), "SMARTCP_FAULT_MATCH_DST");
 	copy_env(log_path, sizeof(log_path), "SMARTCP_FAULT_LOG");
+	copy_env(fstype_at, sizeof(fstype_at), "SMARTCP_FAULT_FSTYPE");
+	if (fstype_at[0]) {
+		size_t n = strcspn(fstype_at, ":");
+
+		if (!fstype_at[n] || !n || n >= sizeof(fstype) ||
+		    fstype_at[n + 1] != '/')
+			die("not TYPE:MOUNTPOINT", fstype_at);
+		memcpy(fstype, fstype_at, n);
+		fstype[n] = '\0';
+		memmove(fstype_at, fstype_at + n + 1, strlen(fstype_at + n));
+	}
 	if (getenv("SMARTCP_FAULT_RUN") && *getenv("SMARTCP_FAULT_RUN"))
 		run_cmd = strdup(getenv("SMARTCP_FAULT_RUN"));
 
@@ -758,6 +779,10 @@ static int describe(const struct io *io, char *buf, size_t size)
 	case C_STATMOUNT:
 		return snprintf(buf, size, "%s(mnt_id=%llu)", io->fn,
 				(unsigned long long)io->id);
+	case C_SEEK:
+		return snprintf(buf, size, "%s(%d<%s>, %lld, %s)", io->fn,
+				io->in, io->in_path, (long long)*io->in_off,
+				io->len ? "SEEK_HOLE" : "SEEK_DATA");
 	case C_CACHESTAT:
 		return snprintf(buf, size, "%s(fd=%llu)", io->fn,
 				(unsigned long long)io->id);
@@ -1425,7 +1450,79 @@ type *fn(DIR *dir)							\
 READDIR_HOOK(readdir, struct dirent)
 READDIR_HOOK(readdir64, struct dirent64)
 
+/* --- lseek(2) for hole detection ----------------------------------------- */
+
+static off64_t do_seek(const char *fn, __typeof__(&lseek64) f, int fd,
+		       off64_t off, int whence)
+{
+	struct io io = IO(fn, C_SEEK);
+	struct verdict v;
+
+	if (!f)
+		return nosys();
+	if ((whence != SEEK_DATA && whence != SEEK_HOLE) ||
+	    !(hooked & B(C_SEEK)))
+		return f(fd, off, whence);
+	io.in = fd;
+	io.in_off = &off;
+	io.len = whence == SEEK_HOLE;	/* for the log */
+	if (!intercept(&io, &v))
+		return f(fd, off, whence);
+	if (v.err)
+		return inject(&io, &v);
+	return finish(&io, &v, f(fd, off, whence));
+}
+
+off_t lseek(int fd, off_t off, int whence)
+{
+	return do_seek("lseek", (__typeof__(&lseek64))NEXT(lseek), fd, off,
+		       whence);
+}
+
+off64_t lseek64(int fd, off64_t off, int whence)
+{
+	return do_seek("lseek64", NEXT(lseek64), fd, off, whence);
+}
+
 /* --- statmount(2), cachestat(2), io_uring_setup(2), through syscall() --- */
+
+/* struct statmount as far as SMARTCP_FAULT_FSTYPE needs it: the
+ * kernel's layout (Linux 6.8 on), its strings after 512 bytes. */
+struct sm_head {
+	uint32_t size, mnt_opts;
+	uint64_t mask;
+	uint32_t sb_dev_major, sb_dev_minor;
+	uint64_t sb_magic;
+	uint32_t sb_flags, fs_type;
+	uint64_t skip[8];
+	uint32_t mnt_root, mnt_point;
+};
+#define SM_STR 512
+#define SM_MNT_POINT 0x0010U
+#define SM_FS_TYPE 0x0020U
+
+/* A statmount reply BUF (SIZE bytes) for the mount at fstype_at: its
+ * type becomes fstype, written over the old one or after the strings. */
+static void say_fstype(void *buf, size_t size)
+{
+	struct sm_head *h = buf;
+	char *str = (char *)buf + SM_STR;
+	size_t len = strlen(fstype);
+
+	if (size < SM_STR || h->size < SM_STR || h->size > size ||
+	    (h->mask & (SM_MNT_POINT | SM_FS_TYPE)) !=
+	    (SM_MNT_POINT | SM_FS_TYPE) ||
+	    h->mnt_point >= h->size - SM_STR || h->fs_type >= h->size - SM_STR ||
+	    strcmp(str + h->mnt_point, fstype_at))
+		return;
+	if (strlen(str + h->fs_type) >= len) {
+		memcpy(str + h->fs_type, fstype, len + 1);
+	} else if (h->size + len + 1 <= size) {
+		h->fs_type = h->size - SM_STR;
+		memcpy(str + h->fs_type, fstype, len + 1);
+		h->size += (uint32_t)len + 1;
+	}
+}
 
 /* glibc has no wrapper for any of them, so smartcp calls syscall(): the
  * libc boundary for them.  Every other system call made this way passes
@@ -1447,6 +1544,13 @@ long syscall(long nr, ...)
 	if (!f) {
 		errno = ENOSYS;
 		return -1;
+	}
+	if (nr == SYS_statmount && fstype[0] && !(hooked & B(C_STATMOUNT))) {
+		long ret = f(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+
+		if (ret == 0)
+			say_fstype((void *)a[1], (size_t)a[2]);
+		return ret;
 	}
 	if (!(nr == SYS_statmount && (hooked & B(C_STATMOUNT))) &&
 	    !(cs && (hooked & B(C_CACHESTAT))) &&

@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, paths_suite());
 	srunner_add_suite(sr, dest_suite());
 	srunner_add_suite(sr, walk_suite());
+	srunner_add_suite(sr, stacks_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

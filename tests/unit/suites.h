@@ -12,4 +12,5 @@ Suite *links_suite(void);
 Suite *paths_suite(void);
 Suite *dest_suite(void);
 Suite *walk_suite(void);
+Suite *stacks_suite(void);
 #endif
