@@ -298,13 +298,6 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline)
 {
-	/* --atomic replaces a regular file by a rename, which gives the name
-	 * a new inode as a removal would (its other names keep the old
-	 * bytes), without the window in which there is no file, and without
-	 * losing it when the copy then fails. */
-	if (o->atomic && !o->attributes_only && S_ISREG(sst->st_mode) &&
-	    S_ISREG(dst_st->st_mode))
-		return false;
 	return o->remove_destination ||
 	       (!o->attributes_only &&
 		((o->preserve_links && dst_st->st_nlink > 1) ||
@@ -468,6 +461,16 @@ static int left_unchanged(struct worker *wk, struct entry *ent,
 	return SC_SETTLED_COPY;
 }
 
+/* Does --atomic replace DST_ST, a destination that must go before SST is
+ * copied (sc_dest_must_remove()), by a rename rather than a removal? */
+static bool replaced_by_rename(const struct sc_options *o,
+			       const struct stat *sst,
+			       const struct stat *dst_st)
+{
+	return o->atomic && !o->attributes_only && S_ISREG(sst->st_mode) &&
+	       S_ISREG(dst_st->st_mode);
+}
+
 /* E's destination (DST), not a directory, is backed up, or removed when
  * it must be before the copy.  SC_SETTLED_COPY, or -errno (said). */
 static int clear_the_way(struct worker *wk, struct entry *ent,
@@ -483,6 +486,18 @@ static int clear_the_way(struct worker *wk, struct entry *ent,
 		if (r == BACKED_UP)
 			e->dst_exists = false;
 	} else if (sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
+		/* --atomic replaces a regular file by a rename, which gives
+		 * the name a new inode as a removal would (its other names
+		 * keep the old bytes), without the window in which there is
+		 * no file, and without losing it when the copy then fails.
+		 * The new file is made as it is where the old one went
+		 * first: with the source's mode and the copier's owner, not
+		 * the old file's (a 0600 secret must not take a 0644 file's
+		 * mode). */
+		if (replaced_by_rename(o, &e->sst, &e->dst_st)) {
+			e->dst_exists = false;
+			return SC_SETTLED_COPY;
+		}
 		if (!o->explain &&
 		    (r = sc_dest_remove(&wk->msgs, dst, o->verbose,
 					true)) < 0)

@@ -39,8 +39,9 @@ bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
 /* Must an existing DST_ST (not a directory) be removed before SST is
  * copied there: --remove-destination, a file with other names that
  * --preserve=links must not write through, or something that is not a
- * regular file put in place of a link that is not followed?  Never a
- * regular file that --atomic replaces with a rename. */
+ * regular file put in place of a link that is not followed?  (A regular
+ * file that --atomic replaces is not removed: the rename of a file made
+ * as new replaces it.) */
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline);
 

@@ -74,6 +74,10 @@ START_TEST(removed_first_when_links_or_types_ask_for_it)
 	ck_assert(!sc_dest_must_remove(&o, &src, &dst, false));
 	o.remove_destination = true;
 	ck_assert(sc_dest_must_remove(&o, &src, &dst, false));
+	/* --atomic too: its temporary is then made as a new file */
+	o.atomic = true;
+	ck_assert(sc_dest_must_remove(&o, &src, &dst, false));
+	o.atomic = false;
 	o.remove_destination = false;
 	/* --preserve=links: a file with other names is not written
 	 * through */
