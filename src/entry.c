@@ -111,7 +111,7 @@ int sc_entry_set_meta(struct worker *wk, int in, int out,
 		      const struct stat *st, const struct sc_made *m,
 		      unsigned made)
 {
-	const struct sc_attrs_env env = {
+	struct sc_attrs_env env = {
 		.o = wk->run->o, .privileged = wk->run->privileged,
 		.msgs = &wk->msgs,
 	};
