@@ -325,11 +325,14 @@ _noinline_ int sc_dest_stat(struct worker *wk, struct entry *ent,
 	const struct sc_options *o = wk->run->o;
 	bool as_regular = !o->recursive || o->copy_contents;
 	mode_t mode = e->sst.st_mode;
+	int r = sc_seen_dir_again(wk->run->seen, wk, e);
 	bool use_lstat = (!S_ISREG(mode) &&
 			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
 			 o->symbolic_link || o->hard_link ||
 			 o->backup != SC_BACKUP_NONE || o->remove_destination;
 
+	if (r < 0)
+		return r;
 	e->dst_exists = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
 				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
 	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {

@@ -102,7 +102,8 @@ struct decision {
 /* The destination of E (the entry ENT, on WK: the walk's worker) as cp
  * sees it: through a symlink when the data of a regular file will be
  * written there; the name itself when it is to be replaced or backed
- * up.  0, or -errno (said). */
+ * up.  0, or -errno (said), also when E is a directory an earlier
+ * operand named (sc_seen_dir_again()). */
 int sc_dest_stat(struct worker *wk, struct entry *ent, struct decision *e);
 
 /* What cp decides about E's existing destination before it copies: the

@@ -99,6 +99,9 @@ static const struct {
 	[SC_FAIL_NEW_SYMLINK] = {
 		N_("will not copy %s through just-created symlink %s"),
 		"overwrite", AB, ELOOP },
+	[SC_FAIL_DIR_LINK] = {
+		N_("will not create hard link %s to directory %s"),
+		"link", AB, EMLINK },
 	[SC_FAIL_BACKUP] = { N_("cannot backup %s"), "backup", A, EIO },
 	[SC_FAIL_UNBACKUP] = { N_("cannot un-backup %s"), "backup", A, EIO },
 	[SC_FAIL_BACKUP_SOURCE] = {
