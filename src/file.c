@@ -438,6 +438,19 @@ static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
 	return failure(wk, e);
 }
 
+/* -v: an --atomic copy F renamed a new file over a file with other names
+ * (hard links), which keep the old bytes: a rename cannot put new data
+ * in the inode they share, as a copy in place does (smartcp(1), under
+ * --atomic).  (Where cp would have removed the old file first, the walk
+ * handed over no old file.) */
+static void say_links_left(struct worker *wk, const struct file_copy *f)
+{
+	if (f->atomic && f->dst_st && S_ISREG(f->dst_st->st_mode) &&
+	    f->dst_st->st_nlink > 1 &&
+	    !(sc_copy_report_flags(f->rep) & SC_REPORT_UNCHANGED))
+		sc_report_warn(&wk->msgs, SC_WARN_LINKS_LEFT, 0, f->dst, NULL);
+}
+
 int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
 		      const char *dst,
 		      const struct stat *sst, const struct stat *dst_st,
@@ -506,6 +519,8 @@ int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 		fill_record(&rec, f.rep);
 		say_events(wk, &f);
 		r = outcome(wk, ent, &f, e, &t0);
+		if (r == 0 && o->verbose)
+			say_links_left(wk, &f);
 	}
 	if (pre_in >= 0)
 		close(pre_in);

@@ -162,6 +162,11 @@ static const struct {
 	[SC_WARN_DIR_TWICE] = {
 		N_("warning: source directory %s specified more than once"),
 		NULL, A, 0 },
+	/* TRANSLATORS: under -v, after --atomic renamed a new file over a
+	 * file with other names (hard links) */
+	[SC_WARN_LINKS_LEFT] = {
+		N_("warning: %s had other hard links; --atomic replaced it, and they keep the old data"),
+		NULL, A, 0 },
 };
 
 const char *sc_report_fail_text(enum sc_fail what)

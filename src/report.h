@@ -287,6 +287,7 @@ enum sc_fail {
 	SC_FAIL_PARENTS_DEST,	/* with --parents, the destination must ... */
 	SC_WARN_FILE_TWICE,	/* warning: source file 'A' specified ... */
 	SC_WARN_DIR_TWICE,	/* warning: source directory 'A' specified ... */
+	SC_WARN_LINKS_LEFT,	/* warning: 'A' had other hard links; ... */
 	SC_FAIL__COUNT
 };
 
