@@ -11,6 +11,7 @@
 # bytes ("cannot backup ...: File name too long", exit 1).  Same case
 # runner as t-cp-compat.sh (lib-compat.sh): status, output, messages and
 # the files left.
+# shellcheck disable=SC2016 # the cases' $N is their shell's
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-compat.sh"
