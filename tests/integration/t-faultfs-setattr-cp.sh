@@ -130,3 +130,35 @@ for err in EPERM ENOSYS; do
 	done
 done
 pass "$n cases: messages, quoting, exit status, mode, owner and bytes as GNU cp's"
+
+say "a tree, onto directories that are there and into new ones"
+mkdir -p tree/sub
+echo x >tree/sub/f
+chmod 750 tree tree/sub
+chown -R 65534:65534 tree/sub/f
+n=0
+for err in EPERM ENOSYS; do
+	for opts in -rp -a "-r --preserve=mode" -r; do
+		for d in existing new; do
+			for how in gnu ours; do
+				c=m/tree.$err.${opts// /}.$d.$how
+				mkdir -p "$c"
+				[ "$d" = new ] || mkdir -p "$c/tree/sub"
+				setfattr -n user.fault -v "setattr=$err" -- "$c" \
+					$([ "$d" = new ] || echo "$c/tree" "$c/tree/sub")
+				cpb=$GNU_CP
+				[ "$how" = gnu ] || cpb=$T/ours/cp
+				rc=0
+				# shellcheck disable=SC2086 # options are words
+				LC_ALL=C.UTF-8 "$cpb" $opts tree "$c/" 2>"$how.err" || rc=$?
+				out=$(<"$how.err")
+				out=${out//"$cpb: "/cp: }
+				res[$how]="exit $rc, $(cd "$c" && find . -printf '%p %m %u\n' | sort | tr '\n' ' ')stderr: ${out//"$c/"/D/}"
+			done
+			[ "${res[gnu]}" = "${res[ours]}" ] ||
+				fail "$err, cp $opts of a tree, $d directories: GNU cp: ${res[gnu]}; smartcp as cp: ${res[ours]}"
+			n=$((n + 1))
+		done
+	done
+done
+pass "$n trees as GNU cp copies them"
