@@ -35,61 +35,79 @@ OPTSETS=("" "-f" "--remove-destination" "-f --remove-destination" "-b"
 	"--preserve=links --no-preserve=mode")
 OLDMODES="644 444 600 4755 2664"
 
-# one DIR: a fresh directory (all may write in it) with a 0600 source
-# owned by 65534, and an old destination of mode $2 owned by 65534 with
-# a second name (so that --preserve=links does not write through it).
-one() {
-	rm -rf "$1"
-	mkdir "$1"
-	chmod 0777 "$1"
-	printf secret >"$1/s"
-	chown 65534:65534 "$1/s"
-	chmod 600 "$1/s"
-	printf old >"$1/t"
-	chown 65534:65534 "$1/t"
-	chmod "$2" "$1/t"
-	ln "$1/t" "$1/t2"
-}
+# Every case directory, made at once by one python3 (a dozen processes a
+# case would take most of the test's time): c/USER.OPTS.MODE.HOW (all may
+# write in it) with a 0600 source s owned by 65534, and an old
+# destination t of mode MODE owned by 65534 with a second name t2 (so
+# that --preserve=links does not write through it).
+python3 - "${#OPTSETS[@]}" $OLDMODES <<'PY' || fail "cannot make the cases"
+import os, sys
+n, modes = int(sys.argv[1]), sys.argv[2:]
+os.mkdir('c')
+for user in ('root', 'nobody'):
+    for i in range(n):
+        for m in modes:
+            for how in ('gnu', 'plain', 'atomic'):
+                d = 'c/%s.%d.%s.%s' % (user, i, m, how)
+                os.mkdir(d)
+                os.chmod(d, 0o777)
+                for name, data, mode in (('s', b'secret', 0o600),
+                                         ('t', b'old', int(m, 8))):
+                    p = d + '/' + name
+                    with open(p, 'wb') as f:
+                        f.write(data)
+                    os.chown(p, 65534, 65534)
+                    os.chmod(p, mode)
+                os.link(d + '/t', d + '/t2')
+PY
 
+declare -A res
 n=0 kept=0
 for user in root nobody; do
 	run=()
 	# shellcheck disable=SC2206 # NB is words
 	[ "$user" = root ] || run=($NB)
-	for opts in "${OPTSETS[@]}"; do
+	for i in "${!OPTSETS[@]}"; do
+		opts=${OPTSETS[$i]}
 		for m in $OLDMODES; do
+			c=c/$user.$i.$m
 			for how in gnu plain atomic; do
-				one "$how" "$m"
 				rc=0
 				# shellcheck disable=SC2086 # opts are words
 				case $how in
-				gnu) "${run[@]}" "$GNU_CP" $opts gnu/s gnu/t ;;
-				plain) "${run[@]}" "$SMARTCP" $opts plain/s plain/t ;;
-				atomic) "${run[@]}" "$SMARTCP" --atomic $opts atomic/s atomic/t ;;
-				esac >"$how.out" 2>"$how.err" || rc=$?
-				echo "rc $rc $(stat -c '%a %U:%G' "$how/t") $(cat "$how/t")" >"$how.res"
+				gnu) "${run[@]}" "$GNU_CP" $opts "$c.gnu/s" "$c.gnu/t" ;;
+				plain) "${run[@]}" "$SMARTCP" $opts "$c.plain/s" "$c.plain/t" ;;
+				atomic) "${run[@]}" "$SMARTCP" --atomic $opts "$c.atomic/s" "$c.atomic/t" ;;
+				esac >/dev/null 2>"$how.err" || rc=$?
+				res[$how]="rc $rc"
 			done
+			# the three results, one stat for all
+			{ read -r gs; read -r ps; read -r as; } < <(stat -c '%a %U:%G' \
+				"$c.gnu/t" "$c.plain/t" "$c.atomic/t")
+			res[gnu]="${res[gnu]} $gs $(<"$c.gnu/t")"
+			res[plain]="${res[plain]} $ps $(<"$c.plain/t")"
+			res[atomic]="${res[atomic]} $as $(<"$c.atomic/t")"
 			what="as $user, ${opts:-no options}, old file mode $m"
-			[ "$(cat plain.res)" = "$(cat atomic.res)" ] ||
-				fail "$what: without --atomic '$(cat plain.res)', with it '$(cat atomic.res)' ($(cat atomic.err))"
+			[ "${res[plain]}" = "${res[atomic]}" ] ||
+				fail "$what: without --atomic '${res[plain]}', with it '${res[atomic]}' ($(<atomic.err))"
 			n=$((n + 1))
-			[ "$(cat gnu.res)" = "$(cat plain.res)" ] && continue
-			# GNU cp -p as root keeps the old file's set-id bits
-			# when its owner is already right (it skips the chown
-			# that would clear them); smartcp gives the source's
-			# mode (t-atomic-modes.sh tells the same)
-			read -r _ _ gm _ <gnu.res
-			read -r _ _ om _ <plain.res
+			[ "${res[gnu]}" = "${res[plain]}" ] && continue
+			# GNU cp -p keeps the old file's set-id bits when its
+			# owner is already right (it skips the chown that would
+			# clear them); smartcp gives the source's mode
+			# (t-atomic-modes.sh tells the same)
+			read -r _ _ gm _ <<<"${res[gnu]}"
+			read -r _ _ om _ <<<"${res[plain]}"
 			case " $opts" in
 			*" -"[pa]*)
-				if [ "$(sed "s/ $gm / $om /" gnu.res)" = "$(cat plain.res)" ] &&
+				if [ "${res[gnu]/ $gm / $om }" = "${res[plain]}" ] &&
 					[ $(( (0$gm ^ 0$om) & ~06000 )) -eq 0 ] &&
 					[ $(( 0$gm & ~0$om & ~0$m )) -eq 0 ]; then
 					kept=$((kept + 1))
 					continue
 				fi ;;
 			esac
-			fail "$what: GNU cp gave '$(cat gnu.res)', smartcp '$(cat plain.res)'"
+			fail "$what: GNU cp gave '${res[gnu]}', smartcp '${res[plain]}'"
 		done
 	done
 done
