@@ -71,10 +71,41 @@ static void say_libattr(const struct sc_attrs_env *env,
 				      sc_quote(file), NULL);
 }
 
+/* Did the destination that was there have the source's owner and group
+ * already, so that cp would not change them? */
+static bool owner_already(const struct sc_attrs_env *env)
+{
+	return env->src_st && env->old_st &&
+	       env->src_st->st_uid == env->old_st->st_uid &&
+	       env->src_st->st_gid == env->old_st->st_gid;
+}
+
+/* The narrowing of an old destination's mode before its chown failed
+ * (EV, ERR), said as cp says it.  cp narrows only before a chown: with
+ * the owner already right it goes on to the mode, which the filesystem
+ * refused here, and says that (here, where the library stopped; else
+ * where the library tries the mode).  Where it narrows, its copy goes no
+ * further when the preservation is required, said or not. */
+static void say_narrow(struct sc_attrs_env *env, const struct sc_event *ev,
+		       int err, const char *dst)
+{
+	if (owner_already(env)) {
+		if (ev->fatal) {
+			say(env, false, err, SC_FAIL_KEEP_MODE_ACL, dst, NULL);
+			env->stopped = true;
+		}
+		return;
+	}
+	if (env->privileged || err != EPERM)
+		say(env, false, err, SC_FAIL_CLEAR_MODE, dst, NULL);
+	if (env->o->require_preserve)
+		env->stopped = true;
+}
+
 /* EV if it is about the copy's own metadata (SC_EV_META_*): true when
  * it is, said as cp says it or not at all.  CHOWN_SAID: a failure to
  * change the owner is said. */
-static bool say_meta(const struct sc_attrs_env *env, const struct sc_event *ev,
+static bool say_meta(struct sc_attrs_env *env, const struct sc_event *ev,
 		     int err, bool chown_said, const char *src,
 		     const char *dst)
 {
@@ -83,12 +114,15 @@ static bool say_meta(const struct sc_attrs_env *env, const struct sc_event *ev,
 		say(env, false, err, SC_FAIL_KEEP_TIMES, dst, NULL);
 		break;
 	case SC_EV_META_NARROW:
-		if (env->privileged || err != EPERM)
-			say(env, false, err, SC_FAIL_CLEAR_MODE, dst, NULL);
+		say_narrow(env, ev, err, dst);
 		break;
 	case SC_EV_META_OWNER:
 		if (chown_said)
 			say(env, false, err, SC_FAIL_OWNER, dst, NULL);
+		/* cp's copy goes no further than a failed chown it says
+		 * and must not pass (--preserve=ownership, -p, -a) */
+		if (chown_said && ev->fatal)
+			env->stopped = true;
 		break;
 	case SC_EV_META_XATTR:
 	case SC_EV_META_XATTR_CONF:
@@ -173,11 +207,17 @@ static void say_parent(const struct sc_attrs_env *env,
 	}
 }
 
-void sc_attrs_say(const struct sc_attrs_env *env, const struct sc_event *ev,
+void sc_attrs_say(struct sc_attrs_env *env, const struct sc_event *ev,
 		  const char *src, const char *dst)
 {
 	int err = -ev->err;
 	bool chown_said = env->privileged || (err != EPERM && err != EINVAL);
+
+	/* where cp's copy stopped, what the library still tried after it
+	 * is not said */
+	if (env->stopped && ev->kind >= SC_EV_META_TIMES &&
+	    ev->kind <= SC_EV_META_RESTORE)
+		return;
 
 	if (say_meta(env, ev, err, chown_said, src, dst) ||
 	    say_old(env, ev, err, dst))
@@ -185,7 +225,7 @@ void sc_attrs_say(const struct sc_attrs_env *env, const struct sc_event *ev,
 	say_parent(env, ev, err, chown_said, dst);
 }
 
-void sc_attrs_say_all(const struct sc_attrs_env *env,
+void sc_attrs_say_all(struct sc_attrs_env *env,
 		      const struct sc_copy_report *rep, const char *src,
 		      const char *dst)
 {

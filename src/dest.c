@@ -71,47 +71,119 @@ static bool answer_is_yes(void)
 	return r;
 }
 
+/* What backup_name() made. */
+enum {
+	BACKUP_NUMBERED = 1 << 0,	/* a numbered name: never replaces */
+	BACKUP_SHORTENED = 1 << 1,	/* ... shortened to NAME~ */
+};
+
+/* DST's directory, open for reading: DIRFD's, or by DST's path when
+ * DIRFD is AT_FDCWD.  NULL (errno) when it cannot be read. */
+static DIR *open_dst_dir(int dirfd, const char *dst)
+{
+	const char *slash = strrchr(dst, '/');
+	_cleanup_free_ char *dir = NULL;
+	DIR *d;
+	int fd;
+
+	if (dirfd >= 0) {
+		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return NULL;
+		d = fdopendir(fd);
+		if (!d)
+			close(fd);
+		return d;
+	}
+	dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) : strdup(".");
+	return dir ? opendir(*dir ? dir : "/") : NULL;
+}
+
+/* The highest N of the backups BASE.~N~ in D; 0 where there is none. */
+static unsigned long highest_number(DIR *d, const char *base)
+{
+	size_t blen = strlen(base);
+	unsigned long max = 0;
+	struct dirent *e;
+
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long v;
+
+		if (strncmp(e->d_name, base, blen) ||
+		    strncmp(e->d_name + blen, ".~", 2))
+			continue;
+		v = strtoul(e->d_name + blen + 2, &end, 10);
+		if (end[0] == '~' && !end[1] && v > max)
+			max = v;
+	}
+	return max;
+}
+
+/* B, the backup name of DST in a directory whose names are at most
+ * NAME_MAX bytes (< 0: no limit known), as cp makes it fit there: a
+ * last name of NAME_MAX bytes or more becomes the first bytes of DST's
+ * last name, NAME_MAX - 2 of them at most, and "~" (GNU cp 9.1, whose
+ * backup names come from gnulib's backupfile: a numbered backup of a
+ * 252-byte name is NAME~).  B, or its replacement (B freed; *HOW gets
+ * BACKUP_SHORTENED), or NULL when out of memory. */
+static char *fit_name(char *b, const char *dst, long name_max, unsigned *how)
+{
+	const char *bb = strrchr(b, '/'), *db = strrchr(dst, '/');
+	size_t n;
+	char *s;
+
+	bb = bb ? bb + 1 : b;
+	db = db ? db + 1 : dst;
+	if (name_max < 2 || strlen(bb) < (size_t)name_max)
+		return b;
+	n = strlen(db);
+	if (n > (size_t)name_max - 2)
+		n = (size_t)name_max - 2;
+	if (asprintf(&s, "%.*s%.*s~", (int)(db - dst), dst, (int)n, db) < 0)
+		s = NULL;
+	free(b);
+	*how |= BACKUP_SHORTENED;
+	return s;
+}
+
+/* sc_dest_backup_name(), and in *HOW what the name is (BACKUP_*).  A
+ * simple backup's name is never shortened (cp's rename then fails:
+ * "File name too long"); a numbered one, or an "existing" one, is. */
+static char *backup_name(const struct sc_options *o, int at,
+			 const char *dst, unsigned *how)
+{
+	enum sc_backup kind = o->backup;
+	char *name = NULL;
+
+	*how = 0;
+	if (kind == SC_BACKUP_NUMBERED || kind == SC_BACKUP_EXISTING) {
+		const char *slash = strrchr(dst, '/');
+		DIR *d = open_dst_dir(at, dst);
+		unsigned long max = d ? highest_number(d, slash ? slash + 1 :
+						       dst) : 0;
+		long name_max = d ? fpathconf(dirfd(d), _PC_NAME_MAX) : -1;
+		int r;
+
+		if (d)
+			closedir(d);
+		if (kind == SC_BACKUP_NUMBERED || max) {
+			*how = BACKUP_NUMBERED;
+			r = asprintf(&name, "%s.~%lu~", dst, max + 1);
+		} else {
+			r = asprintf(&name, "%s%s", dst, o->suffix);
+		}
+		return r < 0 ? NULL : fit_name(name, dst, name_max, how);
+	}
+	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
+}
+
 char *sc_dest_backup_name(const struct sc_options *o, int dirfd,
 			  const char *dst)
 {
-	char *name = NULL;
-	enum sc_backup kind = o->backup;
+	unsigned how;
 
-	if (kind == SC_BACKUP_NUMBERED || kind == SC_BACKUP_EXISTING) {
-		const char *slash = strrchr(dst, '/');
-		const char *base = slash ? slash + 1 : dst;
-		char *dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) :
-			    strdup(".");
-		int fd = dirfd >= 0 ?
-			 openat(dirfd, ".", O_RDONLY | O_DIRECTORY |
-				O_CLOEXEC) : -1;
-		DIR *d = fd >= 0 ? fdopendir(fd) :
-			 dir && dirfd < 0 ? opendir(*dir ? dir : "/") : NULL;
-		size_t blen = strlen(base);
-		unsigned long max = 0;
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			char *end;
-			unsigned long v;
-
-			if (strncmp(e->d_name, base, blen) ||
-			    strncmp(e->d_name + blen, ".~", 2))
-				continue;
-			v = strtoul(e->d_name + blen + 2, &end, 10);
-			if (end[0] == '~' && !end[1] && v > max)
-				max = v;
-		}
-		if (d)
-			closedir(d);
-		else if (fd >= 0)
-			close(fd);
-		free(dir);
-		if (kind == SC_BACKUP_NUMBERED || max)
-			return asprintf(&name, "%s.~%lu~", dst, max + 1) < 0 ?
-				NULL : name;
-	}
-	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
+	return backup_name(o, dirfd, dst, &how);
 }
 
 bool sc_dest_deref_never(const struct sc_options *o, bool cmdline)
@@ -301,13 +373,6 @@ int sc_dest_make_link(bool hard, const struct sc_at *target,
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline)
 {
-	/* --atomic replaces a regular file by a rename, which gives the name
-	 * a new inode as a removal would (its other names keep the old
-	 * bytes), without the window in which there is no file, and without
-	 * losing it when the copy then fails. */
-	if (o->atomic && !o->attributes_only && S_ISREG(sst->st_mode) &&
-	    S_ISREG(dst_st->st_mode))
-		return false;
 	return o->remove_destination ||
 	       (!o->attributes_only &&
 		((o->preserve_links && dst_st->st_nlink > 1) ||
@@ -335,11 +400,14 @@ _noinline_ int sc_dest_stat(struct worker *wk, struct entry *ent,
 	const struct sc_options *o = wk->run->o;
 	bool as_regular = !o->recursive || o->copy_contents;
 	mode_t mode = e->sst.st_mode;
+	int r = sc_seen_dir_again(wk->run->seen, wk, e);
 	bool use_lstat = (!S_ISREG(mode) &&
 			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
 			 o->symbolic_link || o->hard_link ||
 			 o->backup != SC_BACKUP_NONE || o->remove_destination;
 
+	if (r < 0)
+		return r;
 	e->dst_exists = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
 				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
 	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
@@ -370,6 +438,32 @@ enum backed_up {
 	NOTHING_TO_BACK_UP,	/* "." or ".." as the source */
 };
 
+/* ENT's destination DST is renamed to its backup name B (HOW: BACKUP_*),
+ * which, numbered, must not be taken (as cp, which renames with
+ * RENAME_NOREPLACE there).  0 (also when the destination is gone), or
+ * an errno. */
+static int to_backup(const struct entry *ent, const char *b, const char *dst,
+		     unsigned how)
+{
+	struct stat st;
+	int r;
+
+	if (!(how & BACKUP_NUMBERED))
+		r = renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
+			     backup_at(ent, b, dst));
+	else if ((r = renameat2(ent->dst_fd, ent->dst_name, ent->dst_fd,
+				backup_at(ent, b, dst), RENAME_NOREPLACE)) < 0 &&
+		 errno == EINVAL) {
+		/* a filesystem without RENAME_NOREPLACE: look first */
+		if (fstatat(ent->dst_fd, backup_at(ent, b, dst), &st,
+			    AT_SYMLINK_NOFOLLOW) == 0)
+			return EEXIST;
+		r = renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
+			     backup_at(ent, b, dst));
+	}
+	return r < 0 && errno != ENOENT ? errno : 0;
+}
+
 /* The existing destination is moved aside to its backup name: enum
  * backed_up, or -errno (said). */
 static int back_up(struct worker *wk, struct entry *ent,
@@ -377,7 +471,9 @@ static int back_up(struct worker *wk, struct entry *ent,
 {
 	const struct sc_options *o = wk->run->o;
 	_cleanup_free_ char *base = sc_path_base(e->src);
+	unsigned how;
 	char *b;
+	int err;
 
 	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
 		return NOTHING_TO_BACK_UP;
@@ -387,15 +483,19 @@ static int back_up(struct worker *wk, struct entry *ent,
 				      e->dst, e->src);
 	if (o->explain)
 		return BACKED_UP;	/* decided: nothing is moved */
-	b = sc_dest_backup_name(o, ent->dst_fd, e->dst);
-	if (!b || (renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
-			    backup_at(ent, b, e->dst)) < 0 &&
-		   errno != ENOENT)) {
-		int r = sc_report_fail(&wk->msgs, SC_FAIL_BACKUP,
-				       b ? errno : ENOMEM, e->dst, NULL);
-
+	for (int tries = 0;; tries++) {
+		b = backup_name(o, ent->dst_fd, e->dst, &how);
+		err = b ? to_backup(ent, b, e->dst, how) : ENOMEM;
+		/* a numbered name taken meanwhile: count again (a shortened
+		 * one stays the same: cp fails, "File exists") */
+		if (err != EEXIST || (how & BACKUP_SHORTENED) || tries >= 3)
+			break;
 		free(b);
-		return r;
+	}
+	if (err) {
+		free(b);
+		return sc_report_fail(&wk->msgs, SC_FAIL_BACKUP, err, e->dst,
+				      NULL);
 	}
 	free(ent->backup);
 	ent->backup = b;		/* shown on the -v line */
@@ -475,6 +575,16 @@ static int left_unchanged(struct worker *wk, struct entry *ent,
 	return SC_SETTLED_COPY;
 }
 
+/* Does --atomic replace DST_ST, a destination that must go before SST is
+ * copied (sc_dest_must_remove()), by a rename rather than a removal? */
+static bool replaced_by_rename(const struct sc_options *o,
+			       const struct stat *sst,
+			       const struct stat *dst_st)
+{
+	return o->atomic && !o->attributes_only && S_ISREG(sst->st_mode) &&
+	       S_ISREG(dst_st->st_mode);
+}
+
 /* E's destination (DST), not a directory, is backed up, or removed when
  * it must be before the copy.  SC_SETTLED_COPY, or -errno (said). */
 static int clear_the_way(struct worker *wk, struct entry *ent,
@@ -490,6 +600,18 @@ static int clear_the_way(struct worker *wk, struct entry *ent,
 		if (r == BACKED_UP)
 			e->dst_exists = false;
 	} else if (sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
+		/* --atomic replaces a regular file by a rename, which gives
+		 * the name a new inode as a removal would (its other names
+		 * keep the old bytes), without the window in which there is
+		 * no file, and without losing it when the copy then fails.
+		 * The new file is made as it is where the old one went
+		 * first: with the source's mode and the copier's owner, not
+		 * the old file's (a 0600 secret must not take a 0644 file's
+		 * mode). */
+		if (replaced_by_rename(o, &e->sst, &e->dst_st)) {
+			e->dst_exists = false;
+			return SC_SETTLED_COPY;
+		}
 		if (!o->explain &&
 		    (r = sc_dest_remove(&wk->msgs, dst, o->verbose,
 					true)) < 0)

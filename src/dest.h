@@ -39,8 +39,9 @@ bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
 /* Must an existing DST_ST (not a directory) be removed before SST is
  * copied there: --remove-destination, a file with other names that
  * --preserve=links must not write through, or something that is not a
- * regular file put in place of a link that is not followed?  Never a
- * regular file that --atomic replaces with a rename. */
+ * regular file put in place of a link that is not followed?  (A regular
+ * file that --atomic replaces is not removed: the rename of a file made
+ * as new replaces it.) */
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline);
 
@@ -101,7 +102,8 @@ struct decision {
 /* The destination of E (the entry ENT, on WK: the walk's worker) as cp
  * sees it: through a symlink when the data of a regular file will be
  * written there; the name itself when it is to be replaced or backed
- * up.  0, or -errno (said). */
+ * up.  0, or -errno (said), also when E is a directory an earlier
+ * operand named (sc_seen_dir_again()). */
 int sc_dest_stat(struct worker *wk, struct entry *ent, struct decision *e);
 
 /* What cp decides about E's existing destination before it copies: the

@@ -137,10 +137,12 @@ int sc_entry_set_meta(struct worker *wk, int in, int out,
 		      const struct stat *st, const struct sc_made *m,
 		      unsigned made)
 {
-	const struct sc_attrs_env env = {
-		.o = wk->run->o, .privileged = wk->run->privileged,
-		.msgs = &wk->msgs,
+	const struct sc_options *o = wk->run->o;
+	struct sc_attrs_env env = {
+		.o = o, .privileged = wk->run->privileged,
+		.msgs = &wk->msgs, .src_st = st,
 	};
+	struct stat old;
 	/* a name relative to no directory descriptor: its path */
 	struct sc_meta_args a = {
 		.size = sizeof(a),
@@ -160,6 +162,12 @@ int sc_entry_set_meta(struct worker *wk, int in, int out,
 		a.extra = m->extra;
 		a.old_mode = m->old_mode;
 	}
+	/* the owner an existing destination has, for the words of a failure
+	 * to narrow its mode before a chown (attrs.c) */
+	if ((a.made & SC_MADE_OLD) && o->preserve_mode &&
+	    o->preserve_ownership &&
+	    fstatat(a.dst_dirfd, a.dst_name, &old, AT_SYMLINK_NOFOLLOW) == 0)
+		env.old_st = &old;
 	e = sc_copy_ctx_meta(wk->cx, &a, wk->crep);
 	if (e == -ESTALE)
 		return say_replaced(wk, st, s->path, d->path);

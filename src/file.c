@@ -88,6 +88,8 @@ struct file_copy {
 	const char *src, *dst;
 	struct sc_record *rec;
 	const struct sc_copy_report *rep;
+	const struct stat *dst_st;	/* the destination there, or NULL */
+	struct sc_attrs_env env;	/* saying its metadata's events */
 	bool atomic;		/* --atomic, where it applies */
 	/* what its events came to (say_events()): a metadata event failed
 	 * it (META_FAILED); another event failed it first (FAILED: its
@@ -262,14 +264,8 @@ static void say_event(struct worker *wk, struct file_copy *f,
 		break;
 	default:
 		if (meta_kind(ev->kind) || ev->kind == SC_EV_META_XATTR ||
-		    ev->kind == SC_EV_META_XATTR_CONF) {
-			struct sc_attrs_env env = {
-				.o = o, .privileged = wk->run->privileged,
-				.msgs = &wk->msgs,
-			};
-
-			sc_attrs_say(&env, ev, f->src, f->dst);
-		}
+		    ev->kind == SC_EV_META_XATTR_CONF)
+			sc_attrs_say(&f->env, ev, f->src, f->dst);
 		break;	/* SC_EV_CANCELED, and kinds added later */
 	}
 }
@@ -281,6 +277,12 @@ static void say_events(struct worker *wk, struct file_copy *f)
 	unsigned n = sc_copy_report_events(f->rep);
 
 	f->meta_failed = f->failed = false;
+	f->env = (struct sc_attrs_env){
+		.o = wk->run->o, .privileged = wk->run->privileged,
+		.msgs = &wk->msgs,
+		.src_st = sc_copy_report_src_stat(f->rep),
+		.old_st = f->dst_st,
+	};
 	for (unsigned i = 0; i < n; i++) {
 		struct sc_event ev = { .size = sizeof(ev) };
 
@@ -436,6 +438,19 @@ static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
 	return failure(wk, e);
 }
 
+/* -v: an --atomic copy F renamed a new file over a file with other names
+ * (hard links), which keep the old bytes: a rename cannot put new data
+ * in the inode they share, as a copy in place does (smartcp(1), under
+ * --atomic).  (Where cp would have removed the old file first, the walk
+ * handed over no old file.) */
+static void say_links_left(struct worker *wk, const struct file_copy *f)
+{
+	if (f->atomic && f->dst_st && S_ISREG(f->dst_st->st_mode) &&
+	    f->dst_st->st_nlink > 1 &&
+	    !(sc_copy_report_flags(f->rep) & SC_REPORT_UNCHANGED))
+		sc_report_warn(&wk->msgs, SC_WARN_LINKS_LEFT, 0, f->dst, NULL);
+}
+
 int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
 		      const char *dst,
 		      const struct stat *sst, const struct stat *dst_st,
@@ -481,7 +496,7 @@ int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 	const struct sc_options *o = wk->run->o;
 	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
 	struct file_copy f = {
-		.src = src, .dst = dst, .rec = &rec,
+		.src = src, .dst = dst, .rec = &rec, .dst_st = dst_st,
 		/* --attributes-only writes no data: the attributes go on the
 		 * file in place, which a temporary renamed over it would
 		 * empty */
@@ -504,6 +519,8 @@ int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 		fill_record(&rec, f.rep);
 		say_events(wk, &f);
 		r = outcome(wk, ent, &f, e, &t0);
+		if (r == 0 && o->verbose)
+			say_links_left(wk, &f);
 	}
 	if (pre_in >= 0)
 		close(pre_in);

@@ -102,6 +102,9 @@ static const struct {
 	[SC_FAIL_NEW_SYMLINK] = {
 		N_("will not copy %s through just-created symlink %s"),
 		"overwrite", AB, ELOOP },
+	[SC_FAIL_DIR_LINK] = {
+		N_("will not create hard link %s to directory %s"),
+		"link", AB, EMLINK },
 	[SC_FAIL_BACKUP] = { N_("cannot backup %s"), "backup", A, EIO },
 	[SC_FAIL_UNBACKUP] = { N_("cannot un-backup %s"), "backup", A, EIO },
 	[SC_FAIL_BACKUP_SOURCE] = {
@@ -161,6 +164,11 @@ static const struct {
 		NULL, A, 0 },
 	[SC_WARN_DIR_TWICE] = {
 		N_("warning: source directory %s specified more than once"),
+		NULL, A, 0 },
+	/* TRANSLATORS: under -v, after --atomic renamed a new file over a
+	 * file with other names (hard links) */
+	[SC_WARN_LINKS_LEFT] = {
+		N_("warning: %s had other hard links; --atomic replaced it, and they keep the old data"),
 		NULL, A, 0 },
 };
 

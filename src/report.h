@@ -262,6 +262,8 @@ enum sc_fail {
 	SC_FAIL_FILE_ON_DIR,	/* cannot overwrite directory 'A' with ... */
 	SC_FAIL_JUST_CREATED,	/* will not overwrite just-created 'A' with 'B' */
 	SC_FAIL_NEW_SYMLINK,	/* will not copy 'A' through just-created ... */
+	SC_FAIL_DIR_LINK,	/* will not create hard link 'A' to directory
+				 * 'B' */
 	SC_FAIL_BACKUP,		/* cannot backup 'A' */
 	SC_FAIL_UNBACKUP,	/* cannot un-backup 'A' */
 	SC_FAIL_BACKUP_SOURCE,	/* backing up 'A' might destroy source; ... */
@@ -295,6 +297,7 @@ enum sc_fail {
 	SC_FAIL_PARENTS_DEST,	/* with --parents, the destination must ... */
 	SC_WARN_FILE_TWICE,	/* warning: source file 'A' specified ... */
 	SC_WARN_DIR_TWICE,	/* warning: source directory 'A' specified ... */
+	SC_WARN_LINKS_LEFT,	/* warning: 'A' had other hard links; ... */
 	SC_FAIL__COUNT
 };
 

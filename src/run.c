@@ -107,6 +107,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_signals_register(0, w.wk.cx);
 	sc_report_copier(rep, run.copier);
 	w.max_open = sc_jobs_levels(run.jobs);
+	run.seen = &w.seen;
 	/* Progress: never in scripts -- only when stderr is a terminal. */
 	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
 	    (!opts->as_cp || opts->progress)) {

@@ -86,6 +86,23 @@ _noinline_ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk,
 	return false;
 }
 
+int sc_seen_dir_again(const struct sc_seen *s, struct worker *wk,
+		      const struct decision *e)
+{
+	const struct sc_options *o = wk->run->o;
+
+	if (!s || e->cmdline || !S_ISDIR(e->sst.st_mode) ||
+	    o->deref == SC_DEREF_ALWAYS || o->hard_link)
+		return 0;
+	for (size_t i = 0; i < s->n_src; i++)
+		if (s->src[i].dev == e->sst.st_dev &&
+		    s->src[i].ino == e->sst.st_ino && s->src[i].is_dir &&
+		    s->src[i].name && !sc_path_same_entry(e->dst, s->src[i].name))
+			return sc_report_fail(&wk->msgs, SC_FAIL_DIR_LINK, 0,
+					      e->dst, s->src[i].name);
+	return 0;
+}
+
 _noinline_ int sc_seen_through_new_symlink(const struct sc_seen *s,
 					   struct worker *wk,
 					   const struct decision *e)

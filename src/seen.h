@@ -26,6 +26,15 @@ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk, bool backup,
 			 const char *src, const char *dst,
 			 const struct stat *sst);
 
+/* Several operands into a directory: E, a directory found in an
+ * operand's tree, is one an earlier operand named, already copied.  cp
+ * refuses to copy it again (its copy would be a second name of the
+ * first, a hard link to a directory), but where links to directories
+ * are followed everywhere (-L) or links are made (-l).  0, or -errno
+ * (said by WK) when it is refused. */
+int sc_seen_dir_again(const struct sc_seen *s, struct worker *wk,
+		      const struct decision *e);
+
 /* Several operands into a directory: never write through a symlink this
  * run made.  0, or -errno (said by WK) when E's destination is one. */
 int sc_seen_through_new_symlink(const struct sc_seen *s, struct worker *wk,

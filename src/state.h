@@ -15,6 +15,8 @@
 #include "pool.h"
 #include "report.h"
 
+struct sc_seen;
+
 struct sc_jobs;
 
 /* The convention of src/, as of lib/: a function that can fail returns
@@ -61,6 +63,9 @@ struct run {
 	uid_t euid;		/* who copies */
 	struct sc_jobs *jobs;	/* -j: the workers */
 	dev_t root_dev;		/* -x: the device of the current operand */
+	/* several operands into a directory: what they were and became
+	 * (the walk's; walk thread only) */
+	const struct sc_seen *seen;
 };
 
 /* One thread's means of copying: the walk's own, or a -j worker's. */

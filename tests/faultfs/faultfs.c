@@ -40,6 +40,15 @@
  *			a regular file on which pread, pwrite, lseek and
  *			splice or copy_file_range at an offset fail with
  *			ESPIPE, as on some /proc and debugfs files
+ *	setattr=ERR	chmod and chown (fchmod, fchown and the *at calls
+ *			alike) fail with ERR, EPERM or ENOSYS, and change
+ *			nothing, as on vfat (EPERM) and on FUSE filesystems
+ *			that do not implement them (fusefat: ENOSYS); a
+ *			file is still made with the mode its creator asks
+ *			for, and POSIX ACLs (system.posix_acl_*, another
+ *			way to set the mode) are not supported (EOPNOTSUPP).
+ *			Set on a directory, every file and directory made
+ *			in it refuses them, its own too.
  *
  * An empty value or "none" clears the rules, as does removing the
  * attribute.  Rules set on a directory are inherited by every file and
@@ -100,6 +109,7 @@ struct rules {
 	off_t flip;		/* flip@OFF */
 	off_t grow;		/* grow@N */
 	off_t stream;		/* stream: not NO_OFF */
+	int setattr;		/* setattr=ERR: the errno, else 0 */
 };
 
 struct xattr {
@@ -164,6 +174,7 @@ static void rules_clear(struct rules *r)
 {
 	r->size = r->eio_read = r->eio_write = r->enospc = r->flip =
 		r->grow = r->stream = NO_OFF;
+	r->setattr = 0;
 }
 
 static int parse_off(const char *s, off_t *ret)
@@ -211,6 +222,14 @@ static int rules_parse(const char *text, size_t size, struct rules *ret)
 			continue;
 		if (!strcmp(tok, "stream")) {
 			r.stream = 0;
+			continue;
+		}
+		if (!strcmp(tok, "setattr=EPERM")) {
+			r.setattr = EPERM;
+			continue;
+		}
+		if (!strcmp(tok, "setattr=ENOSYS")) {
+			r.setattr = ENOSYS;
 			continue;
 		}
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -735,12 +754,26 @@ static int ff_rename(const char *from, const char *to, unsigned int flags)
 	return 0;
 }
 
+/* setattr=ERR: N refuses the change WHAT (chmod, chown); -ERR, else 0. */
+static int refused(struct node *n, const char *what)
+{
+	if (!n->rules.setattr)
+		return 0;
+	say("%s %s -> %s (injected)", what, where(n),
+	    n->rules.setattr == EPERM ? "EPERM" : "ENOSYS");
+	return -n->rules.setattr;
+}
+
 static int ff_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
 	struct node *n = get(path, fi);
+	int e;
 
 	if (!n)
 		return -errno;
+	e = refused(n, "chmod");
+	if (e)
+		return e;
 	n->mode = (n->mode & S_IFMT) | (mode & 07777);
 	now(&n->ctime);
 	return 0;
@@ -750,9 +783,13 @@ static int ff_chown(const char *path, uid_t uid, gid_t gid,
 		    struct fuse_file_info *fi)
 {
 	struct node *n = get(path, fi);
+	int e;
 
 	if (!n)
 		return -errno;
+	e = refused(n, "chown");
+	if (e)
+		return e;
 	if (uid != (uid_t)-1)
 		n->uid = uid;
 	if (gid != (gid_t)-1)
@@ -985,6 +1022,13 @@ static int ff_setxattr(const char *path, const char *name, const char *value,
 		if (!e)
 			n->rules = r;
 		return e;
+	}
+	/* an ACL is the mode by another road: no ACLs where the mode is
+	 * refused (vfat keeps none) */
+	if (n->rules.setattr && !strncmp(name, "system.posix_acl_", 17)) {
+		say("setxattr %s %s -> EOPNOTSUPP (setattr refused)",
+		    where(n), name);
+		return -EOPNOTSUPP;
 	}
 	return xattr_put(n, name, value, size);
 }

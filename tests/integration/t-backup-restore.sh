@@ -80,9 +80,17 @@ assert_line "full/g=old" "$T/enospc.ours"
 assert_grep "No space left on device" "$T/enospc.ours.log"
 
 say "a file failing inside a tree"
-both tree 'mkdir -p s/sub d/s/sub
-	for i in 1 2 3; do echo "n$i" >"s/sub/f$i"; echo "o$i" >"d/s/sub/f$i"; done
-	chmod 0 s/sub/f2; chown -R 65534 s d' 'cp -rbv s d' user
+# The source is made once, for both cps: each reads a directory in the
+# order of its inode numbers, which files made anew for each would not
+# share while other tests free inodes beside this one.
+mkdir -p "$T/src/s/sub"
+for i in 1 2 3; do echo "n$i" >"$T/src/s/sub/f$i"; done
+chmod 0 "$T/src/s/sub/f2"
+chown -R 65534 "$T/src/s"
+chmod 0755 "$T/src"
+both tree 'mkdir -p d/s/sub
+	for i in 1 2 3; do echo "o$i" >"d/s/sub/f$i"; done
+	chown -R 65534 d' 'cp -rbv ../src/s d' user
 assert_line "w/d/s/sub/f2=o2" "$T/tree.ours"
 assert_line "w/d/s/sub/f1=n1" "$T/tree.ours"
 

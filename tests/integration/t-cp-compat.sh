@@ -190,6 +190,15 @@ c source-hardlinks-d	'ln a h; "$CP" -d a h e/'
 c dir-twice-r		'"$CP" -r d d e'
 c dir-twice-a-dot	'"$CP" -a ./d d e/'
 c dir-twice-slash	'"$CP" -r d/ d e'
+# a directory named, then met again in a later operand's tree: cp will
+# not copy it twice (its second copy would be a hard link to a directory)
+c dir-again-inside	'"$CP" -r d/sub d e'
+c dir-again-inside-v	'"$CP" -rv d/sub d e'
+c dir-again-inside-a	'"$CP" -a d/sub d e'
+c dir-again-inside-H	'"$CP" -rH d/sub ld e'
+c dir-again-inside-L	'"$CP" -rL d/sub d e'
+c dir-again-inside-l	'"$CP" -rl d/sub d e'
+c dir-again-outer-first	'"$CP" -r d d/sub e'
 # --- backups and the same file
 c backup-destroys-src	'echo t >a~; "$CP" --backup=simple a~ a'
 sf='ln a hl; ln -s a sl;'

@@ -74,6 +74,10 @@ START_TEST(removed_first_when_links_or_types_ask_for_it)
 	ck_assert(!sc_dest_must_remove(&o, &src, &dst, false));
 	o.remove_destination = true;
 	ck_assert(sc_dest_must_remove(&o, &src, &dst, false));
+	/* --atomic too: its temporary is then made as a new file */
+	o.atomic = true;
+	ck_assert(sc_dest_must_remove(&o, &src, &dst, false));
+	o.atomic = false;
 	o.remove_destination = false;
 	/* --preserve=links: a file with other names is not written
 	 * through */
@@ -183,6 +187,44 @@ START_TEST(existing_backup_is_numbered_only_where_numbers_are)
 	check_backup(&o, "f~");
 	touch("f.~2~");
 	check_backup(&o, "f.~3~");
+}
+END_TEST
+
+/* NAME_MAX 255 (the scratch directory's filesystem): a numbered name of
+ * 255 bytes or more is NAME~, cut to 253 bytes and "~"; a simple one is
+ * left as it is */
+START_TEST(long_numbered_backup_names_are_shortened_as_cp_does)
+{
+	struct sc_options o = { .backup = SC_BACKUP_NUMBERED, .suffix = "~" };
+	char name[300], dst[600], want[sizeof(dst) + 8];
+	char *b;
+
+	memset(name, 'x', 251);
+	name[251] = '\0';
+	snprintf(dst, sizeof(dst), "%s/%s", scratch, name);
+	touch(name);
+	b = sc_dest_backup_name(&o, AT_FDCWD, dst);
+	snprintf(want, sizeof(want), "%s~", dst);
+	ck_assert_str_eq(b, want);
+	free(b);
+	name[250] = '\0';	/* 250 + ".~1~": 254 bytes fit */
+	snprintf(dst, sizeof(dst), "%s/%s", scratch, name);
+	b = sc_dest_backup_name(&o, AT_FDCWD, dst);
+	snprintf(want, sizeof(want), "%s.~1~", dst);
+	ck_assert_str_eq(b, want);
+	free(b);
+	memset(name, 'x', 255);
+	name[255] = '\0';
+	snprintf(dst, sizeof(dst), "%s/%s", scratch, name);
+	b = sc_dest_backup_name(&o, AT_FDCWD, dst);
+	snprintf(want, sizeof(want), "%s/%.253s~", scratch, name);
+	ck_assert_str_eq(b, want);
+	free(b);
+	o.backup = SC_BACKUP_SIMPLE;
+	b = sc_dest_backup_name(&o, AT_FDCWD, dst);
+	snprintf(want, sizeof(want), "%s~", dst);
+	ck_assert_str_eq(b, want);
+	free(b);
 }
 END_TEST
 
@@ -353,6 +395,7 @@ Suite *dest_suite(void)
 	tcase_add_test(tc, simple_backup_takes_the_suffix);
 	tcase_add_test(tc, numbered_backup_follows_the_highest);
 	tcase_add_test(tc, existing_backup_is_numbered_only_where_numbers_are);
+	tcase_add_test(tc, long_numbered_backup_names_are_shortened_as_cp_does);
 	tcase_add_test(tc, backup_that_would_move_the_source_is_seen);
 	tcase_add_test(tc, link_replaces_only_when_asked);
 	tcase_add_test(tc, atomic_temporary_has_the_mode_asked);
