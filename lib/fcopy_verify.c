@@ -108,6 +108,14 @@ static bool src_sparse(const struct fcopy *f)
 	       !f->rep->plan.no_holes;	/* SEEK_DATA not to be trusted */
 }
 
+/* sc_verify()'s flags for F's copy: MORE, and how F's copy is read back
+ * (durably under SC_COPY_SYNC, skipping the holes of a sparse source). */
+static unsigned verify_how(const struct fcopy *f, unsigned more)
+{
+	return more | (f->c->flags & SC_COPY_SYNC ? VERIFY_DURABLE : 0) |
+	       (src_sparse(f) ? VERIFY_SPARSE : 0);
+}
+
 /* The copy again, through read_write, after a verification that failed
  * (ST: the source as it now is; TRUSTED: its size may be believed).  0
  * or -errno, with its event. */
@@ -168,26 +176,28 @@ static int verify(struct fcopy *f)
 {
 	struct sc_copy_report *rep = f->rep;
 	struct sc_engine *eng = &f->x->eng;
-	bool rereadable = S_ISREG(f->ist.st_mode) && f->size_trusted;
+	unsigned reread = S_ISREG(f->ist.st_mode) && f->size_trusted ?
+			  VERIFY_REREAD : 0;
 	enum sc_verify_side side = SC_VSIDE_BACK;
 	off_t bad = 0;
 	int v, e;
 
 	for (int pass = 0;; pass++) {
-		bool digests = rep->res.road_bytes[SC_ROAD_RW] ==
-			       rep->res.bytes &&
-			       sc_digests_cover(&eng->dg, rep->res.size);
+		unsigned how = reread |
+			       (rep->res.road_bytes[SC_ROAD_RW] ==
+				rep->res.bytes &&
+				sc_digests_cover(&eng->dg, rep->res.size) ?
+				VERIFY_DIGESTS : 0);
 
-		if (!digests && !rereadable) {
+		if (!how) {
 			/* Bytes that cannot be read twice, moved by a kernel
 			 * road: only a copy through our own hands can be
 			 * checked. */
 			v = 0;
 			bad = 0;
 		} else if ((v = sc_engine_buf(eng)) == 0) {
-			v = sc_verify(f->in, f->out, rep->res.size, digests,
-				      rereadable, f->c->flags & SC_COPY_SYNC,
-				      src_sparse(f), &eng->dg, eng->buf,
+			v = sc_verify(f->in, f->out, rep->res.size,
+				      verify_how(f, how), &eng->dg, eng->buf,
 				      eng->bufsize, &bad, &side);
 		}
 		if (v < 0)
@@ -247,9 +257,9 @@ static int verify_changed(struct fcopy *f, bool generated)
 		return e;
 	}
 	if (now.st_size == rep->res.size) {
-		v = sc_verify(f->in, f->out, rep->res.size, false, true,
-			      f->c->flags & SC_COPY_SYNC, src_sparse(f),
-			      &eng->dg, eng->buf, eng->bufsize, &bad, &side);
+		v = sc_verify(f->in, f->out, rep->res.size,
+			      verify_how(f, VERIFY_REREAD), &eng->dg, eng->buf,
+			      eng->bufsize, &bad, &side);
 		if (v < 0)
 			return verify_error(f, v, side);
 		if (v == 1 && !source_changed(f, &now, false, &ch)) {
@@ -272,9 +282,10 @@ static int verify_changed(struct fcopy *f, bool generated)
 		return changed(f, true);
 	}
 	v = sc_verify(f->in, f->out, rep->res.size,
-		      sc_digests_cover(&eng->dg, rep->res.size), true,
-		      f->c->flags & SC_COPY_SYNC, src_sparse(f), &eng->dg,
-		      eng->buf, eng->bufsize, &bad, &side);
+		      verify_how(f, VERIFY_REREAD |
+				 (sc_digests_cover(&eng->dg, rep->res.size) ?
+				  VERIFY_DIGESTS : 0)),
+		      &eng->dg, eng->buf, eng->bufsize, &bad, &side);
 	if (v < 0)
 		return verify_error(f, v, side);
 	if (v == 1) {
