@@ -434,6 +434,17 @@ int sc_fcopy_open_destination(struct fcopy *f)
 	return 0;
 }
 
+/* Only read_write is left in PLAN: the others are skipped for WHY. */
+static void only_read_write(struct sc_plan *plan, const char *why)
+{
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (r != SC_ROAD_RW && plan->step[r].use) {
+			plan->step[r].use = false;
+			plan->step[r].why = why;
+			plan->n_use--;
+		}
+}
+
 /* --verify: what the copy can be proven by.  Returns 0, or -EOPNOTSUPP
  * (said) for a destination that keeps nothing to read back. */
 static int plan_for_verify(struct fcopy *f)
@@ -452,12 +463,14 @@ static int plan_for_verify(struct fcopy *f)
 	if (!S_ISREG(f->ist.st_mode) && !S_ISBLK(f->ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
 		 * the library to be checked. */
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (r != SC_ROAD_RW && rep->plan.step[r].use) {
-				rep->plan.step[r].use = false;
-				rep->plan.step[r].why = sc_why_stream_verify;
-				rep->plan.n_use--;
-			}
+		only_read_write(&rep->plan, sc_why_stream_verify);
+	} else if (f->c->flags & SC_COPY_LIVE_SOURCE) {
+		/* Nor may a source the caller says is live be read again:
+		 * the copy is proven against what was read, which the
+		 * kernel roads move without the library seeing it (issue
+		 * 37: a growing log failed, copied twice, as "changed
+		 * again"). */
+		only_read_write(&rep->plan, sc_why_live_verify);
 	}
 	return 0;
 }

@@ -169,15 +169,17 @@ static int verify_differs(struct fcopy *f, off_t bad)
 	return -EBADMSG;
 }
 
-/* SC_COPY_VERIFY after a copy of a source that held still; repairs once
- * with read_write.  0 when the destination holds the source's bytes,
- * else -errno (-EBADMSG: still differs), with its event. */
-static int verify(struct fcopy *f)
+/* SC_COPY_VERIFY after a copy of a source that held still, or of a live
+ * one by what was read (REREAD_OK false: the source is not read again);
+ * repairs once with read_write.  0 when the destination holds the
+ * source's bytes, else -errno (-EBADMSG: still differs), with its
+ * event. */
+static int verify(struct fcopy *f, bool reread_ok)
 {
 	struct sc_copy_report *rep = f->rep;
 	struct sc_engine *eng = &f->x->eng;
-	unsigned reread = S_ISREG(f->ist.st_mode) && f->size_trusted ?
-			  VERIFY_REREAD : 0;
+	unsigned reread = reread_ok && S_ISREG(f->ist.st_mode) &&
+			  f->size_trusted ? VERIFY_REREAD : 0;
 	enum sc_verify_side side = SC_VSIDE_BACK;
 	off_t bad = 0;
 	int v, e;
@@ -295,6 +297,44 @@ static int verify_changed(struct fcopy *f, bool generated)
 	return verify_differs(f, bad);
 }
 
+/* SC_COPY_LIVE_SOURCE: can the copy be proven by what was read?  The
+ * digests read_write kept of every byte (the plan had no other road,
+ * fcopy_dest.c) cover it to its end, the length included.  Not where
+ * the source shrank below what was read and the copy was cut to it (a
+ * chunk's digest no longer speaks for what is left of it), nor for the
+ * holes of a sparse source, which read_write skipped, nor where memory
+ * for them ran out: then only the source can say, and the copy is
+ * verified as any other. */
+static bool by_what_was_read(struct fcopy *f)
+{
+	const struct sc_copy_result *res = &f->rep->res;
+
+	return (f->c->flags & SC_COPY_LIVE_SOURCE) &&
+	       res->road_bytes[SC_ROAD_RW] == res->bytes &&
+	       sc_digests_cover(&f->x->eng.dg, res->size);
+}
+
+/* After the data: SC_COPY_VERIFY, and a change of the source told (an
+ * event that fails nothing where the copy holds what was read).  A live
+ * source (SC_COPY_LIVE_SOURCE) is proven by what was read, changed or
+ * not, and never read again: a log being appended to reads differently
+ * each time, and a copy of it must be possible (issue 37).  0 or -errno
+ * (then sc_fcopy_abandon_file()). */
+static int prove(struct fcopy *f, bool generated)
+{
+	struct sc_copy_report *rep = f->rep;
+	int e = 0;
+
+	if (f->x->eng.verify && by_what_was_read(f))
+		e = verify(f, false);
+	else if (f->x->eng.verify)
+		return rep->change.how == SC_CHANGE_NONE ? verify(f, true) :
+		       verify_changed(f, generated);
+	if (e == 0 && rep->change.how != SC_CHANGE_NONE)
+		changed(f, false);
+	return e;
+}
+
 /* The call's error for a data step that ended with E: the road's own
  * error, but -EOPNOTSUPP where it only said that no allowed road could
  * be taken here (EXDEV from a clone or copy_file_range across
@@ -384,10 +424,5 @@ int sc_fcopy_copy_and_verify(struct fcopy *f)
 			ev->side = rep->res.side;
 		return data_error(f, e);
 	}
-	if (eng->verify)
-		return rep->change.how == SC_CHANGE_NONE ? verify(f) :
-		       verify_changed(f, generated);
-	if (rep->change.how != SC_CHANGE_NONE)
-		changed(f, false);
-	return 0;
+	return prove(f, generated);
 }

@@ -16,6 +16,7 @@ unsigned sc_attrs_copier_flags(const struct sc_options *o)
 	       (o->sync ? SC_COPY_SYNC : 0) |
 	       (o->atomic ? SC_COPY_ATOMIC : 0) |
 	       (o->if_changed ? SC_COPY_IF_CHANGED : 0) |
+	       (o->allow_changing_source ? SC_COPY_LIVE_SOURCE : 0) |
 	       (o->attributes_only ? SC_COPY_NO_DATA : 0) |
 	       (o->preserve_mode ? SC_COPY_KEEP_MODE : 0) |
 	       (o->preserve_ownership ? SC_COPY_KEEP_OWNER : 0) |

@@ -379,6 +379,15 @@ enum {
 					 * copy (cp --preserve=...); else it
 					 * is reported and the copy stands */
 	SC_COPY_XATTR_STRICT = 1u << 11,	/* ... for xattrs too */
+	SC_COPY_LIVE_SOURCE = 1u << 12,	/* the source may change while it
+					 * is copied (a log being written):
+					 * with SC_COPY_VERIFY the copy is
+					 * proven against the bytes that
+					 * were read (their digests, the
+					 * length included), never by
+					 * reading the source again, and so
+					 * read_write is its only road.
+					 * Since API 1.1 */
 };
 
 /* Copies file after file, remembering facts per filesystem and the
@@ -749,7 +758,9 @@ int sc_copy_report_error(const struct sc_copy_report *r);
 
 enum sc_verify_result {
 	SC_VERIFIED_NONE,	/* not asked, or not reached */
-	SC_VERIFIED_OK,		/* read back: the source's bytes */
+	SC_VERIFIED_OK,		/* read back: the source's bytes (with
+				 * SC_COPY_LIVE_SOURCE: those read, even
+				 * where it changed since) */
 	SC_VERIFIED_REPAIRED,	/* ... after one copy again */
 	SC_VERIFIED_CURRENT,	/* the source changed; the copy equals it
 				 * as it now is */
