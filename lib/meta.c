@@ -483,11 +483,14 @@ int sc_meta_take_old(struct sc_copier *c, struct sc_copy_report *rep,
 		keep_old_xattrs(rep, out, old_fd);
 	/* Made with the mode already (fcopy_dest.c), as where we own the
 	 * old file: no chmod, which filesystems such as vfat refuse even
-	 * when it changes nothing.  A mode that cannot be given is not the
-	 * caller's request (SC_COPY_KEEP_MODE sets the source's after
-	 * this): the copy, whole, still replaces the old file, and the
-	 * event says what it did not take (issue 37: on such a filesystem
-	 * every atomic copy was thrown away). */
+	 * when it changes nothing.  (Asked after the ACL, which carries
+	 * mode bits.)  A mode that cannot be given is not the caller's
+	 * request (SC_COPY_KEEP_MODE sets the source's after this): the
+	 * copy, whole, still replaces the old file, and the event says
+	 * what it did not take (issue 37: on such a filesystem every
+	 * atomic copy was thrown away). */
+	if (fstat(out, &now) < 0)
+		goto fail;
 	if ((now.st_mode & 07777) == mode)
 		return 0;
 	if (fchmod(out, mode) < 0) {
