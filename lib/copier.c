@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 /* The flags this library knows. */
-#define COPY_FLAGS ((SC_COPY_XATTR_STRICT << 1) - 1)
+#define COPY_FLAGS ((SC_COPY_LIVE_SOURCE << 1) - 1)
 
 int sc_api_version(void)
 {

@@ -205,7 +205,9 @@ int sc_meta_parent(struct sc_copier *c, struct sc_copy_report *rep, int in,
  * what an overwrite in place would have left on the old file before the
  * metadata is applied: its owner and group (where we may), its extended
  * attributes and ACL, and its mode, less the set-id bits that writing to
- * it would have cleared.  0, or -errno (SC_EV_OLD_MODE). */
+ * it would have cleared.  A mode the filesystem refuses is an event
+ * (SC_EV_OLD_MODE, not fatal): 0.  0, or -errno (SC_EV_OLD_MODE, fatal:
+ * the new file could not be asked or cut). */
 int sc_meta_take_old(struct sc_copier *c, struct sc_copy_report *rep,
 		     int out, const struct sc_meta_at *old,
 		     const struct stat *old_st);

@@ -75,6 +75,33 @@ static mode_t new_file_mode(struct fcopy *f)
 	return (mode & ~f->m.omitted) | f->m.extra;
 }
 
+/* The mode of the SC_COPY_ATOMIC temporary that is to replace F->old.
+ * A new inode with the old file's owner and group (ours: the usual case
+ * of a user's own file, and of root's) may have its permissions from the
+ * start: nobody gets to open it who may not open the old file, and a
+ * filesystem that refuses chmod (vfat, FUSE filesystems without
+ * setattr) still gives it the old file's mode, as a copy in place keeps
+ * it.  Else it is ours alone until it takes the old file's owner and
+ * mode (sc_meta_take_old()).  Set-id bits wait for that step too. */
+static mode_t replacing_mode(const struct fcopy *f)
+{
+	if (f->old.st_uid == geteuid() && f->old.st_gid == getegid())
+		return f->old.st_mode & 0777;
+	return S_IRUSR | S_IWUSR;
+}
+
+/* The temporary made with REPLACING_MODE's permissions in a directory
+ * that gave it another group than the old file's (set-group-ID): ours
+ * alone, as any other is, until it takes the old file's group. */
+static void narrow_if_regrouped(const struct fcopy *f)
+{
+	struct stat st;
+
+	if ((f->old.st_mode & 077) && fstat(f->out, &st) == 0 &&
+	    st.st_gid != f->old.st_gid)
+		(void)!fchmod(f->out, st.st_mode & S_IRWXU);
+}
+
 /* Is the destination's name still the file written (F->ost), and not a
  * symlink it was written through, or what took its place? */
 static bool name_leads_here(const struct fcopy *f)
@@ -379,15 +406,18 @@ int sc_fcopy_open_destination(struct fcopy *f)
 		struct sc_meta_at at = sc_fcopy_atomic_at(f);
 
 		/* The temporary of a new file is made as the file itself
-		 * would be; one that replaces a file is ours alone until it
-		 * takes the old file's attributes (sc_fcopy_finish_file()). */
+		 * would be; one that replaces a file as replacing_mode()
+		 * says, until it takes the old file's attributes
+		 * (sc_fcopy_finish_file()). */
 		f->out = sc_target_temp_open(f->x, at.dirfd, at.name,
 					     f->as_new ? new_file_mode(f) :
-					     S_IRUSR | S_IWUSR, &f->named_tmp);
+					     replacing_mode(f), &f->named_tmp);
 		if (f->out < 0) {
 			sc_fcopy_event(f, SC_EV_OPEN_DEST, f->out, true);
 			return f->out;
 		}
+		if (!f->as_new)
+			narrow_if_regrouped(f);
 	} else if (f->dst_exists && (e = open_existing(f, flags)) < 0) {
 		return e;
 	}
@@ -402,6 +432,17 @@ int sc_fcopy_open_destination(struct fcopy *f)
 		f->rep->flags |= SC_REPORT_CREATED;
 	f->rep->flags |= SC_REPORT_DEST_OPENED;
 	return 0;
+}
+
+/* Only read_write is left in PLAN: the others are skipped for WHY. */
+static void only_read_write(struct sc_plan *plan, const char *why)
+{
+	for (int r = 0; r < SC_ROAD__MAX; r++)
+		if (r != SC_ROAD_RW && plan->step[r].use) {
+			plan->step[r].use = false;
+			plan->step[r].why = why;
+			plan->n_use--;
+		}
 }
 
 /* --verify: what the copy can be proven by.  Returns 0, or -EOPNOTSUPP
@@ -422,12 +463,14 @@ static int plan_for_verify(struct fcopy *f)
 	if (!S_ISREG(f->ist.st_mode) && !S_ISBLK(f->ist.st_mode)) {
 		/* A pipe cannot be read twice: its bytes must pass through
 		 * the library to be checked. */
-		for (int r = 0; r < SC_ROAD__MAX; r++)
-			if (r != SC_ROAD_RW && rep->plan.step[r].use) {
-				rep->plan.step[r].use = false;
-				rep->plan.step[r].why = sc_why_stream_verify;
-				rep->plan.n_use--;
-			}
+		only_read_write(&rep->plan, sc_why_stream_verify);
+	} else if (f->c->flags & SC_COPY_LIVE_SOURCE) {
+		/* Nor may a source the caller says is live be read again:
+		 * the copy is proven against what was read, which the
+		 * kernel roads move without the library seeing it (issue
+		 * 37: a growing log failed, copied twice, as "changed
+		 * again"). */
+		only_read_write(&rep->plan, sc_why_live_verify);
 	}
 	return 0;
 }

@@ -108,6 +108,14 @@ static bool src_sparse(const struct fcopy *f)
 	       !f->rep->plan.no_holes;	/* SEEK_DATA not to be trusted */
 }
 
+/* sc_verify()'s flags for F's copy: MORE, and how F's copy is read back
+ * (durably under SC_COPY_SYNC, skipping the holes of a sparse source). */
+static unsigned verify_how(const struct fcopy *f, unsigned more)
+{
+	return more | (f->c->flags & SC_COPY_SYNC ? VERIFY_DURABLE : 0) |
+	       (src_sparse(f) ? VERIFY_SPARSE : 0);
+}
+
 /* The copy again, through read_write, after a verification that failed
  * (ST: the source as it now is; TRUSTED: its size may be believed).  0
  * or -errno, with its event. */
@@ -161,33 +169,37 @@ static int verify_differs(struct fcopy *f, off_t bad)
 	return -EBADMSG;
 }
 
-/* SC_COPY_VERIFY after a copy of a source that held still; repairs once
- * with read_write.  0 when the destination holds the source's bytes,
- * else -errno (-EBADMSG: still differs), with its event. */
-static int verify(struct fcopy *f)
+/* SC_COPY_VERIFY after a copy of a source that held still, or of a live
+ * one by what was read (REREAD_OK false: the source is not read again);
+ * repairs once with read_write.  0 when the destination holds the
+ * source's bytes, else -errno (-EBADMSG: still differs), with its
+ * event. */
+static int verify(struct fcopy *f, bool reread_ok)
 {
 	struct sc_copy_report *rep = f->rep;
 	struct sc_engine *eng = &f->x->eng;
-	bool rereadable = S_ISREG(f->ist.st_mode) && f->size_trusted;
+	unsigned reread = reread_ok && S_ISREG(f->ist.st_mode) &&
+			  f->size_trusted ? VERIFY_REREAD : 0;
 	enum sc_verify_side side = SC_VSIDE_BACK;
 	off_t bad = 0;
 	int v, e;
 
 	for (int pass = 0;; pass++) {
-		bool digests = rep->res.road_bytes[SC_ROAD_RW] ==
-			       rep->res.bytes &&
-			       sc_digests_cover(&eng->dg, rep->res.size);
+		unsigned how = reread |
+			       (rep->res.road_bytes[SC_ROAD_RW] ==
+				rep->res.bytes &&
+				sc_digests_cover(&eng->dg, rep->res.size) ?
+				VERIFY_DIGESTS : 0);
 
-		if (!digests && !rereadable) {
+		if (!how) {
 			/* Bytes that cannot be read twice, moved by a kernel
 			 * road: only a copy through our own hands can be
 			 * checked. */
 			v = 0;
 			bad = 0;
 		} else if ((v = sc_engine_buf(eng)) == 0) {
-			v = sc_verify(f->in, f->out, rep->res.size, digests,
-				      rereadable, f->c->flags & SC_COPY_SYNC,
-				      src_sparse(f), &eng->dg, eng->buf,
+			v = sc_verify(f->in, f->out, rep->res.size,
+				      verify_how(f, how), &eng->dg, eng->buf,
 				      eng->bufsize, &bad, &side);
 		}
 		if (v < 0)
@@ -247,9 +259,9 @@ static int verify_changed(struct fcopy *f, bool generated)
 		return e;
 	}
 	if (now.st_size == rep->res.size) {
-		v = sc_verify(f->in, f->out, rep->res.size, false, true,
-			      f->c->flags & SC_COPY_SYNC, src_sparse(f),
-			      &eng->dg, eng->buf, eng->bufsize, &bad, &side);
+		v = sc_verify(f->in, f->out, rep->res.size,
+			      verify_how(f, VERIFY_REREAD), &eng->dg, eng->buf,
+			      eng->bufsize, &bad, &side);
 		if (v < 0)
 			return verify_error(f, v, side);
 		if (v == 1 && !source_changed(f, &now, false, &ch)) {
@@ -272,9 +284,10 @@ static int verify_changed(struct fcopy *f, bool generated)
 		return changed(f, true);
 	}
 	v = sc_verify(f->in, f->out, rep->res.size,
-		      sc_digests_cover(&eng->dg, rep->res.size), true,
-		      f->c->flags & SC_COPY_SYNC, src_sparse(f), &eng->dg,
-		      eng->buf, eng->bufsize, &bad, &side);
+		      verify_how(f, VERIFY_REREAD |
+				 (sc_digests_cover(&eng->dg, rep->res.size) ?
+				  VERIFY_DIGESTS : 0)),
+		      &eng->dg, eng->buf, eng->bufsize, &bad, &side);
 	if (v < 0)
 		return verify_error(f, v, side);
 	if (v == 1) {
@@ -282,6 +295,44 @@ static int verify_changed(struct fcopy *f, bool generated)
 		return 0;
 	}
 	return verify_differs(f, bad);
+}
+
+/* SC_COPY_LIVE_SOURCE: can the copy be proven by what was read?  The
+ * digests read_write kept of every byte (the plan had no other road,
+ * fcopy_dest.c) cover it to its end, the length included.  Not where
+ * the source shrank below what was read and the copy was cut to it (a
+ * chunk's digest no longer speaks for what is left of it), nor for the
+ * holes of a sparse source, which read_write skipped, nor where memory
+ * for them ran out: then only the source can say, and the copy is
+ * verified as any other. */
+static bool by_what_was_read(struct fcopy *f)
+{
+	const struct sc_copy_result *res = &f->rep->res;
+
+	return (f->c->flags & SC_COPY_LIVE_SOURCE) &&
+	       res->road_bytes[SC_ROAD_RW] == res->bytes &&
+	       sc_digests_cover(&f->x->eng.dg, res->size);
+}
+
+/* After the data: SC_COPY_VERIFY, and a change of the source told (an
+ * event that fails nothing where the copy holds what was read).  A live
+ * source (SC_COPY_LIVE_SOURCE) is proven by what was read, changed or
+ * not, and never read again: a log being appended to reads differently
+ * each time, and a copy of it must be possible (issue 37).  0 or -errno
+ * (then sc_fcopy_abandon_file()). */
+static int prove(struct fcopy *f, bool generated)
+{
+	struct sc_copy_report *rep = f->rep;
+	int e = 0;
+
+	if (f->x->eng.verify && by_what_was_read(f))
+		e = verify(f, false);
+	else if (f->x->eng.verify)
+		return rep->change.how == SC_CHANGE_NONE ? verify(f, true) :
+		       verify_changed(f, generated);
+	if (e == 0 && rep->change.how != SC_CHANGE_NONE)
+		changed(f, false);
+	return e;
 }
 
 /* The call's error for a data step that ended with E: the road's own
@@ -373,10 +424,5 @@ int sc_fcopy_copy_and_verify(struct fcopy *f)
 			ev->side = rep->res.side;
 		return data_error(f, e);
 	}
-	if (eng->verify)
-		return rep->change.how == SC_CHANGE_NONE ? verify(f) :
-		       verify_changed(f, generated);
-	if (rep->change.how != SC_CHANGE_NONE)
-		changed(f, false);
-	return 0;
+	return prove(f, generated);
 }

@@ -481,8 +481,23 @@ int sc_meta_take_old(struct sc_copier *c, struct sc_copy_report *rep,
 	if (old_fd >= 0 && fstat(old_fd, &st) == 0 &&
 	    st.st_dev == old_st->st_dev && st.st_ino == old_st->st_ino)
 		keep_old_xattrs(rep, out, old_fd);
-	if (fchmod(out, mode) < 0)
+	/* Made with the mode already (fcopy_dest.c), as where we own the
+	 * old file: no chmod, which filesystems such as vfat refuse even
+	 * when it changes nothing.  (Asked after the ACL, which carries
+	 * mode bits.)  A mode that cannot be given is not the caller's
+	 * request (SC_COPY_KEEP_MODE sets the source's after this): the
+	 * copy, whole, still replaces the old file, and the event says
+	 * what it did not take (issue 37: on such a filesystem every
+	 * atomic copy was thrown away). */
+	if (fstat(out, &now) < 0)
 		goto fail;
+	if ((now.st_mode & 07777) == mode)
+		return 0;
+	if (fchmod(out, mode) < 0) {
+		sc_report_add(rep, SC_EV_OLD_MODE, -(errno ? errno : EPERM),
+			      false, false);
+		return 0;
+	}
 	/* Overwritten in place, the old file lost its set-user-ID bit, and
 	 * its set-group-ID bit where the group may execute, unless the
 	 * writer has CAP_FSETID (should_remove_suid(), since Linux 2.6; in

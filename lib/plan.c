@@ -513,6 +513,7 @@ void sc_plan_unverifiable(struct sc_plan *plan)
 }
 
 const char sc_why_stream_verify[] = N_("verification of a stream");
+const char sc_why_live_verify[] = N_("verification of a source that may change");
 const char sc_why_no_data[] = N_("no data is copied");
 
 /* ---- the public side ---------------------------------------------------- */

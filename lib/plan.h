@@ -74,6 +74,8 @@ void sc_plan_unverifiable(struct sc_plan *plan);
 /* The reasons the engine itself gives a plan, for the program that words
  * them its own way (see src/report.c). */
 extern const char sc_why_stream_verify[];	/* "verification of a stream" */
+extern const char sc_why_live_verify[];	/* "verification of a source that
+					 * may change" */
 extern const char sc_why_no_data[];		/* "no data is copied" */
 
 #endif

@@ -252,7 +252,8 @@ int sc_copier_verify_fd(struct sc_copier *c, int in, int out,
 	enum sc_verify_side side;
 	struct sc_copy_ctx *x;
 	off_t bad = 0, ilen, olen;
-	bool sparse;
+	unsigned how = VERIFY_REREAD |
+		       (c && (c->flags & SC_COPY_SYNC) ? VERIFY_DURABLE : 0);
 	int e, v;
 
 	if (!c)
@@ -278,18 +279,19 @@ int sc_copier_verify_fd(struct sc_copier *c, int in, int out,
 			*ret_bad = MIN(ilen, olen);
 		return 0;
 	}
-	sparse = (S_ISREG(ist.st_mode) &&
-		  (uint64_t)ist.st_blocks * 512 < (uint64_t)ilen) ||
-		 (S_ISREG(ost.st_mode) &&
-		  (uint64_t)ost.st_blocks * 512 < (uint64_t)olen);
+	if ((S_ISREG(ist.st_mode) &&
+	     (uint64_t)ist.st_blocks * 512 < (uint64_t)ilen) ||
+	    (S_ISREG(ost.st_mode) &&
+	     (uint64_t)ost.st_blocks * 512 < (uint64_t)olen))
+		how |= VERIFY_SPARSE;
 	x = sc_copier_ctx(c);
 	if (!x)
 		return -ENOMEM;
 	pthread_mutex_lock(&c->own_lock);
 	e = sc_engine_buf(&x->eng);
 	v = e < 0 ? e :
-	    sc_verify(in, out, ilen, false, true, c->flags & SC_COPY_SYNC,
-		      sparse, NULL, x->eng.buf, x->eng.bufsize, &bad, &side);
+	    sc_verify(in, out, ilen, how, NULL, x->eng.buf, x->eng.bufsize,
+		      &bad, &side);
 	pthread_mutex_unlock(&c->own_lock);
 	if (v == 0 && ret_bad)
 		*ret_bad = bad;

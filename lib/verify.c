@@ -244,18 +244,19 @@ static int sparse_diff(int in, int out, off_t end, char *buf,
 	return 1;
 }
 
-int sc_verify(int in, int out, off_t size, bool use_digests,
-	      bool rereadable, bool durable, bool sparse,
+int sc_verify(int in, int out, off_t size, unsigned flags,
 	      const struct sc_digests *d, char *buf, size_t bufsize,
 	      off_t *ret_bad, enum sc_verify_side *ret_side)
 {
 	struct stat st;
 	int e;
 
-	if (!buf || bufsize < 2 || !ret_bad || !ret_side || (use_digests && !d))
+	if (!buf || bufsize < 2 || !ret_bad || !ret_side ||
+	    ((flags & VERIFY_DIGESTS) && !d))
 		return -EINVAL;
 	*ret_side = SC_VSIDE_WRITE;
-	e = drop_cache(out, size, durable, (unsigned char *)buf, bufsize);
+	e = drop_cache(out, size, flags & VERIFY_DURABLE, (unsigned char *)buf,
+		       bufsize);
 	if (e < 0)
 		return e;
 	*ret_side = SC_VSIDE_BACK;
@@ -265,7 +266,7 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 		*ret_bad = MIN(st.st_size, size);
 		return 0;
 	}
-	if (use_digests) {
+	if (flags & VERIFY_DIGESTS) {
 		/* A chunk is one read of the read_write road: at most the
 		 * buffer's size. */
 		for (size_t i = 0; i < d->n; i++) {
@@ -280,7 +281,7 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 				/* The digest tells the chunk; a source that
 				 * can be read again tells the byte. */
 				*ret_bad = c->off;
-				if (rereadable)
+				if (flags & VERIFY_REREAD)
 					first_diff(in, out, c->off, c->len,
 						   buf, bufsize, ret_bad);
 				return 0;
@@ -289,7 +290,7 @@ int sc_verify(int in, int out, off_t size, bool use_digests,
 		return 1;
 	}
 	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
-	e = sparse && S_ISREG(st.st_mode) ?
+	e = (flags & VERIFY_SPARSE) && S_ISREG(st.st_mode) ?
 	    sparse_diff(in, out, size, buf, bufsize, ret_bad) :
 	    first_diff(in, out, 0, (size_t)size, buf, bufsize, ret_bad);
 	if (e == -1) {

@@ -32,19 +32,30 @@ void sc_digests_free(struct sc_digests *d);
 /* True when the digests D cover [0, SIZE) without gaps. */
 bool sc_digests_cover(const struct sc_digests *d, off_t size);
 
+/* How sc_verify() compares, bits of its FLAGS. */
+enum {
+	VERIFY_DIGESTS = 1u << 0,	/* with the digests D, not with IN
+					 * read again */
+	VERIFY_REREAD = 1u << 1,	/* IN may be read again: with
+					 * digests, to find the byte within
+					 * the chunk that differs */
+	VERIFY_DURABLE = 1u << 2,	/* fdatasync, not sync_file_range
+					 * (paid anyway: SC_COPY_SYNC) */
+	VERIFY_SPARSE = 1u << 3,	/* either file may have holes */
+};
+
 /* Reads OUT back from storage (its dirty pages written out with
- * sync_file_range, or fdatasync when DURABLE, then dropped from the
- * cache with POSIX_FADV_DONTNEED, so the device is read, not the cache)
- * and compares it: with the digests D when USE_DIGESTS, else with IN
- * read again.  SIZE is the length the copy produced; a regular OUT of
- * another length differs at the shorter one.  SPARSE: either file may
- * have holes, which are not read where both have them (SEEK_DATA).  BUF
+ * sync_file_range, or fdatasync with VERIFY_DURABLE, then dropped from
+ * the cache with POSIX_FADV_DONTNEED, so the device is read, not the
+ * cache) and compares it: with the digests D with VERIFY_DIGESTS, else
+ * with IN read again.  SIZE is the length the copy produced; a regular
+ * OUT of another length differs at the shorter one.  VERIFY_SPARSE:
+ * holes are not read where both files have them (SEEK_DATA).  BUF
  * (BUFSIZE bytes, at least 2) is scratch space.  Returns 1 when equal, 0
- * when not (*RET_BAD = the first differing offset; with digests of a
- * source that is not REREADABLE, the start of the first differing
- * chunk), -errno on failure (*RET_SIDE tells what failed). */
-int sc_verify(int in, int out, off_t size, bool use_digests,
-	      bool rereadable, bool durable, bool sparse,
+ * when not (*RET_BAD = the first differing offset; with digests, without
+ * VERIFY_REREAD, the start of the first differing chunk), -errno on
+ * failure (*RET_SIDE tells what failed). */
+int sc_verify(int in, int out, off_t size, unsigned flags,
 	      const struct sc_digests *d, char *buf, size_t bufsize,
 	      off_t *ret_bad, enum sc_verify_side *ret_side);
 

@@ -16,6 +16,7 @@ unsigned sc_attrs_copier_flags(const struct sc_options *o)
 	       (o->sync ? SC_COPY_SYNC : 0) |
 	       (o->atomic ? SC_COPY_ATOMIC : 0) |
 	       (o->if_changed ? SC_COPY_IF_CHANGED : 0) |
+	       (o->allow_changing_source ? SC_COPY_LIVE_SOURCE : 0) |
 	       (o->attributes_only ? SC_COPY_NO_DATA : 0) |
 	       (o->preserve_mode ? SC_COPY_KEEP_MODE : 0) |
 	       (o->preserve_ownership ? SC_COPY_KEEP_OWNER : 0) |
@@ -150,7 +151,7 @@ static bool say_meta(struct sc_attrs_env *env, const struct sc_event *ev,
 
 /* EV if it is about an existing destination's attributes (SC_EV_OLD_*):
  * true when it is, said as cp says it or not at all. */
-static bool say_old(const struct sc_attrs_env *env, const struct sc_event *ev,
+static bool say_old(struct sc_attrs_env *env, const struct sc_event *ev,
 		    int err, const char *dst)
 {
 	switch (ev->kind) {
@@ -174,7 +175,16 @@ static bool say_old(const struct sc_attrs_env *env, const struct sc_event *ev,
 			    NULL);
 		break;
 	case SC_EV_OLD_MODE:
-		say(env, true, err, SC_FAIL_SET_MODE_ACL, dst, NULL);
+		if (ev->fatal) {
+			say(env, true, err, SC_FAIL_SET_MODE_ACL, dst, NULL);
+		} else if (!env->o->preserve_mode) {
+			/* the old file's mode, which the new file could not
+			 * take: cp's warning for a mode it could not give
+			 * back (with -p, the mode asked for is said where
+			 * it fails) */
+			say(env, false, err, SC_FAIL_KEEP_MODE, dst, NULL);
+			env->old_mode_lost = true;
+		}
 		break;
 	default:
 		return false;

@@ -41,6 +41,9 @@ struct sc_attrs_env {
 	 * or the narrowing of the mode before it): cp says nothing of its
 	 * other attributes */
 	bool stopped;
+	/* --atomic: the new file could not take the old one's mode (and
+	 * replaced it all the same, if the copy went on to the end) */
+	bool old_mode_lost;
 };
 
 /* The copier's SC_COPY_* flags for the options O. */

@@ -43,7 +43,11 @@
  *                          (rec failure read/write/verify); no err: E
  *                          "%s differs from %s at byte %lld, also after
  *                          copying again" (rec failure "verify")
- *   SC_EV_META_*, SC_EV_OLD_*   as attrs.c says them (sc_attrs_say)
+ *   SC_EV_META_*, SC_EV_OLD_*   as attrs.c says them (sc_attrs_say);
+ *                       then, with --atomic, W "%s was not replaced"
+ *                       (or "not created") where they threw the whole
+ *                       copy away, W "%s was replaced, though ..."
+ *                       where the old mode was not taken
  *   SC_EV_SYNC          E "error writing %s" q(dst)
  *   SC_EV_COMMIT        E "cannot replace %s" q(dst)
  *   SC_EV_CLOSE         E "failed to close %s" q(dst)
@@ -402,6 +406,17 @@ static int explain_file(struct worker *wk, struct entry *ent,
 	return 0;
 }
 
+/* --atomic: a whole copy was thrown away because an attribute asked for
+ * could not be set (all or nothing): the messages before said which,
+ * this says what became of the destination, which the user could not
+ * tell from them (issue 37). */
+static void say_not_replaced(struct worker *wk, const struct file_copy *f)
+{
+	if (f->atomic)
+		sc_report_warn(&wk->msgs, f->dst_st ? SC_WARN_NOT_REPLACED :
+			       SC_WARN_NOT_CREATED, 0, f->dst, NULL);
+}
+
 /* The outcome of a copy that returned E, its events said (F says what
  * they came to).  0, or -errno with the record made for --json. */
 static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
@@ -428,8 +443,10 @@ static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
 	 * record says why.  A temporary that did not take the old file's
 	 * or the asked attributes went: EPERM, as always. */
 	if ((!f->failed && f->meta_failed) ||
-	    (f->failed && f->failed_kind == SC_EV_OLD_MODE))
+	    (f->failed && f->failed_kind == SC_EV_OLD_MODE)) {
 		rec->err = -EPERM;
+		say_not_replaced(wk, f);
+	}
 	if (!rec->err)
 		rec->err = e;
 	rec->seconds = elapsed(t0);
@@ -519,6 +536,10 @@ int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 		fill_record(&rec, f.rep);
 		say_events(wk, &f);
 		r = outcome(wk, ent, &f, e, &t0);
+		/* the old file's mode not taken, said: and yet replaced */
+		if (r == 0 && f.atomic && f.env.old_mode_lost)
+			sc_report_warn(&wk->msgs, SC_WARN_REPLACED_ANYWAY, 0,
+				       dst, NULL);
 		if (r == 0 && o->verbose)
 			say_links_left(wk, &f);
 	}

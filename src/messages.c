@@ -170,6 +170,20 @@ static const struct {
 	[SC_WARN_LINKS_LEFT] = {
 		N_("warning: %s had other hard links; --atomic replaced it, and they keep the old data"),
 		NULL, A, 0 },
+	/* TRANSLATORS: after the message that says which attribute could
+	 * not be set, when --atomic therefore threw the whole copy away */
+	[SC_WARN_NOT_REPLACED] = {
+		N_("%s was not replaced: --atomic keeps the old file when an attribute asked for cannot be set"),
+		NULL, A, 0 },
+	[SC_WARN_NOT_CREATED] = {
+		N_("%s was not created: --atomic makes no file when an attribute asked for cannot be set"),
+		NULL, A, 0 },
+	/* TRANSLATORS: after "preserving permissions for 'A': ...", when
+	 * --atomic's new file could not be given the old file's mode, and
+	 * its data being complete, replaced the old file all the same */
+	[SC_WARN_REPLACED_ANYWAY] = {
+		N_("warning: %s was replaced, though not with the old file's permissions"),
+		NULL, A, 0 },
 };
 
 const char *sc_report_fail_text(enum sc_fail what)

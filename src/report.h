@@ -298,6 +298,9 @@ enum sc_fail {
 	SC_WARN_FILE_TWICE,	/* warning: source file 'A' specified ... */
 	SC_WARN_DIR_TWICE,	/* warning: source directory 'A' specified ... */
 	SC_WARN_LINKS_LEFT,	/* warning: 'A' had other hard links; ... */
+	SC_WARN_NOT_REPLACED,	/* 'A' was not replaced: --atomic keeps ... */
+	SC_WARN_NOT_CREATED,	/* 'A' was not created: --atomic makes ... */
+	SC_WARN_REPLACED_ANYWAY,	/* warning: 'A' was replaced, though ... */
 	SC_FAIL__COUNT
 };
 

@@ -379,6 +379,15 @@ enum {
 					 * copy (cp --preserve=...); else it
 					 * is reported and the copy stands */
 	SC_COPY_XATTR_STRICT = 1u << 11,	/* ... for xattrs too */
+	SC_COPY_LIVE_SOURCE = 1u << 12,	/* the source may change while it
+					 * is copied (a log being written):
+					 * with SC_COPY_VERIFY the copy is
+					 * proven against the bytes that
+					 * were read (their digests, the
+					 * length included), never by
+					 * reading the source again, and so
+					 * read_write is its only road.
+					 * Since API 1.1 */
 };
 
 /* Copies file after file, remembering facts per filesystem and the
@@ -578,7 +587,12 @@ void sc_copy_report_free(struct sc_copy_report *r);
  * restricted or forced, SC_REFLINK_ALWAYS, DST_FD) when none could be
  * taken.  A
  * metadata failure under SC_COPY_META_STRICT fails the call, but a file
- * copied in place keeps its data (it is whole), as cp leaves it.
+ * copied in place keeps its data (it is whole), as cp leaves it; with
+ * SC_COPY_ATOMIC the temporary goes and the old file stays (none is
+ * made): all or nothing.  An old file's mode that the temporary cannot
+ * take (a filesystem that refuses chmod: vfat, some FUSE ones) is not
+ * asked for by the caller: it is a warning (SC_EV_OLD_MODE, not fatal),
+ * and the whole copy replaces the old file all the same.
  * Returns 0 or -errno (the same as sc_copy_report_error()); REP (may be
  * NULL) says what happened, step by step, in its events.  -EINVAL for
  * bad arguments, and for a source that is the destination (by its name,
@@ -744,7 +758,9 @@ int sc_copy_report_error(const struct sc_copy_report *r);
 
 enum sc_verify_result {
 	SC_VERIFIED_NONE,	/* not asked, or not reached */
-	SC_VERIFIED_OK,		/* read back: the source's bytes */
+	SC_VERIFIED_OK,		/* read back: the source's bytes (with
+				 * SC_COPY_LIVE_SOURCE: those read, even
+				 * where it changed since) */
 	SC_VERIFIED_REPAIRED,	/* ... after one copy again */
 	SC_VERIFIED_CURRENT,	/* the source changed; the copy equals it
 				 * as it now is */
@@ -807,7 +823,9 @@ enum sc_event_kind {
 	SC_EV_OLD_GET,		/* ... one (ATTR) could not be read */
 	SC_EV_OLD_SET,		/* ... nor set on the new file */
 	SC_EV_OLD_ACL,		/* ... an inherited ACL not removed */
-	SC_EV_OLD_MODE,		/* ... its owner or mode not taken */
+	SC_EV_OLD_MODE,		/* ... its mode not taken (a warning:
+				 * the copy replaces it all the same),
+				 * or the new file not asked (fatal) */
 	SC_EV_PARENT_TIMES,	/* SC_MADE_PARENT: times */
 	SC_EV_PARENT_OWNER,	/* ... owner */
 	SC_EV_PARENT_MODE,	/* ... mode and ACL */

@@ -605,9 +605,7 @@ mx_args() {
 # the invariant fails the test (an unexpected pass: take the entry out
 # with the fix that made it pass).
 MX_XFAIL=(
-	"setattr atomic * * discard|issue 37, item 2: --atomic throws the whole copy away when chmod is refused, and says only that the chmod failed"
-	"setattr j4-tree+atomic * * discard|issue 37, item 2 (the same in a tree)"
-	"setattr atomic none * cp|issue 37, item 2: without -p, GNU cp copies and exits 0"
+	# none today (issue 37, item 2's were taken out with its fix)
 )
 
 # mx_xfail INVARIANT: the index of the entry of MX_XFAIL the cell and

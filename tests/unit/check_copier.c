@@ -124,6 +124,21 @@ static bool same_bytes(const char *a, const char *b)
 	return ca == cb;
 }
 
+/* Is A's content the start of B's? */
+static bool prefix_of(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	int ca, cb = 0;
+
+	ck_assert_ptr_nonnull(fa);
+	ck_assert_ptr_nonnull(fb);
+	while ((ca = getc(fa)) != EOF && (cb = getc(fb)) == ca)
+		;
+	fclose(fa);
+	fclose(fb);
+	return ca == EOF;
+}
+
 static off_t size_of(const char *p)
 {
 	struct stat st;
@@ -754,6 +769,76 @@ out:
 	close(in);
 	close(out);
 	sc_copier_free(c);
+}
+END_TEST
+
+/* Issue 37 item 6: a source appended to while it is copied and
+ * verified.  With SC_COPY_LIVE_SOURCE the copy is read_write's alone (the
+ * plan says why) and proven by what was read, the length included: 0,
+ * SC_VERIFIED_OK, a prefix of the file.  Without it the source, read
+ * again, has changed again: -EBADMSG. */
+static int append(void *arg, uint64_t done, enum sc_road road)
+{
+	int *n = arg;
+	int fd;
+
+	(void)done;
+	(void)road;
+	if (++*n > 64)
+		return 0;
+	fd = open(path("a"), O_WRONLY | O_APPEND);
+	ck_assert_int_eq(write(fd, "0123456789", 10), 10);
+	close(fd);
+	return 0;
+}
+
+START_TEST(live_source_is_verified_by_what_was_read)
+{
+	static const char live_why[] =
+		"verification of a source that may change";
+
+	for (int live = 1; live >= 0; live--) {
+		struct sc_copier *c = NULL;
+		struct sc_copy_report *rep = R;
+		const struct sc_plan *plan;
+		bool said = false;
+		int n = 0, in, out, e;
+
+		make_file("a", 2 * 1024 * 1024 + 7, 40);
+		ck_assert_int_eq(sc_copier_new(SC_COPY_VERIFY |
+					       (live ? SC_COPY_LIVE_SOURCE : 0),
+					       &c), 0);
+		sc_copy_ctx_set_progress(sc_copier_ctx(c), append, &n);
+		in = open(path("a"), O_RDONLY);
+		out = open(path("b"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+		e = sc_copier_copy_fd(c, in, out, rep);
+		ck_assert_int_gt(n, 0);
+		ck_assert_int_eq(sc_copy_report_change(rep, NULL, NULL, NULL),
+				 SC_CHANGE_GREW);
+		if (!live) {
+			ck_assert_int_eq(e, -EBADMSG);
+		} else {
+			ck_assert_int_eq(e, 0);
+			plan = sc_copy_report_plan(rep);
+			ck_assert_uint_eq(sc_plan_n_use(plan), 1);
+			ck_assert(sc_plan_use(plan, SC_ROAD_RW));
+			for (unsigned r = 0; r < sc_road_count(); r++)
+				said |= !strcmp(sc_plan_why(plan,
+							    (enum sc_road)r),
+						live_why);
+			ck_assert(said);
+			ck_assert_int_eq(sc_copy_report_verify(rep, NULL),
+					 SC_VERIFIED_OK);
+			ck_assert_int_eq(size_of(path("b")),
+					 sc_copy_report_size(rep));
+			ck_assert_int_gt(size_of(path("b")),
+					 2 * 1024 * 1024 + 7);
+			ck_assert(prefix_of(path("b"), path("a")));
+		}
+		close(in);
+		close(out);
+		sc_copier_free(c);
+	}
 }
 END_TEST
 
@@ -1616,6 +1701,7 @@ static Suite *copier_suite(void)
 	tcase_add_test(tc, chain_counts_the_bytes_before_efbig);
 	tcase_add_test(tc, chain_of_an_empty_file_is_the_read);
 	tcase_add_test(tc, chain_of_a_growing_file_has_no_zero);
+	tcase_add_test(tc, live_source_is_verified_by_what_was_read);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("v1");
