@@ -94,8 +94,10 @@ static int keep_owner(const struct meta *mt, const struct stat *st,
 	/* A file that already has the owner and group (made by their owner,
 	 * or by root from root's files) is left alone, as cp does:
 	 * filesystems without chown (FAT through FUSE) say ENOSYS even to a
-	 * chown that changes nothing. */
-	if (fstat(dp->fd, &now) == 0 &&
+	 * chown that changes nothing.  What is not a regular file's copy (a
+	 * directory, a special file: held O_PATH) is chowned all the same,
+	 * as cp chowns it, and says so where that fails. */
+	if (!dp->opath && fstat(dp->fd, &now) == 0 &&
 	    now.st_uid == st->st_uid && now.st_gid == st->st_gid)
 		return 0;
 	r = pin_chown(dp, st->st_uid, st->st_gid);
