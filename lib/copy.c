@@ -1,4 +1,4 @@
-/* Plan execution.  The rules (design.md): fall back only on "not here"
+/* Plan execution.  The rules (smartcp(1), "Fallback"): fall back only on "not here"
  * errors and only from the exact offsets reached; a 0 from a kernel road
  * is checked with one real read; EIO, ENOSPC and EDQUOT never fall back,
  * since a fallback after EIO can copy stale or zero bytes. */
