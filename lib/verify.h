@@ -39,10 +39,11 @@ bool sc_digests_cover(const struct sc_digests *d, off_t size);
  * read again.  SIZE is the length the copy produced; a regular OUT of
  * another length differs at the shorter one.  SPARSE: either file may
  * have holes, which are not read where both have them (SEEK_DATA).  BUF
- * (BUFSIZE bytes, at least 2) is scratch space.  Returns 1 when equal, 0
- * when not (*RET_BAD = the first differing offset; with digests of a
- * source that is not REREADABLE, the start of the first differing
- * chunk), -errno on failure (*RET_SIDE tells what failed). */
+ * (BUFSIZE bytes, at least 2) is scratch space.  Returns VERIFIED_EQUAL
+ * (1), VERIFIED_DIFFERENT (0: *RET_BAD = the first differing offset; with
+ * digests of a source that is not REREADABLE, the start of the first
+ * differing chunk), or -errno on failure (*RET_SIDE tells what failed). */
+enum { VERIFIED_DIFFERENT = 0, VERIFIED_EQUAL = 1 };
 int sc_verify(int in, int out, off_t size, bool use_digests,
 	      bool rereadable, bool durable, bool sparse,
 	      const struct sc_digests *d, char *buf, size_t bufsize,
