@@ -97,10 +97,18 @@ int level_names(struct walk *w, struct level *l, const struct level *p,
 
 /* --- the levels by device and inode ------------------------------------- */
 
-/* Is ST a level's source directory (COPY false), or a level's copy (COPY;
- * CREATED: one this run made)? */
-bool levels_with(const struct walk *w, const struct stat *st, bool copy,
-		 bool created);
+/* Which levels levels_with() looks at: bits of its flags word. */
+enum {
+	LEVEL_SOURCE = 0,		/* the source directories */
+	LEVEL_COPY = 1 << 0,		/* their copies */
+	LEVEL_MADE = 1 << 1,		/* LEVEL_COPY: those this run made */
+};
+
+/* Is ST one of the levels FLAGS says: a level's source directory
+ * (LEVEL_SOURCE), a level's copy (LEVEL_COPY), one this run made
+ * (LEVEL_COPY | LEVEL_MADE)? */
+bool levels_with(const struct walk *w, const struct stat *st,
+		 unsigned flags);
 
 /* --- descriptors -------------------------------------------------------- */
 
