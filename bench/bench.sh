@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # bench/bench.sh - measure smartcp side by side with cp, rsync, tar and cat.
 #
-# Follows shared/benchmarking.md: before every timed run the previous
-# destination is removed, `sync`, caches dropped, the source read once so it
-# is cached, then N MiB of anonymous memory are touched and freed (--settle);
-# every run gets a fresh destination name; tools alternate and the order
-# rotates each round; medians, min-max and the ratio of minimums are reported.
+# The measurement rules (a VM is noisy): before every timed run the
+# previous destination is removed, `sync`, caches dropped, the source read
+# once so it is cached, then N MiB of anonymous memory are touched and freed
+# (--settle); every run gets a fresh destination name; tools alternate and
+# the order rotates each round; medians, min-max and the ratio of minimums
+# are reported.
 # Needs root (loop mounts, drop_caches).  See bench/README.
 set -euo pipefail
 export LC_ALL=C

@@ -12,7 +12,7 @@
 # scratch removed), dropping caches, settling memory, the statistics
 # (median, min, max), the number formats (seconds, ratios), the order of
 # the tools in a round, and the TSV rows.  The measurement rules these
-# follow are in bench/README and shared/benchmarking.md.
+# follow are in bench/bench.sh's header.
 
 # ---------------------------------------------------------------- messages
 

@@ -5,9 +5,9 @@
 # journaled ext4 loop image), one directory of 200,000 entries and a tree
 # 2,000 levels deep; time per entry, syscalls per entry and peak RSS for
 # each, an SVG chart of the curves (bench/scale-svg.awk) and the issue's
-# targets checked at the end.  Follows shared/benchmarking.md like
-# bench/bench.sh: before every timed run the previous destination is
-# removed, `sync`, caches dropped, the source read once so it is cached,
+# targets checked at the end.  The measurement rules of bench/bench.sh:
+# before every timed run the previous destination is removed, `sync`,
+# caches dropped, the source read once so it is cached,
 # memory settled; every run gets a fresh destination name; smartcp and cp
 # alternate, the order rotating each round.  The source trees are made once
 # and kept in an ext4 image in a cache directory.  Needs root (loop mounts,

@@ -80,7 +80,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("libsmartcp %s (API %d)\n", sc_version(), sc_api_version());
-	sc_init();
 	if ((e = sc_copier_new(SC_COPY_VERIFY, &c)) < 0 ||
 	    (e = sc_copier_new(0, &plain)) < 0 ||
 	    (e = sc_copy_report_new(&rep)) < 0) {

@@ -219,9 +219,10 @@ int sc_meta_take_old(struct sc_copier *c, struct sc_copy_report *rep,
  * target, opened O_PATH by descriptor from the first link's directory on
  * (*RET_DIRFD, the caller's to close), and the target's name there
  * (*RET_NAME, to free), whose lstat goes to *RET_ST (st_mode 0: it does
- * not exist, the link dangles).  Returns 1 when NAME is a symlink so
- * resolved, 0 when it is not a symlink (or not there), or -errno: ELOOP,
- * EISDIR for a link to a directory. */
+ * not exist, the link dangles).  Returns TARGET_LINK when NAME is a
+ * symlink so resolved, TARGET_NOT_LINK (0) when it is not a symlink (or
+ * not there), or -errno: ELOOP, EISDIR for a link to a directory. */
+enum { TARGET_NOT_LINK = 0, TARGET_LINK = 1 };
 int sc_target_resolve(int dirfd, const char *name, int *ret_dirfd,
 		      char **ret_name, struct stat *ret_st);
 

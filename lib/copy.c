@@ -1,4 +1,4 @@
-/* Plan execution.  The rules (design.md): fall back only on "not here"
+/* Plan execution.  The rules (smartcp(1), "Fallback"): fall back only on "not here"
  * errors and only from the exact offsets reached; a 0 from a kernel road
  * is checked with one real read; EIO, ENOSPC and EDQUOT never fall back,
  * since a fallback after EIO can copy stale or zero bytes. */
@@ -194,6 +194,9 @@ static bool grew(const struct run *r)
 	return fstat(r->x.in, &now) == 0 && now.st_size > r->size_hint;
 }
 
+/* What check_eof() found. */
+enum { NOT_EOF = 0, AT_EOF = 1 };
+
 /* A kernel road said "nothing more" at x.in_off (SAID_ZERO), or reached
  * the size it was held to.  One read decides: 0 is the end of the file;
  * data means the road stopped early (a generated file, a size that
@@ -202,8 +205,8 @@ static bool grew(const struct run *r)
  * read_write's calls, and the chain says so: an error in them ends a
  * read_write attempt.  The kernel road is marked SC_ERR_ZERO only when
  * its 0, or the size it stopped at, was not the end: not when the file
- * merely grew past it.  Returns 1 at EOF, 0 to continue, -errno on
- * failure. */
+ * merely grew past it.  Returns AT_EOF, NOT_EOF to continue, or -errno
+ * on failure. */
 static int check_eof(struct run *r, size_t want, bool said_zero)
 {
 	struct sc_xfer *x = &r->x;
@@ -219,7 +222,7 @@ static int check_eof(struct run *r, size_t want, bool said_zero)
 	}
 	if (n == 0) {
 		r->end_road = SC_ROAD_RW;
-		return 1;
+		return AT_EOF;
 	}
 	if (r->road != SC_ROAD_RW && (said_zero || !grew(r)))
 		note(r, r->road, SC_ERR_ZERO, 0);
@@ -247,7 +250,7 @@ static int check_eof(struct run *r, size_t want, bool said_zero)
 	moved(r, (uint64_t)n, SC_ROAD_RW);
 	r->road = SC_ROAD_RW;
 	r->moved = true;
-	return 0;
+	return NOT_EOF;
 }
 
 /* Copies [x.in_off, END) -- or to EOF when END < 0 -- with the current
@@ -305,9 +308,9 @@ static int at_claimed_size(struct run *r, uint64_t *left)
 	}
 	if (x->in_off >= r->size_hint) {
 		e = check_eof(r, SC_BUFSIZE, false);
-		if (e)
-			return e < 0 ? e : CLAIMED_END;
-		return CLAIMED_MORE;
+		if (e < 0)
+			return e;
+		return e == AT_EOF ? CLAIMED_END : CLAIMED_MORE;
 	}
 	*left = (uint64_t)(r->size_hint - x->in_off);
 	return CLAIMED_BELOW;
@@ -410,8 +413,10 @@ static int copy_range(struct run *r, off_t end)
 			}
 			e = check_eof(r, (size_t)MIN(left,
 						     (uint64_t)SC_BUFSIZE), true);
-			if (e)
-				return e < 0 ? e : 0;
+			if (e < 0)
+				return e;
+			if (e == AT_EOF)
+				return 0;
 			continue;
 		}
 		e = step_failed(r, (int)n);
@@ -420,8 +425,14 @@ static int copy_range(struct run *r, off_t end)
 	}
 }
 
+/* What try_clone() and copy_extents() leave to copy_range(): nothing, or
+ * the whole file. */
+enum { COPIED = 0, WHOLE_FILE_LEFT = 1 };
+
 /* Copies the data extents of a sparse source one by one; the holes
- * between them are left unwritten and the size set by ftruncate. */
+ * between them are left unwritten and the size set by ftruncate.
+ * COPIED, WHOLE_FILE_LEFT where the source has no SEEK_DATA, or
+ * -errno. */
 static int copy_extents(struct run *r)
 {
 	struct sc_xfer *x = &r->x;
@@ -438,7 +449,7 @@ static int copy_extents(struct run *r)
 				break;		/* no data past OFF */
 			}
 			if (off == 0 && (errno == EINVAL || errno == ESPIPE))
-				return 1;	/* no SEEK_DATA here */
+				return WHOLE_FILE_LEFT;	/* no SEEK_DATA */
 			x->side = SC_SIDE_READ;
 			return -errno;
 		}
@@ -472,12 +483,12 @@ static int copy_extents(struct run *r)
 	e = check_eof(r, SC_BUFSIZE, false);
 	if (e < 0)
 		return e;
-	if (e == 0) {
+	if (e == NOT_EOF) {
 		e = copy_range(r, -1);
 		if (e < 0)
 			return e;
 	}
-	return 0;
+	return COPIED;
 }
 
 /* The block size for --sparse=always holes in OUT: its st_blksize, as cp
@@ -496,9 +507,10 @@ static size_t out_hole_size(int out, size_t bufsize)
 	return MIN((size_t)st.st_blksize, bufsize);
 }
 
-/* The clone the plan starts with.  Returns 0 when it copied the whole
- * file, 1 when the plan's next road is to copy it (the clone was "not
- * here"), or -errno, recorded in the result, when the copy failed. */
+/* The clone the plan starts with.  Returns COPIED when it copied the
+ * whole file, WHOLE_FILE_LEFT when the plan's next road is to copy it
+ * (the clone was "not here"), or -errno, recorded in the result, when the
+ * copy failed. */
 static int try_clone(struct run *r, const struct stat *st)
 {
 	struct sc_copy_result *res = r->res;
@@ -522,7 +534,7 @@ static int try_clone(struct run *r, const struct stat *st)
 			     (uint64_t)st->st_size;
 		/* one step that moved the whole file */
 		moved(r, (uint64_t)st->st_size, SC_ROAD_CLONE);
-		return 0;
+		return COPIED;
 	}
 	if (e == -ECANCELED) {
 		res->err = e;
@@ -541,7 +553,7 @@ static int try_clone(struct run *r, const struct stat *st)
 		res->side = SC_SIDE_WRITE;
 		return e;
 	}
-	return 1;
+	return WHOLE_FILE_LEFT;
 }
 
 /* The copy ended with e (0 or -errno): the destination is given its
@@ -623,8 +635,8 @@ static int copy_data(struct sc_engine *eng, int in, int out,
 	next_road(&r);
 	if (r.road == SC_ROAD_CLONE) {
 		e = try_clone(&r, st);
-		if (e <= 0)
-			return e;
+		if (e != WHOLE_FILE_LEFT)
+			return e;	/* COPIED (0), or -errno */
 	}
 	if (r.road < 0) {
 		res->err = -EOPNOTSUPP;
@@ -648,7 +660,7 @@ static int copy_data(struct sc_engine *eng, int in, int out,
 	if (eng->sparse == SC_SPARSE_ALWAYS)
 		x->hole_size = hole_size;
 
-	e = 1;
+	e = WHOLE_FILE_LEFT;
 	/* Sparse source: fewer blocks than its size (cp's test).  Never on
 	 * generated files, whose sizes and blocks mean nothing, and only
 	 * into a file that can hold holes (hole_size); nor where SEEK_DATA
@@ -657,7 +669,7 @@ static int copy_data(struct sc_engine *eng, int in, int out,
 	if (eng->sparse != SC_SPARSE_NEVER && src_sparse && hole_size &&
 	    !plan->no_holes)
 		e = copy_extents(&r);
-	if (e == 1) {
+	if (e == WHOLE_FILE_LEFT) {
 		x->in_off = x->out_off = 0;
 		e = copy_range(&r, -1);
 	}

@@ -23,9 +23,13 @@
 
 /* ---- one file ------------------------------------------------------------- */
 
+/* What same_content() and already_equal() find: the destination is to
+ * be copied, or already holds the source's bytes. */
+enum { TO_COPY = 0, ALREADY_EQUAL = 1 };
+
 /* SC_COPY_IF_CHANGED: does the destination already hold exactly IN's
- * bytes?  1 yes, 0 no, -errno.  Reads both to the end: sizes of
- * generated files mean nothing. */
+ * bytes?  ALREADY_EQUAL, TO_COPY, or -errno.  Reads both to the end:
+ * sizes of generated files mean nothing. */
 static int same_content(struct fcopy *f)
 {
 	struct sc_engine *eng = &f->x->eng;
@@ -45,9 +49,9 @@ static int same_content(struct fcopy *f)
 					       0);
 	}
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;
+		return TO_COPY;
 	if (f->size_trusted && st.st_size != f->ist.st_size)
-		return 0;
+		return TO_COPY;
 	e = sc_engine_buf(eng);
 	if (e < 0)
 		return e;
@@ -63,9 +67,9 @@ static int same_content(struct fcopy *f)
 		if (m < 0)
 			return -errno;
 		if (n != m || memcmp(a, b, (size_t)n))
-			return 0;
+			return TO_COPY;
 		if (n == 0)
-			return 1;
+			return ALREADY_EQUAL;
 		at += n;
 	}
 }
@@ -185,8 +189,8 @@ static int open_source(struct fcopy *f)
 }
 
 /* SC_COPY_IF_CHANGED: a destination that already holds the source's
- * bytes only gets its metadata.  1: done (SC_REPORT_UNCHANGED), 0: to be
- * copied, -errno: failed. */
+ * bytes only gets its metadata.  ALREADY_EQUAL: done
+ * (SC_REPORT_UNCHANGED), TO_COPY, or -errno: failed. */
 static int already_equal(struct fcopy *f)
 {
 	char buf[64];
@@ -195,19 +199,19 @@ static int already_equal(struct fcopy *f)
 
 	if (!(f->c->flags & SC_COPY_IF_CHANGED) || !f->have_old ||
 	    !S_ISREG(f->old.st_mode) || !S_ISREG(f->ist.st_mode))
-		return 0;
+		return TO_COPY;
 	e = same_content(f);
 	if (e < 0) {
 		sc_fcopy_event(f, SC_EV_COMPARE, e, true);
 		return e;
 	}
-	if (e == 0)
-		return 0;
+	if (e == TO_COPY)
+		return TO_COPY;
 	f->rep->flags |= SC_REPORT_UNCHANGED;
 	f->m.have_old = true;
 	f->m.old_mode = f->old.st_mode;
 	if (sc_copier_meta_match(f->c, &f->ist, &f->old))
-		return 1;
+		return ALREADY_EQUAL;
 	s = sc_fcopy_src_at(f, buf, sizeof(buf));
 	d = sc_fcopy_dst_at(f);
 	/* the file compared, and no other, gets the metadata */
@@ -215,7 +219,7 @@ static int already_equal(struct fcopy *f)
 	f->m.old_dev = f->old.st_dev;
 	f->m.old_ino = f->old.st_ino;
 	e = sc_meta_apply(f->c, f->rep, f->in, -1, &s, &d, &f->ist, &f->m);
-	return e < 0 ? e : 1;
+	return e < 0 ? e : ALREADY_EQUAL;
 }
 
 /* The destination as it is now (F->old, when it exists), which must
@@ -301,9 +305,9 @@ static int copy_file(struct fcopy *f)
 	e = look_at_destination(f);
 	if (e < 0)
 		return e;
-	e = f->dry ? 0 : already_equal(f);
-	if (e)
-		return e > 0 ? 0 : e;
+	e = f->dry ? TO_COPY : already_equal(f);
+	if (e != TO_COPY)
+		return e == ALREADY_EQUAL ? 0 : e;
 	if (f->flags & SC_FILE_COMPARE_ONLY)
 		return 0;
 	if (sc_fcopy_canceled(f))

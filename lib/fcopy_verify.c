@@ -204,7 +204,7 @@ static int verify(struct fcopy *f, bool reread_ok)
 		}
 		if (v < 0)
 			return verify_error(f, v, side);
-		if (v == 1) {
+		if (v == VERIFIED_EQUAL) {
 			rep->verify = pass ? SC_VERIFIED_REPAIRED :
 				      SC_VERIFIED_OK;
 			return 0;
@@ -264,7 +264,7 @@ static int verify_changed(struct fcopy *f, bool generated)
 			      eng->bufsize, &bad, &side);
 		if (v < 0)
 			return verify_error(f, v, side);
-		if (v == 1 && !source_changed(f, &now, false, &ch)) {
+		if (v == VERIFIED_EQUAL && !source_changed(f, &now, false, &ch)) {
 			rep->verify = SC_VERIFIED_CURRENT;
 			return 0;
 		}
@@ -290,7 +290,7 @@ static int verify_changed(struct fcopy *f, bool generated)
 		      &eng->dg, eng->buf, eng->bufsize, &bad, &side);
 	if (v < 0)
 		return verify_error(f, v, side);
-	if (v == 1) {
+	if (v == VERIFIED_EQUAL) {
 		rep->verify = SC_VERIFIED_RECOPIED;
 		return 0;
 	}

@@ -146,15 +146,15 @@ ssize_t meta_get_xattr(const char *path, const char *name, char **buf,
 /* attr_copy_file()'s work from SRC to DST, names of inodes that cannot
  * be opened (their /proc links): followed, where libattr's calls would
  * act on the links.  Its failures go through A's context as libattr's
- * do, with its messages.  0, or -1 when one failed. */
+ * do, with its messages.  0, or -errno when one failed (errno kept, as
+ * libattr leaves it). */
 static int copy_by_name(struct attr_ctx *a, const char *src, const char *dst)
 {
 	_cleanup_free_ char *names = NULL;
 	char *value = NULL;
 	size_t cap = 0;
 	ssize_t len = listxattr(src, NULL, 0);
-	bool unsupported = false;
-	int ret = 0;
+	bool unsupported = false, failed = false;
 
 	if (len > 0 && !(names = malloc((size_t)len))) {
 		errno = ENOMEM;
@@ -166,7 +166,7 @@ static int copy_by_name(struct attr_ctx *a, const char *src, const char *dst)
 		if (errno == ENOSYS || errno == ENOTSUP)
 			return 0;
 		ctx_error(&a->ec, attr_("listing attributes of %s"), src);
-		return -1;
+		return -errno;
 	}
 	for (char *n = names; n && n < names + len; n += strlen(n) + 1) {
 		ssize_t v;
@@ -177,7 +177,7 @@ static int copy_by_name(struct attr_ctx *a, const char *src, const char *dst)
 		if (v < 0) {
 			ctx_error(&a->ec, attr_("getting attribute %s of %s"),
 				  n, src);
-			ret = -1;
+			failed = true;
 		} else if (setxattr(dst, n, value, (size_t)v, 0) < 0) {
 			if (errno == ENOTSUP) {
 				unsupported = true;
@@ -185,16 +185,16 @@ static int copy_by_name(struct attr_ctx *a, const char *src, const char *dst)
 			}
 			ctx_error(&a->ec, attr_("setting attribute %s for %s"),
 				  n, dst);
-			ret = -1;
+			failed = true;
 		}
 	}
 	free(value);
 	if (unsupported) {
 		errno = ENOTSUP;
 		ctx_error(&a->ec, attr_("setting attributes for %s"), dst);
-		ret = -1;
+		failed = true;
 	}
-	return ret;
+	return failed ? -(errno ? errno : EIO) : 0;
 }
 
 int meta_keep_xattrs(const struct meta *mt)

@@ -1,5 +1,6 @@
 /* Road selection.  Each rule cites the kernel behaviour it works around;
- * see design.md "The four roads" and the seeds for the history. */
+ * smartcp(1) says them to users ("The four roads", "How a road is
+ * chosen", "The rules, as a table"). */
 #include "common.h"
 #include "fsinfo.h"
 #include "plan.h"

@@ -66,7 +66,7 @@ int stacks_param_index(const char *name)
 	for (size_t i = 0; name && i < stacks_params_count; i++)
 		if (!strcmp(name, stacks_params[i]))
 			return (int)i;
-	return -1;
+	return -ENOENT;
 }
 
 static int vcmp(const struct stack_version *a, const struct stack_version *b)

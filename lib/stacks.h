@@ -99,7 +99,7 @@ const char *stacks_module_of(const char *type);
 /* "2.2.0-1", "2.2.2-0ubuntu9": the leading MAJOR.MINOR[.PATCH] into
  * *RET.  0, or -EINVAL. */
 int stacks_parse_version(const char *text, struct stack_version *ret);
-/* The index of parameter NAME of stacks_params[], or -1. */
+/* The index of parameter NAME of stacks_params[], or -ENOENT. */
 int stacks_param_index(const char *name);
 
 /* Does ROW hold for a copy from SRC to DST (either may be NULL) on

@@ -13,38 +13,28 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-/* NAME's directory, opened with FLAGS relative to DIRFD. */
+/* NAME's directory, opened with FLAGS relative to DIRFD: the
+ * descriptor, or -errno. */
 static int open_dir_of(int dirfd, const char *name, int flags, mode_t mode)
 {
 	_cleanup_free_ char *dir = NULL;
+	int fd;
 
-	if (!strchr(name, '/'))
-		return openat(dirfd, ".", flags, mode);
-	dir = dir_part(name);
-	if (!dir) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return openat(dirfd, dir, flags, mode);
+	if (strchr(name, '/') && !(dir = dir_part(name)))
+		return -ENOMEM;
+	fd = openat(dirfd, dir ? dir : ".", flags, mode);
+	return fd < 0 ? -errno : fd;
 }
 
 /* The last name of PATH (no trailing slash) and its directory, opened
  * O_PATH relative to DIRFD: "." for a bare name.  *RET_NAME points into
- * PATH.  The descriptor, or -1 with errno. */
+ * PATH.  The descriptor, or -errno. */
 static int open_parent(int dirfd, const char *path, const char **ret_name)
 {
 	const char *slash = strrchr(path, '/');
-	_cleanup_free_ char *dir = NULL;
 
 	*ret_name = slash ? slash + 1 : path;
-	if (!slash)
-		return openat(dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	dir = dir_part(path);
-	if (!dir) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return openat(dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return open_dir_of(dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 }
 
 int sc_target_resolve(int dirfd, const char *dname, int *ret_dirfd,
@@ -58,13 +48,15 @@ int sc_target_resolve(int dirfd, const char *dname, int *ret_dirfd,
 	*ret_dirfd = -1;
 	*ret_name = NULL;
 	if (fstatat(dirfd, dname, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT ? TARGET_NOT_LINK : -errno;
 	if (!S_ISLNK(st.st_mode))
-		return 0;
+		return TARGET_NOT_LINK;
 	/* a link's target is resolved from the link's directory */
 	fd = open_parent(dirfd, dname, &last);
-	if (fd < 0 || !(name = strdup(last)))
-		return fd < 0 ? -errno : -ENOMEM;
+	if (fd < 0)
+		return fd;
+	if (!(name = strdup(last)))
+		return -ENOMEM;
 	/* MAXSYMLINKS, as the kernel counts them on the last component */
 	for (int n = 0; n <= 40; n++) {
 		_cleanup_free_ char *target = NULL;
@@ -101,7 +93,7 @@ int sc_target_resolve(int dirfd, const char *dname, int *ret_dirfd,
 			return -EISDIR;
 		next = open_parent(fd, target, &last);
 		if (next < 0)
-			return -errno;
+			return next;
 		close(fd);
 		fd = next;
 		if (!strcmp(last, ".") || !strcmp(last, ".."))
@@ -116,7 +108,7 @@ out:
 	*ret_name = name;
 	fd = -1;
 	name = NULL;
-	return 1;
+	return TARGET_LINK;
 }
 
 /* --- the atomic temporary ---------------------------------------------- */
@@ -228,8 +220,8 @@ int sc_target_temp_open(struct sc_copy_ctx *x, int dirfd, const char *name,
 		if (link_how(x, fd) != LINK_NONE)
 			return fd;
 		close(fd);	/* it could never be linked: a name, now */
-	} else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
-		return -errno;
+	} else if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL) {
+		return fd;
 	}
 	if (dir_keeps_names(dirfd, name))
 		return -EPERM;
@@ -310,7 +302,9 @@ int sc_target_fsync_dir(int dirfd, const char *name)
 	_cleanup_close_ int fd = open_dir_of(dirfd, name, O_RDONLY |
 					     O_DIRECTORY | O_CLOEXEC, 0);
 
-	if (fd < 0 || fsync(fd) < 0)
+	if (fd < 0)
+		return fd == -EINVAL ? 0 : fd;
+	if (fsync(fd) < 0)
 		return errno == EINVAL ? 0 : -errno;
 	return 0;
 }

@@ -88,10 +88,12 @@ static ssize_t read_full(int fd, char *buf, size_t len, off_t off)
 }
 
 /* Compares [off, off + len) of IN and OUT, half the buffer each side.
- * Returns 1 equal, 0 different (*ret_bad = first differing byte), -1 when
- * reading IN failed, -2 when reading OUT failed (errno set). */
+ * Returns VERIFIED_EQUAL, VERIFIED_DIFFERENT (*ret_bad = first differing
+ * byte), or -errno, *RET_SIDE (when not NULL) SC_VSIDE_SOURCE when
+ * reading IN failed; it is left as it was when reading OUT failed. */
 static int first_diff(int in, int out, off_t off, size_t len, char *buf,
-		      size_t bufsize, off_t *ret_bad)
+		      size_t bufsize, off_t *ret_bad,
+		      enum sc_verify_side *ret_side)
 {
 	size_t half = bufsize / 2;
 	off_t at = off, end = off + (off_t)len;
@@ -102,27 +104,26 @@ static int first_diff(int in, int out, off_t off, size_t len, char *buf,
 		ssize_t b;
 
 		if (a < 0) {
-			errno = (int)-a;
-			return -1;
+			if (ret_side)
+				*ret_side = SC_VSIDE_SOURCE;
+			return (int)a;
 		}
 		b = read_full(out, buf + half, want, at);
-		if (b < 0) {
-			errno = (int)-b;
-			return -2;
-		}
+		if (b < 0)
+			return (int)b;
 		if (a != b || memcmp(buf, buf + half, (size_t)a)) {
 			size_t i = 0;
 
 			while (i < (size_t)MIN(a, b) && buf[i] == buf[half + i])
 				i++;
 			*ret_bad = at + (off_t)i;
-			return 0;
+			return VERIFIED_DIFFERENT;
 		}
 		if (a == 0)
 			break;
 		at += a;
 	}
-	return 1;
+	return VERIFIED_EQUAL;
 }
 
 /* True when no page of OUT's first SIZE bytes is in the page cache, as
@@ -184,24 +185,25 @@ static int drop_cache(int out, off_t size, bool durable, unsigned char *vec,
 }
 
 /* Where FD has data at or after AT (SEEK_DATA), or END when it has none
- * there; -1 with errno when it cannot tell. */
+ * there; -errno when it cannot tell. */
 static off_t data_at(int fd, off_t at, off_t end)
 {
 	off_t d = lseek(fd, at, SEEK_DATA);
 
 	if (d < 0 && errno == ENXIO)
 		return end;
-	return d < 0 ? -1 : MIN(d, end);
+	return d < 0 ? -errno : MIN(d, end);
 }
 
-/* Where the data of FD at AT ends (SEEK_HOLE): AT when it is in a hole. */
+/* Where the data of FD at AT ends (SEEK_HOLE): AT when it is in a hole;
+ * -errno when it cannot tell. */
 static off_t hole_at(int fd, off_t at, off_t end)
 {
 	off_t h = lseek(fd, at, SEEK_HOLE);
 
 	if (h < 0 && errno == ENXIO)
 		return at;
-	return h < 0 ? -1 : MIN(h, end);
+	return h < 0 ? -errno : MIN(h, end);
 }
 
 /* first_diff() over [0, END) of two files that may have holes: where
@@ -210,7 +212,8 @@ static off_t hole_at(int fd, off_t at, off_t end)
  * hole reads as zeros, as it must compare).  A file whose holes cannot
  * be asked for is read whole. */
 static int sparse_diff(int in, int out, off_t end, char *buf,
-		       size_t bufsize, off_t *ret_bad)
+		       size_t bufsize, off_t *ret_bad,
+		       enum sc_verify_side *ret_side)
 {
 	off_t at = 0;
 
@@ -221,7 +224,7 @@ static int sparse_diff(int in, int out, off_t end, char *buf,
 
 		if (d1 < 0 || d2 < 0)
 			return first_diff(in, out, at, (size_t)(end - at), buf,
-					  bufsize, ret_bad);
+					  bufsize, ret_bad, ret_side);
 		if (MIN(d1, d2) > at) {
 			at = MIN(d1, d2);	/* a hole in both */
 			continue;
@@ -230,18 +233,18 @@ static int sparse_diff(int in, int out, off_t end, char *buf,
 		h2 = hole_at(out, at, end);
 		if (h1 < 0 || h2 < 0)
 			return first_diff(in, out, at, (size_t)(end - at), buf,
-					  bufsize, ret_bad);
+					  bufsize, ret_bad, ret_side);
 		/* one of them has data at AT: up to where neither has */
 		stop = h1 > h2 ? h1 : h2;
 		if (stop <= at)
 			stop = end;
 		e = first_diff(in, out, at, (size_t)(stop - at), buf, bufsize,
-			       ret_bad);
-		if (e != 1)
+			       ret_bad, ret_side);
+		if (e != VERIFIED_EQUAL)
 			return e;
 		at = stop;
 	}
-	return 1;
+	return VERIFIED_EQUAL;
 }
 
 int sc_verify(int in, int out, off_t size, unsigned flags,
@@ -264,7 +267,7 @@ int sc_verify(int in, int out, off_t size, unsigned flags,
 		return -errno;
 	if (S_ISREG(st.st_mode) && st.st_size != size) {
 		*ret_bad = MIN(st.st_size, size);
-		return 0;
+		return VERIFIED_DIFFERENT;
 	}
 	if (flags & VERIFY_DIGESTS) {
 		/* A chunk is one read of the read_write road: at most the
@@ -283,21 +286,18 @@ int sc_verify(int in, int out, off_t size, unsigned flags,
 				*ret_bad = c->off;
 				if (flags & VERIFY_REREAD)
 					first_diff(in, out, c->off, c->len,
-						   buf, bufsize, ret_bad);
-				return 0;
+						   buf, bufsize, ret_bad, NULL);
+				return VERIFIED_DIFFERENT;
 			}
 		}
-		return 1;
+		return VERIFIED_EQUAL;
 	}
 	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
-	e = (flags & VERIFY_SPARSE) && S_ISREG(st.st_mode) ?
-	    sparse_diff(in, out, size, buf, bufsize, ret_bad) :
-	    first_diff(in, out, 0, (size_t)size, buf, bufsize, ret_bad);
-	if (e == -1) {
-		*ret_side = SC_VSIDE_SOURCE;
-		return -errno;
-	}
-	return e < 0 ? -errno : e;
+	if ((flags & VERIFY_SPARSE) && S_ISREG(st.st_mode))
+		return sparse_diff(in, out, size, buf, bufsize, ret_bad,
+				   ret_side);
+	return first_diff(in, out, 0, (size_t)size, buf, bufsize, ret_bad,
+			  ret_side);
 }
 
 int sc_verify_to_eof(int in, int out, bool durable, char *buf,
@@ -319,10 +319,6 @@ int sc_verify_to_eof(int in, int out, bool durable, char *buf,
 		return e;
 	*ret_side = SC_VSIDE_BACK;
 	/* first_diff() stops where both reads return 0 */
-	e = first_diff(in, out, 0, SSIZE_MAX, buf, bufsize, ret_bad);
-	if (e == -1) {
-		*ret_side = SC_VSIDE_SOURCE;
-		return -errno;
-	}
-	return e < 0 ? -errno : e;
+	return first_diff(in, out, 0, SSIZE_MAX, buf, bufsize, ret_bad,
+			  ret_side);
 }

@@ -51,10 +51,11 @@ enum {
  * with IN read again.  SIZE is the length the copy produced; a regular
  * OUT of another length differs at the shorter one.  VERIFY_SPARSE:
  * holes are not read where both files have them (SEEK_DATA).  BUF
- * (BUFSIZE bytes, at least 2) is scratch space.  Returns 1 when equal, 0
- * when not (*RET_BAD = the first differing offset; with digests, without
- * VERIFY_REREAD, the start of the first differing chunk), -errno on
- * failure (*RET_SIDE tells what failed). */
+ * (BUFSIZE bytes, at least 2) is scratch space.  Returns VERIFIED_EQUAL
+ * (1), VERIFIED_DIFFERENT (0: *RET_BAD = the first differing offset; with
+ * digests, without VERIFY_REREAD, the start of the first differing
+ * chunk), or -errno on failure (*RET_SIDE tells what failed). */
+enum { VERIFIED_DIFFERENT = 0, VERIFIED_EQUAL = 1 };
 int sc_verify(int in, int out, off_t size, unsigned flags,
 	      const struct sc_digests *d, char *buf, size_t bufsize,
 	      off_t *ret_bad, enum sc_verify_side *ret_side);

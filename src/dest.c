@@ -22,14 +22,15 @@
 
 #define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
 
-/* Makes NAME in DIRFD a hard link to TARGET (FLAGS for linkat) or, with
- * !HARD, a symlink holding TARGET's name.  0 or -errno. */
-static int make_name(bool hard, const struct sc_at *target, int dirfd,
-		     const char *name, int flags)
+/* Makes NAME in DIRFD a hard link to TARGET (LINK_HARD, LINK_FOLLOW of
+ * FLAGS) or a symlink holding TARGET's name.  0 or -errno. */
+static int make_name(const struct sc_at *target, int dirfd,
+		     const char *name, unsigned flags)
 {
-	int r = hard ? linkat(target->dirfd, target->name, dirfd, name,
-			      flags) :
-		       symlinkat(target->name, dirfd, name);
+	int r = flags & LINK_HARD ?
+		linkat(target->dirfd, target->name, dirfd, name,
+		       flags & LINK_FOLLOW ? AT_SYMLINK_FOLLOW : 0) :
+		symlinkat(target->name, dirfd, name);
 
 	return r < 0 ? -errno : 0;
 }
@@ -38,7 +39,7 @@ static int make_name(bool hard, const struct sc_at *target, int dirfd,
  * one can guess (temp_letters()), in DST's directory: in its DIRFD, or
  * beside its path when that is AT_FDCWD.  The name (relative to
  * DST->dirfd) is written to TMP.  0 or -errno. */
-static int make_temp_name(bool hard, const struct sc_at *target, int flags,
+static int make_temp_name(const struct sc_at *target, unsigned flags,
 			  const struct sc_at *dst, char *tmp, size_t size)
 {
 	_cleanup_free_ char *dir = NULL;
@@ -51,7 +52,7 @@ static int make_temp_name(bool hard, const struct sc_at *target, int flags,
 		if (snprintf(tmp, size, "%s%s.smartcp.%s", dir ? dir : "",
 			     dir ? "/" : "", letters) >= (int)size)
 			return -ENAMETOOLONG;
-		int e = make_name(hard, target, dst->dirfd, tmp, flags);
+		int e = make_name(target, dst->dirfd, tmp, flags);
 
 		if (e != -EEXIST || i > 100)
 			return e;
@@ -340,23 +341,22 @@ bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
 		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
 }
 
-int sc_dest_make_link(bool hard, const struct sc_at *target,
-		      const struct sc_at *dst, bool follow, bool replace)
+int sc_dest_make_link(const struct sc_at *target, const struct sc_at *dst,
+		      unsigned flags)
 {
-	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
 	_cleanup_free_ char *tmp = NULL;
 	struct stat st;
 	int e;
 
-	e = make_name(hard, target, dst->dirfd, dst->name, flags);
+	e = make_name(target, dst->dirfd, dst->name, flags);
 	if (e == 0)
 		return SC_LINKED;
-	if (e != -EEXIST || !replace)
+	if (e != -EEXIST || !(flags & LINK_REPLACE))
 		return e;
 	tmp = malloc(PATH_MAX);
 	if (!tmp)
 		return -ENOMEM;
-	e = make_temp_name(hard, target, flags, dst, tmp, PATH_MAX);
+	e = make_temp_name(target, flags, dst, tmp, PATH_MAX);
 	if (e < 0)
 		return e;
 	if (renameat(dst->dirfd, tmp, dst->dirfd, dst->name) < 0) {
@@ -379,15 +379,12 @@ bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 		 (sc_dest_deref_never(o, cmdline) && !S_ISREG(sst->st_mode))));
 }
 
-int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
-		   bool say_if_gone)
+int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose)
 {
-	int r = unlinkat(dst->dirfd, dst->name, 0);
-
-	if (r < 0 && errno != ENOENT)
+	if (unlinkat(dst->dirfd, dst->name, 0) < 0 && errno != ENOENT)
 		return sc_report_fail(m, SC_FAIL_REMOVE, errno, dst->path,
 				      NULL);
-	if (verbose && (r == 0 || say_if_gone))
+	if (verbose)
 		sc_report_removed(m, dst->path);
 	return 0;
 }
@@ -613,8 +610,7 @@ static int clear_the_way(struct worker *wk, struct entry *ent,
 			return SC_SETTLED_COPY;
 		}
 		if (!o->explain &&
-		    (r = sc_dest_remove(&wk->msgs, dst, o->verbose,
-					true)) < 0)
+		    (r = sc_dest_remove(&wk->msgs, dst, o->verbose)) < 0)
 			return r;
 		e->dst_exists = false;
 	}
@@ -692,8 +688,12 @@ int sc_dest_link_instead(struct worker *wk, struct entry *ent,
 	struct sc_at to = sc_entry_dst(ent, e->dst);
 	struct sc_at target = o->hard_link ? sc_entry_src(ent, e->src) :
 			      (struct sc_at){ AT_FDCWD, e->src, e->src };
+	unsigned how = (o->hard_link ? LINK_HARD : 0) |
+		       (e->follow ? LINK_FOLLOW : 0);
 	int r;
 
+	if (o->force || (o->hard_link && o->interactive == SC_OVERWRITE_ASK))
+		how |= LINK_REPLACE;
 	if (o->explain) {
 		sc_entry_report(wk, ent, &rec);
 		return 0;
@@ -703,9 +703,7 @@ int sc_dest_link_instead(struct worker *wk, struct entry *ent,
 		 * directory, not from here */
 		return sc_report_fail(&wk->msgs, SC_FAIL_SYMLINK_HERE, 0,
 				      e->dst, NULL);
-	r = sc_dest_make_link(o->hard_link, &target, &to, e->follow,
-			      o->force || (o->hard_link &&
-					   o->interactive == SC_OVERWRITE_ASK));
+	r = sc_dest_make_link(&target, &to, how);
 	if (r < 0)
 		return sc_report_fail(&wk->msgs, o->hard_link ? SC_FAIL_LINK :
 				      SC_FAIL_SYMLINK_TO, -r, e->dst, e->src);
@@ -734,7 +732,7 @@ static _noinline_ int link_earlier_copy(struct worker *wk,
 	else if (!sc_links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
 		e = -ESTALE;
 	else
-		e = sc_dest_make_link(true, &from, &to, false, true);
+		e = sc_dest_make_link(&from, &to, LINK_HARD | LINK_REPLACE);
 	if (from.dirfd >= 0)
 		close(from.dirfd);
 	return e;

@@ -64,11 +64,10 @@ bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
 			      const struct stat *sst, int dirfd,
 			      const char *dst);
 
-/* Removes DST, which is to be made again; "removed 'DST'" with VERBOSE.
- * A DST already gone is fine; SAY_IF_GONE says "removed" for it anyway,
- * as cp does for --remove-destination.  0, or -errno (said). */
-int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose,
-		   bool say_if_gone);
+/* Removes DST, which is to be made again; "removed 'DST'" with VERBOSE,
+ * also for a DST already gone (which is fine), as cp does for
+ * --remove-destination.  0, or -errno (said). */
+int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose);
 
 /* What sc_dest_make_link() did, when it did not fail. */
 enum sc_linked {
@@ -76,12 +75,19 @@ enum sc_linked {
 	SC_LINK_REPLACED,	/* ... in place of an existing DST */
 };
 
-/* Makes DST a hard link to TARGET (FOLLOW: to what a symlink TARGET
- * names) or a symlink holding TARGET's name.  An existing DST is replaced
- * only with REPLACE, in one rename, so DST never goes missing.  Returns
- * enum sc_linked, or -errno. */
-int sc_dest_make_link(bool hard, const struct sc_at *target,
-		      const struct sc_at *dst, bool follow, bool replace);
+/* How sc_dest_make_link() makes DST: bits of its flags word. */
+enum {
+	LINK_HARD = 1 << 0,	/* a hard link, else a symlink */
+	LINK_FOLLOW = 1 << 1,	/* hard: to what a symlink TARGET names */
+	LINK_REPLACE = 1 << 2,	/* an existing DST is replaced */
+};
+
+/* Makes DST a hard link to TARGET (LINK_HARD; with LINK_FOLLOW to what a
+ * symlink TARGET names) or a symlink holding TARGET's name.  An existing
+ * DST is replaced only with LINK_REPLACE, in one rename, so DST never
+ * goes missing.  Returns enum sc_linked, or -errno. */
+int sc_dest_make_link(const struct sc_at *target, const struct sc_at *dst,
+		      unsigned flags);
 
 /* --- the entry the walk copies ----------------------------------------- */
 

@@ -185,7 +185,7 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 {
 	bool into = false, top = false;
 
-	if (levels_with(w, sst, false, false))
+	if (levels_with(w, sst, LEVEL_SOURCE))
 		return sc_report_fail(&w->wk.msgs, SC_FAIL_CYCLE, 0, src, NULL);
 	if (cmdline)
 		load_ancestors(w, dst);
@@ -193,10 +193,10 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 		into = dst_st && same_dir(dst_st->st_dev, dst_st->st_ino, sst);
 		for (size_t i = 0; !into && i < w->n_anc; i++)
 			into = same_dir(w->anc[i].dev, w->anc[i].ino, sst);
-		into = into || levels_with(w, sst, true, false);
+		into = into || levels_with(w, sst, LEVEL_COPY);
 	}
 	if (!into)
-		into = top = levels_with(w, sst, true, true);
+		into = top = levels_with(w, sst, LEVEL_COPY | LEVEL_MADE);
 	if (!into)
 		return 0;
 	if (top && w->top_src) {

@@ -185,8 +185,9 @@ static void level_unhash(struct walk *w, struct level *l)
 }
 
 bool levels_with(const struct walk *w, const struct stat *st,
-		 bool copy, bool created)
+		 unsigned flags)
 {
+	bool copy = flags & LEVEL_COPY, created = flags & LEVEL_MADE;
 	size_t k;
 
 	if (!w->n_buckets)

@@ -5,9 +5,9 @@
  * hold descriptors, the others give theirs back and are opened again,
  * each step checked, when the walk returns to them.  The walk (walk.c)
  * and the directories (dirs.c, deferred.c) push, enter and leave them.
- * sc_walk_fd_short(), sc_walk_open_source() and sc_walk_open_dest()
- * (walk_state.h) are here too: they take descriptors back from the
- * levels when a copy runs out of them. */
+ * sc_walk_fd_short() is here too: it takes descriptors back from the
+ * levels when a copy runs out of them (open_dir_checked(), and through
+ * the worker's fd_short hook sc_entry_open_source() and the copier). */
 #ifndef SMARTCP_LEVELS_H
 #define SMARTCP_LEVELS_H
 
@@ -97,10 +97,18 @@ int level_names(struct walk *w, struct level *l, const struct level *p,
 
 /* --- the levels by device and inode ------------------------------------- */
 
-/* Is ST a level's source directory (COPY false), or a level's copy (COPY;
- * CREATED: one this run made)? */
-bool levels_with(const struct walk *w, const struct stat *st, bool copy,
-		 bool created);
+/* Which levels levels_with() looks at: bits of its flags word. */
+enum {
+	LEVEL_SOURCE = 0,		/* the source directories */
+	LEVEL_COPY = 1 << 0,		/* their copies */
+	LEVEL_MADE = 1 << 1,		/* LEVEL_COPY: those this run made */
+};
+
+/* Is ST one of the levels FLAGS says: a level's source directory
+ * (LEVEL_SOURCE), a level's copy (LEVEL_COPY), one this run made
+ * (LEVEL_COPY | LEVEL_MADE)? */
+bool levels_with(const struct walk *w, const struct stat *st,
+		 unsigned flags);
 
 /* --- descriptors -------------------------------------------------------- */
 
@@ -153,7 +161,7 @@ void level_pop(struct walk *w, int *ret_dfd);
 
 /* -j, at the end: the descriptors of level K.  Its copy must be found
  * again, checked, or it is lost (-errno); its source only where it can
- * be (SRC_GONE: no more tries), for what sc_attrs_set() reads from it:
+ * be (SRC_GONE: no more tries), for what sc_entry_set_meta() reads from it:
  * the walk has said already what became of a source it lost. */
 int replay_open(struct walk *w, size_t k);
 

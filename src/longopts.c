@@ -181,7 +181,7 @@ static int short_takes_next(const char *letters)
  * The rewritten strings are kept in a list with the strings they
  * replaced, which go back into ARGV once getopt_long is done, and option
  * values kept from them (--suff=X) are pointed at the same bytes of the
- * caller's string (see restore_args()): ARGV then holds the caller's own
+ * caller's string (see sc_longopts_restore()): ARGV then holds the caller's own
  * strings again, only in getopt_long's order, and ours are freed. */
 static struct rewrite {
 	char *full, *orig;

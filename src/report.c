@@ -60,17 +60,16 @@ void sc_report_assumed(struct sc_report *rep, const struct sc_kernel *kernel,
 	rep->fs_assumed = fs;
 }
 
-int sc_report_new(bool verbose, bool json, bool explain, bool summary,
-		  struct sc_report **ret)
+int sc_report_new(unsigned flags, struct sc_report **ret)
 {
 	struct sc_report *rep = calloc(1, sizeof(*rep));
 
 	if (!rep)
 		return -ENOMEM;
-	rep->verbose = verbose;
-	rep->json = json;
-	rep->explain = explain;
-	rep->summary = summary;
+	rep->verbose = flags & REPORT_VERBOSE;
+	rep->json = flags & REPORT_JSON;
+	rep->explain = flags & REPORT_EXPLAIN;
+	rep->summary = flags & REPORT_SUMMARY;
 	pthread_mutex_init(&rep->lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &rep->start);
 	*ret = rep;

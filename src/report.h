@@ -67,8 +67,15 @@ void sc_report_plain(struct sc_report *rep, bool plain);
 /* The copier whose facts' origins --explain prints
  * (sc_copier_origins_text); NULL for none. */
 void sc_report_copier(struct sc_report *rep, struct sc_copier *copier);
-int sc_report_new(bool verbose, bool json, bool explain, bool summary,
-		  struct sc_report **ret);
+/* What a report shows: bits of sc_report_new()'s flags word. */
+enum {
+	REPORT_VERBOSE = 1 << 0,	/* -v: a line per file */
+	REPORT_JSON = 1 << 1,		/* --json: a record per file */
+	REPORT_EXPLAIN = 1 << 2,	/* --explain: the plan, not the copy */
+	REPORT_SUMMARY = 1 << 3,	/* the closing summary line */
+};
+/* A new report into *RET, showing what FLAGS says.  0, or -ENOMEM. */
+int sc_report_new(unsigned flags, struct sc_report **ret);
 /* --explain about another machine: KERNEL (NULL: the running one was
  * used) and, when FS, both filesystems were assumed, not observed;
  * the explain blocks and JSON objects say so. */

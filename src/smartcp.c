@@ -53,6 +53,9 @@ static int rules(const struct sc_options *opts, char **operands, int n)
 /* The copy of the N OPERANDS, and its report.  The exit status. */
 static int copy(struct sc_options *opts, char **operands, int n)
 {
+	unsigned shows = (opts->verbose ? REPORT_VERBOSE : 0) |
+			 (opts->json ? REPORT_JSON : 0) |
+			 (opts->explain ? REPORT_EXPLAIN : 0);
 	struct sc_report *rep;
 	int status;
 
@@ -66,9 +69,9 @@ static int copy(struct sc_options *opts, char **operands, int n)
 		opts->as_cp = !strcmp(slash ? slash + 1 : sc_program_name, "cp");
 	}
 
-	if (sc_report_new(opts->verbose, opts->json, opts->explain,
-			  !opts->quiet && !opts->as_cp && sc_report_stderr_tty(),
-			  &rep) < 0) {
+	if (!opts->quiet && !opts->as_cp && sc_report_stderr_tty())
+		shows |= REPORT_SUMMARY;
+	if (sc_report_new(shows, &rep) < 0) {
 		sc_report_fail(NULL, SC_FAIL_NO_MEMORY, 0, NULL, NULL);
 		return EXIT_FAILURE;
 	}

@@ -96,8 +96,8 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		struct sc_at to = sc_entry_dst(&w->e, dst);
 		struct sc_at what = { AT_FDCWD, target, target };
 
-		e = sc_dest_make_link(false, &what, &to, false,
-				      w->run->o->force);
+		e = sc_dest_make_link(&what, &to,
+				      w->run->o->force ? LINK_REPLACE : 0);
 	}
 	if (e == -EEXIST && w->run->o->update != SC_UPDATE_ALL && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {

@@ -61,7 +61,7 @@ static void copy_handed_back(void *arg, const struct sc_job_file *f)
 	job_entry(&w->e, f);
 	copy_entry(w, f->src, f->dst, false, DT_UNKNOWN);
 	/* the walk's entry as it was; the walk checks its level's
-	 * descriptors before it uses them again (copy_entries()) */
+	 * descriptors before it uses them again (level_get()) */
 	w->e.at_fd = at_fd;
 	w->e.at_name = at_name;
 	w->e.dst_fd = dst_fd;

@@ -30,7 +30,7 @@
  * - Threads: a copier may be used by several threads at once (its facts
  *   cache and what it learned are shared, under its own lock); a copy
  *   context (struct sc_copy_ctx) and a report by one thread at a time.
- *   Call sc_init() once before the first threads start.
+ *   No set-up call is needed before threads start (see sc_init()).
  * - Stability: this is API and ABI version 1 (SONAME libsmartcp.so.1).
  *   Functions are only added (in new symbol-version nodes); enums only
  *   gain values at their end; a road, an event or a flag value a program
@@ -57,10 +57,11 @@ extern "C" {
 int sc_api_version(void);
 /* "0.1.0": the package version of the library actually loaded. */
 const char *sc_version(void);
-/* The lazy first-use set-up of what libsmartcp relies on (libmount's and
- * libblkid's debug masks, when they are loaded) so that later calls from
- * several threads do not race in it.  Call once before starting threads;
- * again does nothing.  0. */
+/* Kept for the programs that call it: libsmartcp loads libmount and
+ * libblkid where a fact needs them and sets up their debug masks there,
+ * under its own once, so no thread races in that set-up and there is
+ * nothing left for this to do before threads start.  Any number of
+ * calls, from any thread.  0. */
 int sc_init(void);
 
 /* ---- Roads ----------------------------------------------------------- */

@@ -257,15 +257,15 @@ START_TEST(link_replaces_only_when_asked)
 	touch("d");
 	snprintf(target, sizeof(target), "%s/t", scratch);
 	snprintf(dst, sizeof(dst), "%s/d", scratch);
-	ck_assert_int_eq(sc_dest_make_link(true, &t, &d, false, false),
-			 -EEXIST);
+	ck_assert_int_eq(sc_dest_make_link(&t, &d, LINK_HARD), -EEXIST);
 	/* 1: it replaced an existing name */
-	ck_assert_int_eq(sc_dest_make_link(true, &t, &d, false, true), 1);
+	ck_assert_int_eq(sc_dest_make_link(&t, &d, LINK_HARD | LINK_REPLACE),
+			 1);
 	ck_assert_int_eq(stat(target, &a), 0);
 	ck_assert_int_eq(stat(dst, &b), 0);
 	ck_assert(a.st_ino == b.st_ino);
 	/* a symlink in place of the hard link, in one rename */
-	ck_assert_int_eq(sc_dest_make_link(false, &name_t, &d, false, true), 1);
+	ck_assert_int_eq(sc_dest_make_link(&name_t, &d, LINK_REPLACE), 1);
 	n = readlink(dst, buf, sizeof(buf));
 	ck_assert_int_eq(n, 1);
 	ck_assert(buf[0] == 't');

@@ -1,6 +1,7 @@
 /* plan: facts + options + what the run learned -> ordered roads with
- * reasons.  Each test case is one rule of design.md, driven by a table of
- * hand-made facts, so every kernel and filesystem can be met here. */
+ * reasons.  Each test case is one rule of the plan (smartcp(1), "How a
+ * road is chosen"), driven by a table of hand-made facts, so every
+ * kernel and filesystem can be met here. */
 #include <config.h>
 
 #include <stdio.h>

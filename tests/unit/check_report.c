@@ -239,7 +239,7 @@ START_TEST(test_json_record_one_line)
 	sc_plan_make(&in, &plan);
 	rec.plan = &plan;
 	rec.res = rep_of(&res);
-	ck_assert_int_eq(sc_report_new(false, true, false, false, &rep), 0);
+	ck_assert_int_eq(sc_report_new(REPORT_JSON, &rep), 0);
 	fflush(stdout);
 	saved = dup(1);
 	dup2(fileno(tmp), 1);
@@ -371,7 +371,7 @@ static char *json_of(const struct sc_record *rec)
 	FILE *f = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(sc_report_new(false, true, false, false, &rep), 0);
+	ck_assert_int_eq(sc_report_new(REPORT_JSON, &rep), 0);
 	sc_report_record(rep, rec, f);
 	sc_report_free(rep);
 	ck_assert_int_eq(fclose(f), 0);

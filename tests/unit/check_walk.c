@@ -98,7 +98,9 @@ static _Noreturn void child(char **argv, int argc, rlim_t nofile)
 	if (first < 0)
 		_exit(1);
 	o.as_cp = true;
-	if (sc_report_new(o.verbose, o.json, o.explain, false, &rep) < 0)
+	if (sc_report_new((o.verbose ? REPORT_VERBOSE : 0) |
+			  (o.json ? REPORT_JSON : 0) |
+			  (o.explain ? REPORT_EXPLAIN : 0), &rep) < 0)
 		_exit(96);
 	sc_report_plain(rep, true);
 	status = sc_walk_run(&o, rep, argv + first, argc - first);
