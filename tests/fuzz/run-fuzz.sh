@@ -117,11 +117,12 @@ cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 # what the fuzzed code pulls in: options -> plan, quote; report -> quote,
 # change (the words for a changed source); plan -> fsinfo (kernel version
 # helpers).  fuzz_copier links the engine (lib/) alone, as a program
-# using libsmartcp does.
-engine="lib/plan lib/fsinfo lib/dl lib/change lib/copy lib/road_clone
- lib/road_range lib/road_splice lib/road_rw lib/verify lib/copier
- lib/fcopy lib/fcopy_dest lib/fcopy_verify lib/simple
- lib/meta lib/report lib/target lib/xattr_rules"
+# using libsmartcp does.  The engine is every C file the build puts in
+# libsmartcp-engine.la (lib/Makemodule.am), so a new file in lib/ is
+# linked here without a second list to keep.
+engine=$(sed -n '/^lib_libsmartcp_engine_la_SOURCES *=/,/[^\\]$/p' \
+	"$top/lib/Makemodule.am" | tr ' \t\\' '\n\n\n' | sed -n 's/\.c$//p')
+[ -n "$engine" ] || die "no engine sources in lib/Makemodule.am"
 # the program's side: its report prints the facts' origins, which come
 # from the copier, so it links the engine as the program does
 program="src/quote src/options src/longopts src/help src/report src/report_json src/report_usage src/messages $engine"
