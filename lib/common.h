@@ -64,7 +64,7 @@ static inline void freep(void *p)
 
 /* The directory part of NAME: "." when it has no slash, "/" for "/x".  A
  * new string (free() it), NULL when out of memory.  Here because both
- * the engine and the program (src/paths.c's sc_path_dir) need it and
+ * the engine and the program (src/base/paths.c's sc_path_dir) need it and
  * neither may call the other's internals. */
 static inline char *dir_part(const char *name)
 {

@@ -2,7 +2,7 @@
  * libacl do the copying of xattrs and ACLs; the order, the fallbacks and
  * which failures count are cp's.  Nothing is said here: every failure is
  * an event of the report, and the program decides what to print (smartcp
- * words them as cp does, src/attrs.c). */
+ * words them as cp does, src/policy/attrs.c). */
 #include "common.h"
 #include "meta_int.h"
 

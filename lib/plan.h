@@ -72,7 +72,7 @@ bool sc_plan_may_verify(const struct sc_fs_facts *src, struct sc_kernel kernel);
 void sc_plan_unverifiable(struct sc_plan *plan);
 
 /* The reasons the engine itself gives a plan, for the program that words
- * them its own way (see src/report.c). */
+ * them its own way (see src/output/report.c). */
 extern const char sc_why_stream_verify[];	/* "verification of a stream" */
 extern const char sc_why_live_verify[];	/* "verification of a source that
 					 * may change" */

@@ -26,6 +26,10 @@
 #   - a test: t-NAME is tests/integration/t-NAME.sh, check_NAME a unit
 #     test program of tests/Makemodule.am or a function.
 #
+# A document's C block (from a line "```c" to a line "```") is code, not
+# text: a plan for code not yet written (doc/tree-api.md) declares there
+# the names it proposes, and they count as there in that document alone.
+#
 # The tree is the source folder as it is, checkout or tarball, without
 # .git and the build folders in it.  A document outside it (such as the
 # design notes the developers keep in ../shared) is not in the clone or
@@ -145,7 +149,7 @@ FNR == 1 {
 	if (FILENAME ~ /\.[ch]$/) kind = "c"
 	else if (FILENAME ~ /\.md$/ || FILENAME ~ /(^|\/)README$/) kind = "text"
 	else if (FILENAME ~ /\.(3|1\.in)$/) kind = "roff"
-	example = 0
+	example = 0; doc_c = 0
 	dir = FILENAME; if (!sub(/\/[^\/]*$/, "", dir)) dir = ""
 }
 
@@ -165,7 +169,7 @@ function add_code(s,   n, w, i) {
 function keep(text) {
 	if (text ~ /[A-Za-z]/) {
 		nc++; ctext[nc] = text; cwhere[nc] = FILENAME ":" FNR
-		cdir[nc] = dir
+		cdir[nc] = dir; cfile[nc] = FILENAME
 	}
 }
 
@@ -273,7 +277,18 @@ function roff_line(s) {
 }
 
 kind == "c"	{ c_line($0); next }
-kind == "text"	{ keep($0); next }
+# a document: its C blocks declare names for it alone
+function text_line(s,   n, w, i) {
+	if (s ~ /^```c[ \t]*$/) { doc_c = 1; return }
+	if (doc_c && s ~ /^```[ \t]*$/) { doc_c = 0; return }
+	if (!doc_c) { keep(s); return }
+	n = split(s, w, /[^A-Za-z0-9_]+/)
+	for (i = 1; i <= n; i++)
+		if (w[i] ~ /^[A-Za-z_]/)
+			docknown[FILENAME, w[i]] = 1
+}
+
+kind == "text"	{ text_line($0); next }
 kind == "roff"	{ roff_line($0); next }
 		{ hash_line($0) }
 
@@ -351,6 +366,8 @@ function check_fn(i, f,   how) {
 	if (f in seen_fn_at && seen_fn_at[f] == i) return
 	seen_fn_at[f] = i
 	how = fn_known(f)
+	if (how == "" && (cfile[i], f) in docknown)
+		how = "a C block of its document"
 	if (how == "") report(i, "names " f ", which nothing defines")
 	else found(i, f, how)
 }

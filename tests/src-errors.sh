@@ -41,13 +41,24 @@ top=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 report='report.c report_json.c report_rules.c report_usage.c messages.c'
 bad=0
 
-# returns DIR: the int functions of DIR/*.c, from "int name(" (static,
+# sources DIR PATTERN: the files of DIR and its folders (src/ is in
+# folders by layer) whose names match PATTERN
+sources() {
+	find "$1" -name "$2" -type f | sort
+}
+
+# name FILE: FILE as the tree names it (src/walk/walk.c)
+name() {
+	printf '%s\n' "${1#"$top"/}"
+}
+
+# returns DIR: the int functions of DIR's *.c, from "int name(" (static,
 # inline, _noinline_ before it) at the start of a line to the "}" that
 # closes it
 returns() {
 	local f
-	for f in "$1"/*.c; do
-		awk -v file="${1##*/}/${f##*/}" '
+	for f in $(sources "$1" '*.c'); do
+		awk -v file="$(name "$f")" '
 		/^(static |_noinline_ |inline |static inline )*int [a-z_0-9]+\(/ {
 			infn = 1; name = $0; sub(/\(.*/, "", name); sub(/.* /, "", name)
 		}
@@ -62,12 +73,12 @@ returns() {
 # flag FILE WHY REGEX [ALLOWED]: the lines of FILE matching REGEX
 # (comments aside, and lines matching ALLOWED), each with WHY
 flag() {
-	local f=$1 why=$2 re=$3 allowed=${4:-^$} d=${1%/*} out
+	local f=$1 why=$2 re=$3 allowed=${4:-^$} out
 	out=$(grep -nE "$re" "$f" | grep -v '^[0-9]*:[[:space:]]*/\?\*' |
 		grep -vE "$allowed")
 	if [ -n "$out" ]; then
 		printf '%s\n' "$out" |
-			sed "s|^|${d##*/}/${f##*/}:|; s|\$|  <- $why|"
+			sed "s|^|$(name "$f"):|; s|\$|  <- $why|"
 		bad=1
 	fi
 }
@@ -75,7 +86,7 @@ flag() {
 # src/: messages from the report's files alone
 src_words() {
 	local f b
-	for f in "$1"/*.c; do
+	for f in $(sources "$1" '*.c'); do
 		b=${f##*/}
 		case " $report help.c " in *" $b "*) continue ;; esac
 		flag "$f" "printed outside the report" \
@@ -90,8 +101,7 @@ src_words() {
 # lib/: no printing, exiting or translating at all
 lib_words() {
 	local f allowed
-	for f in "$1"/*.c "$1"/*.h; do
-		[ -e "$f" ] || continue
+	for f in $(sources "$1" '*.[ch]'); do
 		flag "$f" "the library prints" \
 			'\b(stdout|stderr|STDOUT_FILENO|STDERR_FILENO)\b|\b(v?printf|puts|putchar|perror|error|errx?|warnx?|v?syslog|v?dprintf)[[:space:]]*\('
 		flag "$f" "the library exits" '\b(exit|_exit|_Exit|abort)[[:space:]]*\('

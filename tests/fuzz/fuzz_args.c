@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "cli/options.h"
 #include "plan.h"
 #include "fuzz_common.h"
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quote.h"
-#include "report.h"
+#include "output/quote.h"
+#include "output/report.h"
 
 /* Failures go to the sanitizers' report descriptor when one was set (the
  * args target silences fd 2 while smartcp code runs), else to stderr. */

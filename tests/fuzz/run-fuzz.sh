@@ -125,7 +125,9 @@ engine=$(sed -n '/^lib_libsmartcp_engine_la_SOURCES *=/,/[^\\]$/p' \
 [ -n "$engine" ] || die "no engine sources in lib/Makemodule.am"
 # the program's side: its report prints the facts' origins, which come
 # from the copier, so it links the engine as the program does
-program="src/quote src/options src/longopts src/help src/report src/report_json src/report_usage src/messages $engine"
+program="src/output/quote src/output/report src/output/report_json
+src/output/report_usage src/output/messages src/cli/options src/cli/longopts
+src/cli/help $engine"
 
 mkdir -p "$work/obj" "$work/bin"
 for s in $program $engine; do

@@ -9,7 +9,7 @@
 
 #include "suites.h"
 #include "change.h"
-#include "report.h"
+#include "output/report.h"
 
 static struct stat file(off_t size, long mtime_ns, long ctime_ns)
 {

@@ -13,8 +13,8 @@
 
 #include "suites.h"
 #include "copier.h"
-#include "dest.h"
-#include "options.h"
+#include "policy/dest.h"
+#include "cli/options.h"
 
 static struct stat at(long sec, long nsec)
 {

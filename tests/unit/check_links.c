@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 
 #include "suites.h"
-#include "links.h"
-#include "options.h"
+#include "walk/links.h"
+#include "cli/options.h"
 
 static struct stat regular(nlink_t nlink)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "suites.h"
-#include "options.h"
+#include "cli/options.h"
 #include "plan.h"
 
 #define R(road) (1u << (road))

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "suites.h"
-#include "paths.h"
+#include "base/paths.h"
 
 static void check_join(const char *dir, const char *name, const char *want)
 {

@@ -12,7 +12,7 @@
 #include "suites.h"
 #include "fsinfo.h"
 #include "plan.h"
-#include "report.h"
+#include "output/report.h"
 
 #define R(road) (1u << (road))
 

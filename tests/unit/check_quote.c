@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "quote.h"
+#include "output/quote.h"
 
 static void check_quote(const char *name, const char *want)
 {

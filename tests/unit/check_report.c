@@ -12,7 +12,7 @@
 #include "suites.h"
 #include "copier.h"
 #include "fsinfo.h"
-#include "report.h"
+#include "output/report.h"
 
 /* What sc_json_string writes for S. */
 static char *json(const char *s)

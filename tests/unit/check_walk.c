@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "suites.h"
-#include "options.h"
-#include "report.h"
+#include "cli/options.h"
+#include "output/report.h"
 #include "system.h"
-#include "walk.h"
+#include "cli/run.h"
 
 /* What one run printed, and its exit status. */
 struct ran {

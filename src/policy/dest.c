@@ -1,0 +1,788 @@
+/* The destination: may it be written, what becomes of what is there
+ * (backups, removal, links made in its place), and what cp decides for
+ * the entry the walk copies (sc_dest_settle()).  The signal handler that
+ * has the library remove what an interrupted copy leaves is signals.c's. */
+#include "system.h"
+#include "policy/dest.h"
+#include "walk/state.h"
+#include "walk/entry.h"
+#include "policy/seen.h"
+#include "policy/file.h"
+#include "walk/links.h"
+#include "base/paths.h"
+#include "output/quote.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
+
+/* Makes NAME in DIRFD a hard link to TARGET (LINK_HARD, LINK_FOLLOW of
+ * FLAGS) or a symlink holding TARGET's name.  0 or -errno. */
+static int make_name(const struct sc_at *target, int dirfd,
+		     const char *name, unsigned flags)
+{
+	int r = flags & LINK_HARD ?
+		linkat(target->dirfd, target->name, dirfd, name,
+		       flags & LINK_FOLLOW ? AT_SYMLINK_FOLLOW : 0) :
+		symlinkat(target->name, dirfd, name);
+
+	return r < 0 ? -errno : 0;
+}
+
+/* make_name() under a free temporary name, ".smartcp." and letters no
+ * one can guess (temp_letters()), in DST's directory: in its DIRFD, or
+ * beside its path when that is AT_FDCWD.  The name (relative to
+ * DST->dirfd) is written to TMP.  0 or -errno. */
+static int make_temp_name(const struct sc_at *target, unsigned flags,
+			  const struct sc_at *dst, char *tmp, size_t size)
+{
+	_cleanup_free_ char *dir = NULL;
+	char letters[SC_TEMP_LETTERS + 1];
+
+	if (dst->dirfd < 0 && !(dir = sc_path_dir(dst->path)))
+		return -ENOMEM;
+	for (unsigned i = 0;; i++) {
+		temp_letters(letters);
+		if (snprintf(tmp, size, "%s%s.smartcp.%s", dir ? dir : "",
+			     dir ? "/" : "", letters) >= (int)size)
+			return -ENAMETOOLONG;
+		int e = make_name(target, dst->dirfd, tmp, flags);
+
+		if (e != -EEXIST || i > 100)
+			return e;
+	}
+}
+
+/* An answer to a question, read from stdin: yes in the locale's words. */
+static bool answer_is_yes(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	bool r = false;
+
+	if (getline(&line, &cap, stdin) > 0)
+		r = rpmatch(line) == 1;
+	free(line);
+	return r;
+}
+
+/* What backup_name() made. */
+enum {
+	BACKUP_NUMBERED = 1 << 0,	/* a numbered name: never replaces */
+	BACKUP_SHORTENED = 1 << 1,	/* ... shortened to NAME~ */
+};
+
+/* DST's directory, open for reading: DIRFD's, or by DST's path when
+ * DIRFD is AT_FDCWD.  NULL (errno) when it cannot be read. */
+static DIR *open_dst_dir(int dirfd, const char *dst)
+{
+	const char *slash = strrchr(dst, '/');
+	_cleanup_free_ char *dir = NULL;
+	DIR *d;
+	int fd;
+
+	if (dirfd >= 0) {
+		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return NULL;
+		d = fdopendir(fd);
+		if (!d)
+			close(fd);
+		return d;
+	}
+	dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) : strdup(".");
+	return dir ? opendir(*dir ? dir : "/") : NULL;
+}
+
+/* The highest N of the backups BASE.~N~ in D; 0 where there is none. */
+static unsigned long highest_number(DIR *d, const char *base)
+{
+	size_t blen = strlen(base);
+	unsigned long max = 0;
+	struct dirent *e;
+
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long v;
+
+		if (strncmp(e->d_name, base, blen) ||
+		    strncmp(e->d_name + blen, ".~", 2))
+			continue;
+		v = strtoul(e->d_name + blen + 2, &end, 10);
+		if (end[0] == '~' && !end[1] && v > max)
+			max = v;
+	}
+	return max;
+}
+
+/* B, the backup name of DST in a directory whose names are at most
+ * NAME_MAX bytes (< 0: no limit known), as cp makes it fit there: a
+ * last name of NAME_MAX bytes or more becomes the first bytes of DST's
+ * last name, NAME_MAX - 2 of them at most, and "~" (GNU cp 9.1, whose
+ * backup names come from gnulib's backupfile: a numbered backup of a
+ * 252-byte name is NAME~).  B, or its replacement (B freed; *HOW gets
+ * BACKUP_SHORTENED), or NULL when out of memory. */
+static char *fit_name(char *b, const char *dst, long name_max, unsigned *how)
+{
+	const char *bb = strrchr(b, '/'), *db = strrchr(dst, '/');
+	size_t n;
+	char *s;
+
+	bb = bb ? bb + 1 : b;
+	db = db ? db + 1 : dst;
+	if (name_max < 2 || strlen(bb) < (size_t)name_max)
+		return b;
+	n = strlen(db);
+	if (n > (size_t)name_max - 2)
+		n = (size_t)name_max - 2;
+	if (asprintf(&s, "%.*s%.*s~", (int)(db - dst), dst, (int)n, db) < 0)
+		s = NULL;
+	free(b);
+	*how |= BACKUP_SHORTENED;
+	return s;
+}
+
+/* sc_dest_backup_name(), and in *HOW what the name is (BACKUP_*).  A
+ * simple backup's name is never shortened (cp's rename then fails:
+ * "File name too long"); a numbered one, or an "existing" one, is. */
+static char *backup_name(const struct sc_options *o, int at,
+			 const char *dst, unsigned *how)
+{
+	enum sc_backup kind = o->backup;
+	char *name = NULL;
+
+	*how = 0;
+	if (kind == SC_BACKUP_NUMBERED || kind == SC_BACKUP_EXISTING) {
+		const char *slash = strrchr(dst, '/');
+		DIR *d = open_dst_dir(at, dst);
+		unsigned long max = d ? highest_number(d, slash ? slash + 1 :
+						       dst) : 0;
+		long name_max = d ? fpathconf(dirfd(d), _PC_NAME_MAX) : -1;
+		int r;
+
+		if (d)
+			closedir(d);
+		if (kind == SC_BACKUP_NUMBERED || max) {
+			*how = BACKUP_NUMBERED;
+			r = asprintf(&name, "%s.~%lu~", dst, max + 1);
+		} else {
+			r = asprintf(&name, "%s%s", dst, o->suffix);
+		}
+		return r < 0 ? NULL : fit_name(name, dst, name_max, how);
+	}
+	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
+}
+
+char *sc_dest_backup_name(const struct sc_options *o, int dirfd,
+			  const char *dst)
+{
+	unsigned how;
+
+	return backup_name(o, dirfd, dst, &how);
+}
+
+bool sc_dest_deref_never(const struct sc_options *o, bool cmdline)
+{
+	return o->deref == SC_DEREF_NEVER ||
+	       (o->deref == SC_DEREF_ARGS && !cmdline);
+}
+
+/* sc_dest_same_file_ok(), links not followed, the last question: do SRC
+ * and DST (SL, DL: their lstat) lead to one file through their links?
+ * Then only -l may go on (RET_NOTHING_TO_DO: unless DST is a link). */
+static bool same_through_links_ok(const struct sc_options *o,
+				  const struct sc_at *src,
+				  const struct stat *sl,
+				  const struct sc_at *dst,
+				  const struct stat *dl,
+				  bool *ret_nothing_to_do)
+{
+	struct stat a, b;
+
+	if (S_ISLNK(sl->st_mode) ?
+	    fstatat(src->dirfd, src->name, &a, 0) < 0 : (a = *sl, false))
+		return true;
+	if (S_ISLNK(dl->st_mode) ?
+	    fstatat(dst->dirfd, dst->name, &b, 0) < 0 : (b = *dl, false))
+		return true;
+	if (!SAME_INODE(a, b))
+		return true;
+	if (o->hard_link) {
+		*ret_nothing_to_do = !S_ISLNK(dl->st_mode);
+		return true;
+	}
+	return false;
+}
+
+bool sc_dest_same_file_ok(const struct sc_options *o, const struct sc_at *src,
+			  const struct stat *sst, const struct sc_at *dst,
+			  const struct stat *dst_st, bool cmdline,
+			  bool *ret_nothing_to_do)
+{
+	bool same = SAME_INODE(*sst, *dst_st), same_link;
+	bool never = sc_dest_deref_never(o, cmdline);
+	struct stat sl, dl;
+
+	*ret_nothing_to_do = false;
+	if (same && o->hard_link) {
+		*ret_nothing_to_do = true;
+		return true;
+	}
+	if (never) {
+		same_link = same;
+		sl = *sst;
+		dl = *dst_st;
+		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode)) {
+			/* two links: fine unless one entry */
+			bool sn = sc_at_same_entry(src, dst);
+
+			if (!sn && o->backup != SC_BACKUP_NONE)
+				return true;
+			if (!sn && same_link) {
+				*ret_nothing_to_do = true;
+				return true;
+			}
+			return !sn;
+		}
+	} else {
+		if (!same)
+			return true;
+		if (fstatat(dst->dirfd, dst->name, &dl,
+			    AT_SYMLINK_NOFOLLOW) < 0 ||
+		    fstatat(src->dirfd, src->name, &sl,
+			    AT_SYMLINK_NOFOLLOW) < 0)
+			return true;
+		same_link = SAME_INODE(sl, dl);
+		if (S_ISLNK(sl.st_mode) && S_ISLNK(dl.st_mode) &&
+		    o->remove_destination)
+			return true;
+	}
+	if (o->backup != SC_BACKUP_NONE) {
+		if (!same_link)
+			/* backing up the file a followed link names would
+			 * leave the link dangling */
+			return !(!never &&
+				 S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode));
+		return !sc_at_same_entry(src, dst);
+	}
+	if (o->remove_destination) {
+		if (S_ISLNK(dl.st_mode))
+			return true;
+		if (same_link && dl.st_nlink > 1 && !sc_at_same_entry(src, dst))
+			return true;
+	}
+	if (!S_ISLNK(sl.st_mode) && !S_ISLNK(dl.st_mode)) {
+		if (!SAME_INODE(sl, dl))
+			return true;
+		if (o->hard_link) {
+			*ret_nothing_to_do = true;
+			return true;
+		}
+	}
+	if (o->symbolic_link && S_ISLNK(dl.st_mode))
+		return true;	/* a link may be made again */
+	if (never)
+		return same_through_links_ok(o, src, &sl, dst, &dl,
+					     ret_nothing_to_do);
+	return false;
+}
+
+bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
+			      const struct stat *sst, int dirfd,
+			      const char *dst)
+{
+	_cleanup_free_ char *sb = sc_path_base(src), *db = sc_path_base(dst);
+	_cleanup_free_ char *back = NULL;
+	size_t dl, xl = strlen(o->suffix);
+	struct stat st;
+
+	if (!sb || !db)
+		return false;
+	dl = strlen(db);
+	if (strlen(sb) != dl + xl || memcmp(sb, db, dl) ||
+	    strcmp(sb + dl, o->suffix))
+		return false;
+	if (asprintf(&back, "%s%s", dst, o->suffix) < 0) {
+		back = NULL;
+		return false;
+	}
+	return fstatat(dirfd, dirfd >= 0 ? sc_path_last(back) : back, &st,
+		       0) == 0 && SAME_INODE(st, *sst);
+}
+
+bool sc_dest_ask_overwrite(const struct sc_options *o, bool privileged,
+			   const struct sc_at *dst, const struct stat *dst_st)
+{
+	/* a file we may not write is named as such, with its mode, as cp
+	 * does */
+	bool unwritable = !S_ISLNK(dst_st->st_mode) && !privileged &&
+			  faccessat(dst->dirfd, dst->name, W_OK,
+				    AT_EACCESS) != 0;
+
+	sc_report_ask_overwrite(dst->path, dst_st, unwritable,
+				o->force || o->remove_destination);
+	return answer_is_yes();
+}
+
+bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
+			  const struct stat *dst_st)
+{
+	if (o->update == SC_UPDATE_NONE || o->update == SC_UPDATE_NONE_FAIL)
+		return true;
+	return o->update == SC_UPDATE_OLDER &&
+	       (dst_st->st_mtim.tv_sec > sst->st_mtim.tv_sec ||
+		(dst_st->st_mtim.tv_sec == sst->st_mtim.tv_sec &&
+		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
+}
+
+int sc_dest_make_link(const struct sc_at *target, const struct sc_at *dst,
+		      unsigned flags)
+{
+	_cleanup_free_ char *tmp = NULL;
+	struct stat st;
+	int e;
+
+	e = make_name(target, dst->dirfd, dst->name, flags);
+	if (e == 0)
+		return SC_LINKED;
+	if (e != -EEXIST || !(flags & LINK_REPLACE))
+		return e;
+	tmp = malloc(PATH_MAX);
+	if (!tmp)
+		return -ENOMEM;
+	e = make_temp_name(target, flags, dst, tmp, PATH_MAX);
+	if (e < 0)
+		return e;
+	if (renameat(dst->dirfd, tmp, dst->dirfd, dst->name) < 0) {
+		e = -errno;
+		unlinkat(dst->dirfd, tmp, 0);
+		return e;
+	}
+	/* renaming one name of a file onto another does nothing */
+	if (fstatat(dst->dirfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		unlinkat(dst->dirfd, tmp, 0);
+	return SC_LINK_REPLACED;
+}
+
+bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
+			 const struct stat *dst_st, bool cmdline)
+{
+	return o->remove_destination ||
+	       (!o->attributes_only &&
+		((o->preserve_links && dst_st->st_nlink > 1) ||
+		 (sc_dest_deref_never(o, cmdline) && !S_ISREG(sst->st_mode))));
+}
+
+int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose)
+{
+	if (unlinkat(dst->dirfd, dst->name, 0) < 0 && errno != ENOENT)
+		return sc_report_fail(m, SC_FAIL_REMOVE, errno, dst->path,
+				      NULL);
+	if (verbose)
+		sc_report_removed(m, dst->path);
+	return 0;
+}
+
+/* --- the entry the walk copies ----------------------------------------- */
+
+_noinline_ int sc_dest_stat(struct worker *wk, struct entry *ent,
+				 struct decision *e)
+{
+	const struct sc_options *o = wk->run->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	mode_t mode = e->sst.st_mode;
+	int r = sc_seen_dir_again(wk->run->seen, wk, e);
+	bool use_lstat = (!S_ISREG(mode) &&
+			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
+			 o->symbolic_link || o->hard_link ||
+			 o->backup != SC_BACKUP_NONE || o->remove_destination;
+
+	if (r < 0)
+		return r;
+	e->dst_exists = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
+				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
+	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
+		/* a symlink loop: -f removes it when it cannot be opened */
+		e->loop = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
+				  AT_SYMLINK_NOFOLLOW) == 0;
+	} else if (!e->dst_exists && errno != ENOENT) {
+		return sc_report_fail(&wk->msgs, SC_FAIL_STAT, errno, e->dst,
+				      NULL);
+	}
+	return 0;
+}
+
+/* The backup B of ENT's destination DST (B is DST and a suffix, which
+ * may hold a slash) as a name in the entry's directory (ENT->dst_fd), or
+ * as the path it is when the entry is a path (AT_FDCWD). */
+static const char *backup_at(const struct entry *ent, const char *b,
+			     const char *dst)
+{
+	size_t dir = strlen(dst) - strlen(ent->dst_name);
+
+	return ent->dst_fd >= 0 && dir <= strlen(b) ? b + dir : b;
+}
+
+/* What back_up() did, when it did not fail. */
+enum backed_up {
+	BACKED_UP = 0,		/* the destination is gone, to its backup */
+	NOTHING_TO_BACK_UP,	/* "." or ".." as the source */
+};
+
+/* ENT's destination DST is renamed to its backup name B (HOW: BACKUP_*),
+ * which, numbered, must not be taken (as cp, which renames with
+ * RENAME_NOREPLACE there).  0 (also when the destination is gone), or
+ * an errno. */
+static int to_backup(const struct entry *ent, const char *b, const char *dst,
+		     unsigned how)
+{
+	struct stat st;
+	int r;
+
+	if (!(how & BACKUP_NUMBERED))
+		r = renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
+			     backup_at(ent, b, dst));
+	else if ((r = renameat2(ent->dst_fd, ent->dst_name, ent->dst_fd,
+				backup_at(ent, b, dst), RENAME_NOREPLACE)) < 0 &&
+		 errno == EINVAL) {
+		/* a filesystem without RENAME_NOREPLACE: look first */
+		if (fstatat(ent->dst_fd, backup_at(ent, b, dst), &st,
+			    AT_SYMLINK_NOFOLLOW) == 0)
+			return EEXIST;
+		r = renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
+			     backup_at(ent, b, dst));
+	}
+	return r < 0 && errno != ENOENT ? errno : 0;
+}
+
+/* The existing destination is moved aside to its backup name: enum
+ * backed_up, or -errno (said). */
+static int back_up(struct worker *wk, struct entry *ent,
+		   const struct decision *e)
+{
+	const struct sc_options *o = wk->run->o;
+	_cleanup_free_ char *base = sc_path_base(e->src);
+	unsigned how;
+	char *b;
+	int err;
+
+	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
+		return NOTHING_TO_BACK_UP;
+	if (o->backup != SC_BACKUP_NUMBERED &&
+	    sc_dest_backup_is_source(o, e->src, &e->sst, ent->dst_fd, e->dst))
+		return sc_report_fail(&wk->msgs, SC_FAIL_BACKUP_SOURCE, 0,
+				      e->dst, e->src);
+	if (o->explain)
+		return BACKED_UP;	/* decided: nothing is moved */
+	for (int tries = 0;; tries++) {
+		b = backup_name(o, ent->dst_fd, e->dst, &how);
+		err = b ? to_backup(ent, b, e->dst, how) : ENOMEM;
+		/* a numbered name taken meanwhile: count again (a shortened
+		 * one stays the same: cp fails, "File exists") */
+		if (err != EEXIST || (how & BACKUP_SHORTENED) || tries >= 3)
+			break;
+		free(b);
+	}
+	if (err) {
+		free(b);
+		return sc_report_fail(&wk->msgs, SC_FAIL_BACKUP, err, e->dst,
+				      NULL);
+	}
+	free(ent->backup);
+	ent->backup = b;		/* shown on the -v line */
+	return BACKED_UP;
+}
+
+void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst)
+{
+	const char *b = ent->backup;
+
+	if (!b)
+		return;
+	if (renameat(ent->dst_fd, backup_at(ent, b, dst), ent->dst_fd,
+		     ent->dst_name) < 0) {
+		sc_report_fail(&wk->msgs, SC_FAIL_UNBACKUP, errno, dst, NULL);
+		return;
+	}
+	if (wk->run->o->verbose && !wk->run->o->json)
+		sc_report_unbackup(&wk->msgs, b, dst);
+	free(ent->backup);
+	ent->backup = NULL;
+}
+
+/* Leaves a destination alone that --update finds new enough; its other
+ * names still become links to it, as they would to a copy.
+ * SC_SETTLED_DONE or -errno. */
+static int keep_newer(struct worker *wk, struct entry *ent,
+		      const struct decision *e)
+{
+	const struct sc_options *o = wk->run->o;
+	const char *prev;
+
+	if (o->update == SC_UPDATE_NONE_FAIL) {
+		/* cp 9.6: said, counted, nothing else done */
+		return sc_report_fail(&wk->msgs, SC_FAIL_NOT_REPLACING, 0,
+				      e->dst, NULL);
+	}
+	sc_entry_skipped(wk, e->dst);
+	if (o->explain && !o->json)	/* the plan of a file left alone */
+		sc_report_skipped(&wk->msgs, e->dst);
+	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
+		prev = sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino);
+		if (prev) {
+			int r = link_to_earlier(wk, ent, prev, e->src,
+						e->dst, &e->sst);
+
+			return r < 0 ? r : SC_SETTLED_DONE;
+		}
+		remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
+	}
+	return SC_SETTLED_DONE;
+}
+
+/* --if-changed: a destination that already holds the source's bytes is
+ * neither backed up nor removed: left alone (but for its attributes), as
+ * it is without -b.  E's destination is not a directory.  enum
+ * sc_settled (SC_SETTLED_DONE: left alone), or -errno (said). */
+static int left_unchanged(struct worker *wk, struct entry *ent,
+			  const struct decision *e)
+{
+	const struct sc_options *o = wk->run->o;
+	int r;
+
+	if (o->if_changed &&
+	    (o->backup != SC_BACKUP_NONE ||
+	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
+	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
+	      sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino))) {
+		r = sc_file_unchanged(wk, ent, e->src, e->dst, &e->sst,
+				      &e->dst_st, e->follow);
+		if (r == SC_FILE_SAME && !wk->msgs.failed &&
+		    sc_links_tracked(o, &e->sst, e->cmdline))
+			remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
+		if (r != SC_FILE_DIFFERS)
+			return r < 0 ? r : SC_SETTLED_DONE;
+	}
+	return SC_SETTLED_COPY;
+}
+
+/* Does --atomic replace DST_ST, a destination that must go before SST is
+ * copied (sc_dest_must_remove()), by a rename rather than a removal? */
+static bool replaced_by_rename(const struct sc_options *o,
+			       const struct stat *sst,
+			       const struct stat *dst_st)
+{
+	return o->atomic && !o->attributes_only && S_ISREG(sst->st_mode) &&
+	       S_ISREG(dst_st->st_mode);
+}
+
+/* E's destination (DST), not a directory, is backed up, or removed when
+ * it must be before the copy.  SC_SETTLED_COPY, or -errno (said). */
+static int clear_the_way(struct worker *wk, struct entry *ent,
+			 struct decision *e, const struct sc_at *dst)
+{
+	const struct sc_options *o = wk->run->o;
+	int r;
+
+	if (o->backup != SC_BACKUP_NONE) {
+		r = back_up(wk, ent, e);
+		if (r < 0)
+			return r;
+		if (r == BACKED_UP)
+			e->dst_exists = false;
+	} else if (sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) {
+		/* --atomic replaces a regular file by a rename, which gives
+		 * the name a new inode as a removal would (its other names
+		 * keep the old bytes), without the window in which there is
+		 * no file, and without losing it when the copy then fails.
+		 * The new file is made as it is where the old one went
+		 * first: with the source's mode and the copier's owner, not
+		 * the old file's (a 0600 secret must not take a 0644 file's
+		 * mode). */
+		if (replaced_by_rename(o, &e->sst, &e->dst_st)) {
+			e->dst_exists = false;
+			return SC_SETTLED_COPY;
+		}
+		if (!o->explain &&
+		    (r = sc_dest_remove(&wk->msgs, dst, o->verbose)) < 0)
+			return r;
+		e->dst_exists = false;
+	}
+	return SC_SETTLED_COPY;
+}
+
+_noinline_ int sc_dest_settle(struct worker *wk, struct entry *ent,
+				   struct decision *e,
+				   const struct sc_seen *seen)
+{
+	const struct sc_options *o = wk->run->o;
+	bool src_dir = S_ISDIR(e->sst.st_mode);
+	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
+	bool nothing_to_do = false;
+	struct sc_at src = sc_entry_src(ent, e->src),
+		     dst = sc_entry_dst(ent, e->dst);
+	int r;
+
+	if (o->interactive != SC_OVERWRITE_NEVER &&
+	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
+				  e->cmdline, &nothing_to_do))
+		return sc_report_fail(&wk->msgs, SC_FAIL_SAME_FILE, 0,
+				      e->src, e->dst);
+	if (o->update != SC_UPDATE_ALL && !src_dir &&
+	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
+		return keep_newer(wk, ent, e);
+	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
+			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
+			  !sc_dest_ask_overwrite(o, wk->run->privileged, &dst,
+						 &e->dst_st)))) {
+		sc_entry_skipped(wk, e->dst);
+		if (o->explain && !o->json)
+			sc_report_skipped(&wk->msgs, e->dst);
+		return SC_SETTLED_DONE;
+	}
+	if (nothing_to_do)
+		return SC_SETTLED_DONE;
+	if (!dst_dir && src_dir)
+		return sc_report_fail(&wk->msgs, SC_FAIL_DIR_ON_FILE, 0,
+				      e->dst, e->src);
+	/* cp a/f b/f c: the second would destroy the first */
+	if (!dst_dir && e->cmdline && seen &&
+	    o->backup != SC_BACKUP_NUMBERED &&
+	    sc_seen_just_created(seen, &e->dst_st))
+		return sc_report_fail(&wk->msgs, SC_FAIL_JUST_CREATED, 0,
+				      e->dst, e->src);
+	if (!src_dir && dst_dir)
+		return sc_report_fail(&wk->msgs, SC_FAIL_FILE_ON_DIR, 0,
+				      e->dst, NULL);
+	if (dst_dir)
+		return SC_SETTLED_COPY;
+	r = left_unchanged(wk, ent, e);
+	if (r != SC_SETTLED_COPY)
+		return r;
+	return clear_the_way(wk, ent, e, &dst);
+}
+
+/* Is DST's directory (of entry ENT) the current one? */
+static bool in_cwd(const struct entry *ent, const char *dst)
+{
+	struct stat d, dot;
+
+	if (ent->dst_fd < 0)
+		return sc_path_in_cwd(dst);
+	return fstat(ent->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
+	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
+}
+
+int sc_dest_link_instead(struct worker *wk, struct entry *ent,
+			 const struct decision *e)
+{
+	const struct sc_options *o = wk->run->o;
+	struct sc_record rec = { .src = e->src, .dst = e->dst,
+		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
+	struct sc_at to = sc_entry_dst(ent, e->dst);
+	struct sc_at target = o->hard_link ? sc_entry_src(ent, e->src) :
+			      (struct sc_at){ AT_FDCWD, e->src, e->src };
+	unsigned how = (o->hard_link ? LINK_HARD : 0) |
+		       (e->follow ? LINK_FOLLOW : 0);
+	int r;
+
+	if (o->force || (o->hard_link && o->interactive == SC_OVERWRITE_ASK))
+		how |= LINK_REPLACE;
+	if (o->explain) {
+		sc_entry_report(wk, ent, &rec);
+		return 0;
+	}
+	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(ent, e->dst))
+		/* a relative target would be resolved from the link's
+		 * directory, not from here */
+		return sc_report_fail(&wk->msgs, SC_FAIL_SYMLINK_HERE, 0,
+				      e->dst, NULL);
+	r = sc_dest_make_link(&target, &to, how);
+	if (r < 0)
+		return sc_report_fail(&wk->msgs, o->hard_link ? SC_FAIL_LINK :
+				      SC_FAIL_SYMLINK_TO, -r, e->dst, e->src);
+	sc_entry_report(wk, ent, &rec);
+	return 0;
+}
+
+/* DST (the entry ENT) becomes a hard link to PREV, a copy
+ * made earlier of ST (the source), which may be anywhere in the tree,
+ * deeper than PATH_MAX.  Found by its path, it must still be that copy:
+ * a directory on the way may lead elsewhere by now (-ESTALE).  enum
+ * sc_linked, or -errno. */
+static _noinline_ int link_earlier_copy(struct worker *wk,
+					const struct entry *ent,
+					const char *prev, const char *dst,
+					const struct stat *st)
+{
+	struct sc_at to = sc_entry_dst(ent, dst), from = { .path = prev };
+	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
+	struct stat now;
+
+	if (e < 0)
+		return e;
+	if (fstatat(from.dirfd, from.name, &now, AT_SYMLINK_NOFOLLOW) < 0)
+		e = -errno;
+	else if (!sc_links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
+		e = -ESTALE;
+	else
+		e = sc_dest_make_link(&from, &to, LINK_HARD | LINK_REPLACE);
+	if (from.dirfd >= 0)
+		close(from.dirfd);
+	return e;
+}
+
+/* -a, --preserve=links: DST, the copy of ST (the entry ENT),
+ * is remembered as the copy of its source, with what it is: COPY (a
+ * destination found and kept), else what DST is now, if that can only
+ * be the copy just made: of the source's type, and no other name.  A
+ * hard link to any file, put in the new copy's place by whoever may
+ * write its directory, must not become what the source's other names
+ * are linked to; then they are copied each on its own. */
+void remember_copy(struct worker *wk, const struct entry *ent,
+		   const struct stat *st, const char *dst,
+		   const struct stat *copy)
+{
+	struct stat now;
+
+	if (!copy) {
+		if (fstatat(ent->dst_fd, ent->dst_name, &now,
+			    AT_SYMLINK_NOFOLLOW) < 0 ||
+		    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
+		    now.st_nlink != 1)
+			return;
+		copy = &now;
+	}
+	if (sc_links_remember(wk->links, st->st_dev, st->st_ino, dst) == 0)
+		sc_links_identify(wk->links, st->st_dev, st->st_ino, copy);
+}
+
+/* -a, --preserve=links: SRC (ST) is another name of a file already
+ * copied to PREV; DST becomes another name of PREV. */
+int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
+		    const char *src, const char *dst, const struct stat *st)
+{
+	struct sc_record rec = { .src = src, .dst = dst,
+				 .kind = SC_KIND_HARDLINK };
+	int e = wk->run->o->explain ? 0 :
+		link_earlier_copy(wk, ent, prev, dst, st);
+
+	/* the earlier copy is not there as it was made: what someone put
+	 * in its place gets no new name */
+	if (e == -ESTALE)
+		return sc_report_fail(&wk->msgs, SC_FAIL_FILE_REPLACED, 0, prev,
+				      NULL);
+	if (e < 0)
+		return sc_report_fail(&wk->msgs, SC_FAIL_LINK, -e, dst, prev);
+	sc_entry_report(wk, ent, &rec);
+	/* cp -v says it after the "->" line, as GNU cp does */
+	if (e == SC_LINK_REPLACED && wk->run->o->verbose)
+		sc_report_removed(&wk->msgs, dst);
+	return 0;
+}

@@ -1,0 +1,119 @@
+/* -j: runs of new regular files copied on worker threads, read ahead,
+ * with what they print kept in the walk's order.  The thread pool itself
+ * is pool.c; what a worker does with one file is the walk's (the
+ * callbacks below).  Workers may only call thread-safe code: see
+ * doc/threads.md. */
+#ifndef SMARTCP_JOBS_H
+#define SMARTCP_JOBS_H
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "cli/options.h"
+#include "walk/pool.h"
+#include "output/report.h"
+
+/* How a new regular file of a directory the walk made is opened: by the
+ * walk, and ahead of its copy by a worker.  O_NONBLOCK is only for the
+ * open (a FIFO put in the file's place must not hang us); regular files
+ * ignore it. */
+#define SC_NEW_SRC_FLAGS \
+	(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
+
+/* One file of a job, as a worker or the walk gets it. */
+struct sc_job_file {
+	const char *src, *dst;
+	int dirfd;			/* the source directory, or -1 */
+	int dst_dirfd;			/* DST's directory, or -1 */
+	const struct sc_fs_facts *parent_facts;	/* of DST's directory */
+	int ahead_fd;	/* SRC opened ahead (SC_NEW_SRC_FLAGS), or -1;
+			 * the callee owns it */
+	const struct stat *ahead_st;	/* AHEAD_FD's fstat, taken
+					 * before its data was asked for */
+};
+
+/* What a worker's copy of a file came to, when it did not fail. */
+enum sc_job_copied {
+	SC_JOB_COPIED = 0,
+	SC_JOB_BACK,		/* the walk must copy this file and the rest
+				 * of the job (COPY_BACK), in their place in
+				 * the order */
+};
+
+struct sc_jobs_ops {
+	/* On the walk thread, when the pool starts: make the state of
+	 * WORKERS workers, or of as many as there is memory for.  How many
+	 * it made: 0 to N. */
+	unsigned (*start)(void *arg, unsigned workers);
+	/* On worker WORKER: copy F, writing to SLOT.  enum sc_job_copied,
+	 * or -errno: done, and failed (said). */
+	int (*copy)(void *arg, unsigned worker, struct sc_pool_slot *slot,
+		    const struct sc_job_file *f);
+	/* On the walk thread: a file a worker handed back. */
+	void (*copy_back)(void *arg, const struct sc_job_file *f);
+	/* On the walk thread, once the workers are stopped: free what
+	 * START made (also after a START that failed). */
+	void (*stop)(void *arg, unsigned workers);
+};
+
+/* A run of consecutive new regular files of one directory, for one
+ * worker. */
+struct sc_job;
+
+struct sc_jobs;
+
+/* The -j state of a run of O, with OPS called with ARG.  No thread
+ * starts yet.  0 or -ENOMEM. */
+int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
+		void *arg, struct sc_jobs **ret);
+
+/* Are workers copying (started now if they may be)?  DST: the facts of
+ * the first directory they fill, which decides how many there are; NAME
+ * in DIRFD: the file that would be handed to them, whose data, cached or
+ * not, decides whether a lone worker is worth starting.  False when
+ * copying stays on this thread (for this file, or for good). */
+bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
+		   int dirfd, const char *name);
+
+/* Are workers running? */
+bool sc_jobs_running(const struct sc_jobs *j);
+
+/* The slot the walk thread's output goes to now (its place in the
+ * order), or NULL: straight to stdout and stderr. */
+struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j);
+
+/* Adds new regular file SRC -> DST (both now owned by the job) to
+ * *BATCH, a job for directory DIRFD (or -1: by path), on the filesystem
+ * of SRC_FACTS (or NULL), whose copies go into directory DST_DIRFD (or
+ * -1), with facts FACTS; a full batch is submitted and *BATCH cleared.
+ * The job keeps descriptors of its own of both directories.  0; or
+ * -errno when a new job cannot be had (-EMFILE: no descriptors for it,
+ * -ENOMEM): SRC and DST are still the caller's, to copy itself. */
+int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
+		const struct sc_fs_facts *src_facts, int dst_dirfd,
+		const struct sc_fs_facts *facts, char *src, char *dst);
+
+/* Hands *BATCH (if any) to the workers and clears it.  Without memory
+ * to queue it, waits for the jobs before it and copies its files on this
+ * thread (COPY_BACK), in their place in the order.  0. */
+void sc_jobs_submit(struct sc_jobs *j, struct sc_job **batch);
+
+/* How many directory levels the walk may keep open, two descriptors
+ * each: its share of RLIMIT_NOFILE (at least 2, at most 16). */
+unsigned sc_jobs_levels(const struct sc_jobs *j);
+
+/* An open failed with EMFILE or ENFILE all the same: from now on no
+ * read-ahead, and one worker fewer copying at once (one at least).  Any
+ * thread. */
+void sc_jobs_fd_short(struct sc_jobs *j);
+
+/* Waits for every job, prints what they printed, stops the workers. */
+void sc_jobs_finish(struct sc_jobs *j);
+
+/* Files that failed on workers. */
+unsigned sc_jobs_failures(const struct sc_jobs *j);
+
+void sc_jobs_free(struct sc_jobs *j);
+
+#endif

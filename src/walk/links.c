@@ -1,0 +1,120 @@
+/* The hard-link table: a hash table from (device, inode) to the name of
+ * the copy, with open addressing kept at most half full. */
+#include "system.h"
+#include "walk/links.h"
+
+#include <string.h>
+
+struct sc_link {
+	dev_t dev;
+	ino_t ino;
+	char *dst;		/* NULL: a free slot */
+	dev_t cdev;		/* the copy, once said (CINO 0: not yet) */
+	ino_t cino;
+};
+
+bool sc_links_tracked(const struct sc_options *o, const struct stat *st,
+		      bool cmdline)
+{
+	return o->preserve_links && !o->hard_link && !S_ISDIR(st->st_mode) &&
+	       (st->st_nlink > 1 || o->deref == SC_DEREF_ALWAYS ||
+		(cmdline && o->deref == SC_DEREF_ARGS));
+}
+
+static size_t slot_of(dev_t dev, ino_t ino, size_t cap)
+{
+	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev;
+
+	return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+static struct sc_link *find(const struct sc_links *t, dev_t dev, ino_t ino)
+{
+	if (!t->n)
+		return NULL;
+	for (size_t i = slot_of(dev, ino, t->cap); t->slot[i].dst;
+	     i = (i + 1) & (t->cap - 1))
+		if (t->slot[i].dev == dev && t->slot[i].ino == ino)
+			return &t->slot[i];
+	return NULL;
+}
+
+const char *sc_links_find(const struct sc_links *t, dev_t dev, ino_t ino)
+{
+	const struct sc_link *l = find(t, dev, ino);
+
+	return l ? l->dst : NULL;
+}
+
+void sc_links_identify(struct sc_links *t, dev_t dev, ino_t ino,
+		       const struct stat *copy)
+{
+	struct sc_link *l = find(t, dev, ino);
+
+	if (l && !l->cino) {
+		l->cdev = copy->st_dev;
+		l->cino = copy->st_ino;
+	}
+}
+
+bool sc_links_is_copy(const struct sc_links *t, dev_t dev, ino_t ino,
+		      const struct stat *st)
+{
+	const struct sc_link *l = find(t, dev, ino);
+
+	return l && (!l->cino ||
+		     (l->cdev == st->st_dev && l->cino == st->st_ino));
+}
+
+/* Doubles the table (64 slots to start with). */
+static int grow(struct sc_links *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	struct sc_link *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t k = 0; k < t->cap; k++) {
+		size_t i;
+
+		if (!t->slot[k].dst)
+			continue;
+		for (i = slot_of(t->slot[k].dev, t->slot[k].ino, cap);
+		     n[i].dst; i = (i + 1) & (cap - 1))
+			;
+		n[i] = t->slot[k];
+	}
+	free(t->slot);
+	t->slot = n;
+	t->cap = cap;
+	return 0;
+}
+
+int sc_links_remember(struct sc_links *t, dev_t dev, ino_t ino,
+		      const char *dst)
+{
+	size_t i;
+
+	/* open addressing wants a half-empty table */
+	if (2 * (t->n + 1) > t->cap && grow(t) < 0)
+		return -ENOMEM;
+	for (i = slot_of(dev, ino, t->cap); t->slot[i].dst;
+	     i = (i + 1) & (t->cap - 1))
+		if (t->slot[i].dev == dev && t->slot[i].ino == ino)
+			return 0;	/* the first copy stays the one */
+	t->slot[i].dst = strdup(dst);
+	if (!t->slot[i].dst)
+		return -ENOMEM;
+	t->slot[i].dev = dev;
+	t->slot[i].ino = ino;
+	t->n++;
+	return 0;
+}
+
+void sc_links_free(struct sc_links *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slot[i].dst);
+	free(t->slot);
+	*t = (struct sc_links){ 0 };
+}

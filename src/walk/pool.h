@@ -1,0 +1,77 @@
+/* An ordered worker pool for -j: jobs run on worker threads, but what they
+ * print comes out in the order they were submitted, interleaved correctly
+ * with what the submitting thread prints itself.
+ *
+ * Workers may only call thread-safe code: doc/threads.md lists every
+ * library call a worker makes and what makes it safe; a library's lazy
+ * first-use setup (libattr's xattr.conf, libmount's table) runs before the
+ * workers start or under the lock of struct run (walk_state.h). */
+#ifndef SMARTCP_POOL_H
+#define SMARTCP_POOL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "output/report.h"
+
+struct sc_pool_slot;
+
+/* An interleaving slot's stream: which slot, which of its streams. */
+struct sc_pool_cookie {
+	struct sc_pool_slot *slot;
+	bool err;
+};
+
+/* One place in the output order: a job's, or the submitter's own. */
+struct sc_pool_slot {
+	struct sc_pool_slot *next;
+	void *job;		/* submitted job, NULL for the submitter's slot */
+	FILE *out;		/* what is meant for stdout (-v, --json) */
+	char *out_buf;
+	size_t out_len;
+	FILE *err;		/* messages meant for stderr, in order */
+	char *err_buf;
+	size_t err_len;
+	/* An interleaving pool's slot (sc_pool_new()): OUT and ERR write,
+	 * unbuffered, into one buffer, SEQ, in the order the bytes came;
+	 * RUNS say which stream each stretch of it is for.  OUT_BUF and
+	 * ERR_BUF stay empty. */
+	char *seq;
+	size_t seq_len, seq_cap;
+	struct sc_out_run *runs;
+	size_t n_runs, cap_runs;
+	struct sc_pool_cookie cookie[2];
+	bool done;		/* guarded by the pool lock */
+};
+
+struct sc_pool;
+
+/* RUN(arg, job, slot, worker) runs on worker threads; FLUSH(arg, slot)
+ * runs on the submitting thread for each finished slot, in order, and
+ * must print what the slot holds.  At most LIMIT jobs wait (submitted,
+ * not yet flushed): enough to keep every worker busy while the walk reads
+ * the next directory, few enough to bound memory and the descriptors
+ * jobs hold.  INTERLEAVE: a slot keeps what was written to its two
+ * streams in the order it was written (its SEQ and RUNS), not stdout's
+ * bytes apart from stderr's.  Returns 0 or -errno. */
+int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
+		void (*run)(void *arg, void *job, struct sc_pool_slot *slot,
+			    unsigned worker),
+		void (*flush)(void *arg, struct sc_pool_slot *slot),
+		void *arg, struct sc_pool **ret);
+
+/* Queues JOB; blocks (flushing) while the queue is full. 0 or -errno. */
+int sc_pool_submit(struct sc_pool *p, void *job);
+
+/* Waits for every job queued and prints every slot (FLUSH), the
+ * submitter's own too: nothing is left to print before what comes next. */
+void sc_pool_drain(struct sc_pool *p);
+
+/* The slot the submitting thread writes its own output into now: the
+ * tail slot if it is the submitter's, else a new one.  NULL on ENOMEM. */
+struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p);
+
+/* Waits for everything, flushes, stops the workers, frees. */
+void sc_pool_free(struct sc_pool *p);
+
+#endif

@@ -1,0 +1,116 @@
+/* The program's state in three lifetimes: the run (struct run), one
+ * thread's means of copying (struct worker: the walk's own, or a -j
+ * worker's) and the entry being copied (struct entry).  The copy of one
+ * file (file.c) and the entry's services (entry.c) take these alone; the
+ * traversal's own state is struct walk (walk_state.h). */
+#ifndef SMARTCP_STATE_H
+#define SMARTCP_STATE_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "walk/links.h"
+#include "cli/options.h"
+#include "walk/pool.h"
+#include "output/report.h"
+
+struct sc_seen;
+
+struct sc_jobs;
+
+/* The convention of src/, as of lib/: a function that can fail returns
+ * -errno (a message said by then, through report.h's sc_report_fail(),
+ * which records the failure for the entry's record), else 0 or one of
+ * its named outcomes below; a descriptor or a count where it returns
+ * one. */
+
+/* What became of an entry that did not fail. */
+enum sc_copied {
+	SC_COPIED = 0,		/* copied, or nothing was to be done */
+	SC_ENTERED,		/* a directory, now a level of the walk: the
+				 * level's end does the rest */
+	SC_HANDED_BACK,		/* not taken by the fast path: the general
+				 * one copies it and says why not */
+};
+
+/* What the decisions before a copy came to (dest.c), when they did not
+ * fail. */
+enum sc_settled {
+	SC_SETTLED_DONE = 0,	/* nothing more to do: left alone, skipped */
+	SC_SETTLED_COPY,	/* go on and copy */
+};
+
+/* The run: set up before any worker starts, shared by the walk and its
+ * -j workers, which only read it (but FAILURES, the walk's). */
+struct run {
+	const struct sc_options *o;
+	struct sc_report *rep;
+	/* The one copier: its facts cache and the roads it learned to fail
+	 * for each pair of filesystems are shared by the walk and its
+	 * workers, under the copier's own lock. */
+	struct sc_copier *copier;
+	/* Failures: a message marks the entry being copied as failed
+	 * (struct sc_msgs); each failed entry counts once, whatever number
+	 * of messages it printed.  Walk thread only: workers count into
+	 * their jobs. */
+	int failures;
+	/* --explain --assume-fs: the source's and destination's facts */
+	bool fs_assumed;
+	struct sc_fs_facts *assumed[2];	/* NULL: unknown */
+	mode_t umask;
+	bool privileged;	/* root: may chown, and must say when it fails */
+	uid_t euid;		/* who copies */
+	struct sc_jobs *jobs;	/* -j: the workers */
+	dev_t root_dev;		/* -x: the device of the current operand */
+	/* several operands into a directory: what they were and became
+	 * (the walk's; walk thread only) */
+	const struct sc_seen *seen;
+};
+
+/* One thread's means of copying: the walk's own, or a -j worker's. */
+struct worker {
+	struct run *run;
+	/* its means of copying through the run's copier, and what its
+	 * copies report */
+	struct sc_copy_ctx *cx;
+	struct sc_copy_report *crep;
+	struct sc_msgs msgs;	/* its messages about its entry */
+	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
+	/* Out of descriptors (ERR: EMFILE, ENFILE) in an open: give some
+	 * back (the walk: the levels it keeps open; a -j worker: wait for
+	 * the others) and say whether to try again (TRIES: how often). */
+	bool (*fd_short)(void *arg, int err, unsigned *tries);
+	void *fd_short_arg;
+	/* the walk's hard-link table; NULL in a -j worker, which hands a
+	 * file with other names back to the walk */
+	struct sc_links *links;
+};
+
+/* The entry being copied, and what has been said of it. */
+struct entry {
+	/* The source, as its directory's descriptor and its name there:
+	 * opened through these, a directory renamed or swapped for a
+	 * symlink while the walk is inside it cannot lead the copy out of
+	 * the source tree, and no name the kernel is handed grows with the
+	 * depth (PATH_MAX).  An operand: AT_FDCWD and its path.  DST_FD and
+	 * DST_NAME: its destination, the same way. */
+	int at_fd;
+	const char *at_name;
+	int dst_fd;
+	const char *dst_name;
+	bool in_level;		/* ... the deepest level's (levels.h) */
+	/* Facts of the directory the walk just created and is filling, or
+	 * NULL: its new entries need no lstat and no fstat. */
+	const struct sc_fs_facts *parent_facts;
+	char *backup;		/* backup made for it, or NULL */
+	bool reported;		/* it has its record */
+	bool announced;		/* ... and its cp-style -v line is out */
+	const char *current;	/* the file being copied, for progress */
+	off_t current_size;
+	int ahead_fd;		/* -j: the file, opened ahead, or -1 */
+	const struct stat *ahead_st;	/* its fstat (struct sc_job_file) */
+};
+
+#endif

@@ -1,0 +1,609 @@
+/* The traversal: from an operand to its files, the way GNU cp does it
+ * (in inode order, depth first, a loop over directory levels, no
+ * recursion), each file recorded for the report.  Messages follow cp's
+ * wording so scripts and people see what they know; names are quoted
+ * with sc_quote(). */
+#include "system.h"
+#include "walk/walk_state.h"
+#include "walk/entry.h"
+#include "policy/seen.h"
+#include "policy/attrs.h"
+#include "walk/deferred.h"
+#include "policy/dest.h"
+#include "walk/dirs.h"
+#include "policy/file.h"
+#include "walk/jobs.h"
+#include "walk/levels.h"
+#include "walk/links.h"
+#include "base/paths.h"
+#include "walk/pool.h"
+#include "output/quote.h"
+#include "walk/workers.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <pthread.h>
+
+static bool level_step(struct walk *w, size_t k);
+static int level_finish(struct walk *w, size_t k);
+
+/* --- the walk ---------------------------------------------------------- */
+
+/* The target of symlink AT_NAME in AT_FD, or NULL with errno.  st_size
+ * is only a hint: links in /proc and on some filesystems (ISO 9660 Rock
+ * Ridge) say 0, so the buffer grows until the target fits. */
+static char *read_link(int at_fd, const char *at_name, off_t hint,
+		       size_t *len)
+{
+	size_t size = hint > 0 && hint < SSIZE_MAX - 1 ? (size_t)hint + 1 : 128;
+
+	for (;;) {
+		char *buf = malloc(size + 1);
+		ssize_t n;
+
+		if (!buf)
+			return NULL;
+		n = readlinkat(at_fd, at_name, buf, size);
+		if (n < 0) {
+			int err = errno;
+
+			free(buf);
+			errno = err;
+			return NULL;
+		}
+		if ((size_t)n < size) {
+			buf[n] = '\0';
+			*len = (size_t)n;
+			return buf;
+		}
+		free(buf);
+		if (size > SSIZE_MAX / 2) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		size *= 2;
+	}
+}
+
+static int copy_symlink(struct walk *w, const char *src, const char *dst,
+			const struct stat *sst, const struct stat *dst_st)
+{
+	struct sc_record rec = { .src = src, .dst = dst,
+				 .kind = SC_KIND_SYMLINK };
+	struct sc_made m = { .flags = SC_MADE_CREATED };
+	char *target;
+	size_t n;
+	int e;
+
+	target = read_link(w->e.at_fd, w->e.at_name, sst->st_size, &n);
+	if (!target)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_READLINK, errno,
+				      src, NULL);
+	if (w->run->o->explain) {
+		free(target);
+		sc_entry_report(&w->wk, &w->e, &rec);
+		return 0;
+	}
+	{
+		struct sc_at to = sc_entry_dst(&w->e, dst);
+		struct sc_at what = { AT_FDCWD, target, target };
+
+		e = sc_dest_make_link(&what, &to,
+				      w->run->o->force ? LINK_REPLACE : 0);
+	}
+	if (e == -EEXIST && w->run->o->update != SC_UPDATE_ALL && dst_st &&
+	    S_ISLNK(dst_st->st_mode)) {
+		/* -u: the link is already there as it should be */
+		size_t hn;
+		char *have = read_link(w->e.dst_fd, w->e.dst_name,
+				       dst_st->st_size, &hn);
+
+		if (have && hn == n && !memcmp(have, target, n))
+			e = 0;
+		free(have);
+	}
+	free(target);
+	if (e < 0)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_SYMLINK, -e, dst,
+				      NULL);
+	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
+		w->wk.msgs.failed = true;
+	sc_entry_report(&w->wk, &w->e, &rec);
+	return 0;
+}
+
+static int copy_special(struct walk *w, const char *src, const char *dst,
+			const struct stat *sst)
+{
+	struct sc_record rec = { .src = src, .dst = dst,
+				 .kind = SC_KIND_SPECIAL };
+	struct sc_made m = { .flags = SC_MADE_CREATED };
+	mode_t mode;
+	int fd, e;
+
+	if (w->run->o->explain) {
+		sc_entry_report(&w->wk, &w->e, &rec);
+		return 0;
+	}
+	m.omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
+	mode = sst->st_mode & ~m.omitted;
+	if (S_ISFIFO(sst->st_mode) ?
+	    mkfifoat(w->e.dst_fd, w->e.dst_name, mode & 07777) :
+	    mknodat(w->e.dst_fd, w->e.dst_name, mode, sst->st_rdev))
+		return sc_report_fail(&w->wk.msgs, S_ISFIFO(sst->st_mode) ?
+				      SC_FAIL_MKFIFO : SC_FAIL_MKNOD, errno,
+				      dst, NULL);
+	/* Held from here on, and checked to be the node made: its name may
+	 * lead to a symlink or a hard link by now, and every attribute
+	 * (a mode of 4777 asked by the source's owner...) would land on
+	 * what that leads to. */
+	fd = openat(w->e.dst_fd, w->e.dst_name, O_PATH | O_NOFOLLOW |
+		    O_CLOEXEC);
+	e = fd < 0 ? -errno : sc_made_check(fd, mode, NULL);
+	if (e == -ESTALE || e == -ENOENT)
+		e = sc_report_fail(&w->wk.msgs, SC_FAIL_FILE_REPLACED, 0, dst,
+				   NULL);
+	else if (e < 0)
+		e = sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, -e, dst, NULL);
+	else if (sc_entry_set_attrs(&w->wk, &w->e, -1, fd, src, dst, sst,
+				    &m) < 0)
+		w->wk.msgs.failed = true;
+	if (fd >= 0)
+		close(fd);
+	if (e < 0)
+		return e;
+	sc_entry_report(&w->wk, &w->e, &rec);
+	return 0;
+}
+
+static int copy_path(struct walk *w, const char *src, const char *dst,
+		     bool cmdline);
+
+/* The fast path for a regular file entering a directory this run made:
+ * nothing to overwrite, nothing to compare, so no lstat of either side.
+ * SC_COPIED, SC_HANDED_BACK when the caller must take the general path,
+ * or -errno. */
+_noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
+				const char *src, const char *dst)
+{
+	const struct sc_options *o = wk->run->o;
+	const struct stat *ahead = NULL;
+	struct stat ist;
+	const char *prev;
+	int in, r;
+	bool tracked;
+
+	if (ent->ahead_fd >= 0) {
+		in = ent->ahead_fd;	/* ours now */
+		ahead = ent->ahead_st;
+		ent->ahead_fd = -1;
+	} else {
+		in = sc_entry_open_source(wk, ent, SC_NEW_SRC_FLAGS);
+	}
+
+	if (in < 0)
+		return SC_HANDED_BACK;	/* the general path sees and says why */
+	/* opened ahead: its fstat was taken then, before the read-ahead
+	 * could change its access time (-p keeps the one before) */
+	if (ahead)
+		ist = *ahead;
+	if ((!ahead && fstat(in, &ist) < 0) || !S_ISREG(ist.st_mode) ||
+	    (o->one_file_system && ist.st_dev != wk->run->root_dev)) {
+		close(in);
+		return SC_HANDED_BACK;
+	}
+	tracked = sc_links_tracked(o, &ist, false);
+	if (tracked && !wk->links) {
+		/* the hard-link map is the walk's: hand it back */
+		close(in);
+		return SC_HANDED_BACK;
+	}
+	/* from here on this path copies it (cp's -v line goes first) */
+	sc_entry_announce(wk, ent, src, dst);
+	if (tracked &&
+	    (prev = sc_links_find(wk->links, ist.st_dev, ist.st_ino))) {
+		close(in);
+		return link_to_earlier(wk, ent, prev, src, dst, &ist);
+	}
+	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
+	 * must not hang us); regular files ignore it. */
+	r = sc_file_copy(wk, ent, src, dst, NULL, NULL, false, in, &ist);
+	/* a copy that failed in part is not linked to: cp forgets it, and
+	 * copies the file's other names each on its own */
+	if (r == 0 && !wk->msgs.failed && tracked)
+		remember_copy(wk, ent, &ist, dst, NULL);
+	return r < 0 ? r : SC_COPIED;
+}
+
+/* The end of an entry (SRC -> DST): counted when it failed, and the
+ * state of the entry it interrupted (that of the directory it is in) is
+ * W's again. */
+static void entry_end(struct walk *w, const char *src, const char *dst,
+	       bool cmdline, const struct sc_msgs *outer_msgs,
+	       bool outer_reported, bool outer_announced)
+{
+	if (w->wk.msgs.failed) {
+		w->run->failures++;
+		sc_entry_report_failed(&w->wk, &w->e, src, dst, cmdline);
+	}
+	w->wk.msgs = *outer_msgs;
+	w->e.reported = outer_reported;
+	w->e.announced = outer_announced;
+
+	free(w->e.backup);
+	w->e.backup = NULL;
+}
+
+/* Copies SRC to DST, or, a directory, makes it a level of the walk
+ * (SC_ENTERED): the level keeps the state of the entry it interrupts,
+ * and its end (level_finish()) ends it.  Else SC_COPIED or -errno. */
+static int entry_begin(struct walk *w, const char *src, const char *dst,
+		bool cmdline, unsigned char dtype)
+{
+	const struct sc_options *o = w->run->o;
+	bool outer_reported = w->e.reported;
+	bool outer_announced = w->e.announced;
+	struct sc_msgs outer_msgs = w->wk.msgs;
+	int r = SC_HANDED_BACK;
+
+	if (cmdline) {
+		/* an operand: its own names, from here; its destination in
+		 * the directory held for it, when it has one */
+		w->e.at_fd = AT_FDCWD;
+		w->e.dst_fd = w->op_dfd;
+		w->e.at_name = src;
+		w->e.dst_name = w->op_dfd >= 0 ? w->op_dname : dst;
+		w->e.in_level = false;
+	}
+	sc_report_begin(&w->wk.msgs);
+	w->e.reported = false;
+	w->e.announced = false;
+	if (dtype == DT_REG && w->e.parent_facts && !o->explain &&
+	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
+		r = copy_new_regular(&w->wk, &w->e, src, dst);
+	if (r == SC_HANDED_BACK)
+		r = copy_path(w, src, dst, cmdline);
+	if (r == SC_ENTERED) {
+		struct level *l = &w->levels[w->n_levels - 1];
+
+		l->outer_msgs = outer_msgs;
+		l->outer_reported = outer_reported;
+		l->outer_announced = outer_announced;
+		return SC_ENTERED;
+	}
+	if (w->wk.msgs.failed)
+		sc_dest_unbackup(&w->wk, &w->e, dst);
+	entry_end(w, src, dst, cmdline, &outer_msgs, outer_reported,
+		  outer_announced);
+	return r;
+}
+
+/* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
+ * back, and, a directory, all that is in it: level by level, in a loop
+ * over the levels (struct level), which the C stack does not limit.
+ * SC_COPIED, or -errno when it, or anything in it, failed (said). */
+int copy_entry(struct walk *w, const char *src, const char *dst,
+	       bool cmdline, unsigned char dtype)
+{
+	size_t base = w->n_levels;
+	int r;
+
+	if (cmdline) {
+		w->top_src = src;
+		w->top_dst = dst;
+	}
+	r = entry_begin(w, src, dst, cmdline, dtype);
+	while (w->n_levels > base) {
+		size_t k = w->n_levels - 1;
+
+		if (!level_step(w, k))
+			r = level_finish(w, k);
+	}
+	if (cmdline)
+		w->top_src = w->top_dst = NULL;
+	return r;
+}
+
+/* Stats the source as the options say (through its directory's
+ * descriptor when the walk has one).  0, or -errno (said). */
+static _noinline_ int stat_source(struct walk *w, struct decision *e)
+{
+	int r = fstatat(w->e.at_fd, w->e.at_name, &e->sst,
+			e->follow ? 0 : AT_SYMLINK_NOFOLLOW);
+
+	if (r < 0) {
+		/* listed, then gone before its turn: cp's words, and the
+		 * summary counts it */
+		int err = errno;
+
+		if (!e->cmdline && err == ENOENT)
+			sc_report_vanished(w->run->rep);
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, err, e->src,
+				      NULL);
+	}
+	return 0;
+}
+
+/* Copies what is not a directory, by its type: another name of a file
+ * already copied becomes a link, -l/-s make links, then a symlink, the
+ * data of a file (or, without -R, of a FIFO or device) or a special
+ * file.  SC_COPIED or -errno. */
+static _noinline_ int copy_non_directory(struct walk *w,
+					 const struct decision *e)
+{
+	const struct sc_options *o = w->run->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	const struct stat *dst_st = e->dst_exists || e->loop ?
+				    &e->dst_st : NULL;
+	const char *prev;
+	bool tracked;
+	int r;
+
+	sc_entry_announce(&w->wk, &w->e, e->src, e->dst);
+	if (!e->dst_exists && !e->loop && e->dst[0] &&
+	    e->dst[strlen(e->dst) - 1] == '/') {
+		/* "dir/" names a directory that is not there */
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_CREATE, ENOTDIR,
+				      e->dst, NULL);
+	}
+	/* Hard links within the copied set (-a, --preserve=links). */
+	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
+	if (tracked &&
+	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
+		return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst,
+				       &e->sst);
+	if (o->hard_link || o->symbolic_link)
+		return sc_dest_link_instead(&w->wk, &w->e, e);
+
+	if (S_ISLNK(e->sst.st_mode))
+		r = copy_symlink(w, e->src, e->dst, &e->sst,
+				 e->dst_exists ? &e->dst_st : NULL);
+	else if (S_ISREG(e->sst.st_mode) || as_regular)
+		/* Without -R (or with --copy-contents), a FIFO or a device
+		 * is read like a file: its data is copied, as cp does; a
+		 * socket cannot be opened (ENXIO), as cp says. */
+		r = sc_file_copy(&w->wk, &w->e, e->src, e->dst, &e->sst,
+				 dst_st, e->follow, -1, NULL);
+	else
+		r = copy_special(w, e->src, e->dst, &e->sst);
+	if (r == 0 && !w->wk.msgs.failed && tracked)
+		remember_copy(&w->wk, &w->e, &e->sst, e->dst, NULL);
+	return r;
+}
+
+/* Copies what SRC names to DST, deciding as cp does: the source, then
+ * the destination, then the copy by type.  SC_COPIED or -errno;
+ * SC_ENTERED: a directory, now a level of the walk, whose end does what
+ * is left (level_finish()). */
+static int copy_path(struct walk *w, const char *src, const char *dst,
+		     bool cmdline)
+{
+	const struct sc_options *o = w->run->o;
+	struct decision entry = {
+		.src = src, .dst = dst, .cmdline = cmdline,
+		.follow = o->deref == SC_DEREF_ALWAYS ||
+			  (o->deref == SC_DEREF_ARGS && cmdline),
+	}, *e = &entry;
+	int r;
+
+	r = stat_source(w, e);
+	if (r < 0)
+		return r;
+	if (cmdline)
+		w->run->root_dev = e->sst.st_dev;
+	if (S_ISDIR(e->sst.st_mode) && !o->recursive)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_OMIT_DIR, 0, src,
+				      NULL);
+	if (cmdline && w->multi && !o->explain &&
+	    sc_seen_named_twice(&w->seen, &w->wk,
+				o->backup != SC_BACKUP_NONE, src, dst, &e->sst))
+		return SC_COPIED;
+	r = sc_dest_stat(&w->wk, &w->e, e);
+	if (r < 0)
+		return r;
+	if (e->dst_exists) {
+		r = sc_dest_settle(&w->wk, &w->e, e,
+				   cmdline && w->multi ? &w->seen : NULL);
+		if (r != SC_SETTLED_COPY)
+			return r < 0 ? r : SC_COPIED;
+	}
+	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
+	    !o->explain) {
+		r = sc_seen_through_new_symlink(&w->seen, &w->wk, e);
+		if (r < 0)
+			return r;
+	}
+
+	if (S_ISDIR(e->sst.st_mode))
+		r = copy_dir(w, src, dst, &e->sst,
+			     e->dst_exists ? &e->dst_st : NULL, cmdline,
+			     e->follow);
+	else
+		r = copy_non_directory(w, e);
+	if (r == SC_COPIED && cmdline && w->multi && !o->explain)
+		/* (a directory: at its end) */
+		sc_seen_remember_made(&w->seen, dst);
+	return r;
+}
+
+/* Copies the next entry of level K, the deepest, or enters it (a new
+ * level).  False when K has no more to copy. */
+static bool level_step(struct walk *w, size_t k)
+{
+	const struct sc_options *o = w->run->o;
+	struct level *l = &w->levels[k];
+	struct sc_job *batch;
+	struct dent *ent;
+	const char *s, *d;
+	int e;
+
+	if (l->next >= l->n_ents)
+		return false;
+	ent = &l->ents[l->next++];
+	e = level_get(w, k);
+	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
+	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
+	    sc_jobs_ready(w->run->jobs, l->dir_facts, l->sfd, ent->name)) {
+		/* -j: new files in a new directory go to a worker in runs;
+		 * their output keeps its place in walk order.  < 0: no
+		 * descriptors or memory for a job, copied here. */
+		const char *js = entry_name(w, k, false, ent->name);
+		char *s2 = js ? strdup(js) : NULL;
+		const char *jd = entry_name(w, k, true, ent->name);
+		char *d2 = jd ? strdup(jd) : NULL;
+
+		if (!s2 || !d2) {
+			free(s2);
+			free(d2);
+			sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
+				       level_name(w, k, false), NULL);
+			l->failed = true;
+			goto next;
+		}
+		/* how the workers ask for the data (jobs.c) */
+		if (!l->src_facts)
+			l->src_facts = sc_entry_facts(&w->wk, l->sfd, &l->sst);
+		batch = l->batch;
+		e = sc_jobs_add(w->run->jobs, &batch, l->sfd, l->src_facts,
+				l->dfd, l->dir_facts, s2, d2);
+		/* a file handed back may have moved the levels */
+		l = &w->levels[k];
+		l->batch = batch;
+		if (e == 0)
+			goto next;	/* the job owns S2 and D2 now */
+		free(s2);
+		free(d2);
+	}
+	batch = l->batch;
+	l->batch = NULL;
+	sc_jobs_submit(w->run->jobs, &batch);
+	/* again: a file handed back while the jobs were flushed may have
+	 * moved W, the levels and their names */
+	l = &w->levels[k];
+	if (level_get(w, k) < 0) {
+		/* lost: said at its end, where the rest of it goes */
+		free(ent->name);
+		ent->name = NULL;
+		return false;
+	}
+	/* set for each entry: copying a subdirectory changes them */
+	w->e.parent_facts = l->dir_facts;
+	s = entry_name(w, k, false, ent->name);
+	d = s ? entry_name(w, k, true, ent->name) : NULL;
+	if (!s || !d) {
+		sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
+			       level_name(w, k, false), NULL);
+		l->failed = true;
+		goto next;
+	}
+	at_entry(w, k, ent->name, d);
+	e = entry_begin(w, s, d, false, ent->type);
+	if (e == SC_ENTERED)
+		return true;	/* its name is freed at its end */
+	if (e < 0)
+		w->levels[k].failed = true;
+next:
+	free(ent->name);
+	ent->name = NULL;
+	return true;
+}
+
+/* Points W back at the directory of level K, DONE, just popped, as an
+ * entry of its parent (DST: its copy's whole name): the parent's level
+ * may have to be opened again; never by path if it cannot. */
+static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
+			    const char *dst)
+{
+	w->e.at_name = done->sname;
+	w->e.dst_name = done->dname;
+	w->e.in_level = done->up;
+	if (!done->up) {
+		w->e.at_fd = done->spfd;
+		w->e.dst_fd = done->dpfd;
+	} else if (level_get(w, k - 1) == 0) {
+		const struct level *p = &w->levels[k - 1];
+
+		w->e.at_fd = p->sfd;
+		w->e.dst_fd = p->dfd >= 0 ? p->dfd : AT_FDCWD;
+		if (p->dfd < 0)
+			w->e.dst_name = dst;
+	} else {
+		/* said at its end; nothing here goes by path */
+		w->e.at_fd = w->e.dst_fd = -1;
+	}
+}
+
+/* Leaves level K, the deepest, its entries done: what is to be said of
+ * it, its copy's attributes, and the end of the entry it is
+ * (copy_path(), copy_entry()).  SC_COPIED or -errno, as that entry's
+ * copy (the first error said of it, or -EIO). */
+static int level_finish(struct walk *w, size_t k)
+{
+	const struct sc_options *o = w->run->o;
+	struct level *l = &w->levels[k], done;
+	struct sc_job *batch = l->batch;
+	const char *src, *dst;
+	bool attrs;
+	size_t node = 0;
+	int dfd = -1, rc;
+
+	l->batch = NULL;
+	sc_jobs_submit(w->run->jobs, &batch);
+	/* a file handed back may have moved the levels */
+	l = &w->levels[k];
+	while (l->next < l->n_ents)
+		free(l->ents[l->next++].name);
+	free(l->ents);
+	l->ents = NULL;
+	w->e.parent_facts = NULL;
+	/* valid from here on: nothing below names an entry or grows them */
+	src = level_name(w, k, false);
+	dst = level_name(w, k, true);
+	/* lost at an entry, or when a subdirectory came back to it */
+	if (l->lost) {
+		say_level_lost(w, l->lost_copy ? dst : src, l->lost);
+		l->failed = true;
+	}
+	attrs = !l->lost_copy && !l->src_replaced &&
+		dir_attrs_wanted(w, &l->m);
+	if (attrs && sc_jobs_running(w->run->jobs))
+		node = level_node(w, k);	/* 0: set now after all */
+	done = *l;
+	/* its copy's descriptor stays for its attributes */
+	level_pop(w, &dfd);
+	at_parent_entry(w, k, &done, dst);
+	if (done.dino && !done.lost_copy && !o->explain &&
+	    !copy_still_there(w, &done)) {
+		say_replaced(w, dst);
+		done.failed = true;
+		attrs = false;
+		done.lost = -ESTALE;
+	}
+	/* -j: said; the attributes of what is below it are not set */
+	if (done.lost && done.node)
+		w->dnodes[done.node - 1].lost = true;
+	if (attrs && !(node && defer_attrs(w, node, &done.sst, &done.m)) &&
+	    set_dir_attrs(w, &done, dfd, src, dst) < 0)
+		done.failed = true;
+	if (dfd >= 0)
+		close(dfd);
+	rc = !done.failed ? SC_COPIED : done.lost ? done.lost : -EIO;
+	if (rc == SC_COPIED && done.cmdline && w->multi && !o->explain)
+		sc_seen_remember_made(&w->seen, dst);
+	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
+		  done.outer_reported, done.outer_announced);
+	if (done.up) {
+		struct level *p = &w->levels[k - 1];
+
+		if (rc < 0)
+			p->failed = true;
+		free(p->ents[p->next - 1].name);
+		p->ents[p->next - 1].name = NULL;
+	}
+	return rc;
+}
