@@ -32,11 +32,18 @@
 # naming D/f), the victim unchanged, and what was planted still there as
 # planted (nothing removed, nothing followed).
 #
+# And the same race where D/f is removed before the copy makes it anew:
+# --remove-destination, and -a onto a D/f that has another name (cp
+# removes such a destination first).  Each time the new file is made
+# O_EXCL: a symlink put at the name is never written through.
+#
 # On 396ad10, parts 1-3 fail every run (10 of 10: no race in them);
 # part 4 holds (the raced backup: 0 won of 40 in each of 10 runs, the
-# symlink put in place before the copy made D/f in 10-23 of them).  GNU
+# symlink put in place before the copy made D/f in 10-23 of them).  The
+# removals hold on 635e2e1 (0 won of 20 each, the symlink there before
+# the copy made D/f in 11-12), as on GNU cp 9.1 (0 of 20).  GNU
 # cp has no --atomic and does not use temporaries for -l -f / -s -f; run
-# with SMARTCP=/bin/cp, parts 1-3 are skipped.  Runtime 3-7 s.
+# with SMARTCP=/bin/cp, parts 1-3 are skipped.  Runtime 20-25 s.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-race.sh"
@@ -185,25 +192,37 @@ for how in simple numbered; do
 done
 pass "4 done"
 
-# the raced backup: D/f renamed to D/f~, then a symlink put at D/f
-race_begin "--backup, a symlink at the name"
-for _ in $(seq "$(runs 40)"); do
-	attacker_dir D
-	printf 'old\n' >D/f
-	chown "$ATTACKER" D/f
-	race_try D -k symlink -t "$T/victim" -e gone -n f -- --backup S/f D/f
-	if [ "$(inode_state victim)" != "$WANT" ]; then
-		race_won "the victim is now $(stat -c '%A %U %s' victim)"
-		make_victim
-	fi
-	if [ -z "$RACE_CP" ] && [ "$RC" -eq 1 ]; then
-		# the copy found the symlink where it makes D/f: it says so
-		grep -q "'D/f'" "$ERR" || race_bad "no message naming D/f"
-	elif [ "$RC" -ne 0 ] || ! cmp -s D/f S/f; then
-		[ -n "$RACE_CP" ] || race_bad "exit $RC, D/f not the copy"
-	fi
-done
-race_verdict
+# raced: D/f goes (renamed to D/f~, removed), then a symlink is put at
+# D/f before the copy makes it anew
+# gone_raced LABEL ATTEMPTS SMARTCP-OPTION...: D/f the attacker's, with
+# a second name D/g (-a removes a destination with other names first)
+gone_raced() {
+	local label=$1 n=$2
+	shift 2
+	race_begin "$label"
+	for _ in $(seq "$(runs "$n")"); do
+		attacker_dir D
+		printf 'old\n' >D/f
+		ln D/f D/g
+		chown "$ATTACKER" D/f
+		race_try D -k symlink -t "$T/victim" -e gone -n f -- "$@" S/f D/f
+		if [ "$(inode_state victim)" != "$WANT" ]; then
+			race_won "the victim is now $(stat -c '%A %U %s' victim)"
+			make_victim
+		fi
+		if [ -z "$RACE_CP" ] && [ "$RC" -eq 1 ]; then
+			# the copy found the symlink where it makes D/f:
+			# it says so
+			grep -q "'D/f'" "$ERR" || race_bad "no message naming D/f"
+		elif [ "$RC" -ne 0 ] || ! cmp -s D/f S/f; then
+			[ -n "$RACE_CP" ] || race_bad "exit $RC, D/f not the copy"
+		fi
+	done
+	race_verdict
+}
+gone_raced "--backup, a symlink at the name" 40 --backup
+gone_raced "--remove-destination, a symlink" 20 --remove-destination
+gone_raced "-a, 2 names, a symlink" 20 -a
 RACE_FAILED="$RACE_FAILED$FAILED"
 rm -rf D
 race_end "nothing planted made a copy fail or was followed"
