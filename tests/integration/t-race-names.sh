@@ -42,15 +42,16 @@
 #     descriptor before); the rename then puts the attacker's symlink at
 #     D/f, as the attacker could afterwards anyway.  Holds on 635e2e1
 #     (0 of 20 each, 9 and 10 swapped in time; after this round's fixes
-#     0 of 20, 5 and 17 swapped).
+#     0 of 20, 5 and 17 swapped); the test runs 10 of each.
 #
 # On 396ad10, parts 1-3 fail every run (10 of 10: no race in them);
 # part 4 holds (the raced backup: 0 won of 40 in each of 10 runs, the
 # symlink put in place before the copy made D/f in 10-23 of them).  The
 # removals hold on 635e2e1 (0 won of 20 each, the symlink there before
-# the copy made D/f in 11-12), as on GNU cp 9.1 (0 of 20).  GNU
+# the copy made D/f in 11-12), as on GNU cp 9.1 (0 of 20); the test runs
+# 10 of each.  GNU
 # cp has no --atomic and does not use temporaries for -l -f / -s -f; run
-# with SMARTCP=/bin/cp, parts 1-3 and 5 are skipped.  Runtime 30-50 s.
+# with SMARTCP=/bin/cp, parts 1-3 and 5 are skipped.  Runtime 20-30 s.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-race.sh"
@@ -228,8 +229,8 @@ gone_raced() {
 	race_verdict
 }
 gone_raced "--backup, a symlink at the name" 40 --backup
-gone_raced "--remove-destination, a symlink" 20 --remove-destination
-gone_raced "-a, 2 names, a symlink" 20 -a
+gone_raced "--remove-destination, a symlink" 10 --remove-destination
+gone_raced "-a, 2 names, a symlink" 10 -a
 # raced temporaries: --atomic and -l -f over D/f name a temporary, then
 # rename it over D/f; the temporary swapped for a symlink to the victim
 # the moment it is named must not be written through, nor given
@@ -239,7 +240,7 @@ temp_raced() {
 	local label=$1
 	shift
 	race_begin "$label"
-	for _ in $(seq "$(runs 20)"); do
+	for _ in $(seq "$(runs 10)"); do
 		attacker_dir D
 		printf 'old\n' >D/f
 		race_try D -k symlink -t "$T/victim" -n '.smartcp.*' -- "$@" D/f
