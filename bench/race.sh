@@ -21,6 +21,13 @@
 #   newdir-a      -a of root's tree S/t into D/, D/t swapped for the
 #                 attacker's own directory: won = anything in it, or it is
 #                 no longer the attacker's
+#   slash-a       -a of the attacker's S/t (0755) to D/t/ (a slash at its
+#                 end), D/t swapped for a symlink to an empty root 0700
+#                 directory: won = that directory changed
+#   links-flip    -a S/t S/u D/ of the attacker's S/t/x and S/u/y (one
+#                 file); from the moment D/u is made, D/t flipped with a
+#                 symlink to a root directory holding a root 0600 file x
+#                 (swapper -f): won = D/u/y made a link to that file
 # What is swapped is the first name the copy makes in the watched
 # directory (a temporary name too), or each of the 8 in fifo-j4.
 # Needs root, setpriv and the swapper (make check builds it).  See
@@ -33,7 +40,7 @@ usage() {
 Usage: bench/race.sh [OPTION]...
   --runs N         attempts per race and tool (default 1000; env BENCH_RUNS)
   --only LIST      races, comma-separated (default all: fifo-a,fifo-mode,
-                   fifo-j4,parents-a,parents-r,newdir-a)
+                   fifo-j4,parents-a,parents-r,newdir-a,slash-a,links-flip)
   --smartcp PATH   binary to test (env SMARTCP; default ../src/smartcp next
                    to this script, else smartcp on PATH)
   --cp PATH        the cp to compare with (default: cp on PATH; "none"
@@ -50,7 +57,7 @@ EOF
 BENCH_NAME=race.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ALL=fifo-a,fifo-mode,fifo-j4,parents-a,parents-r,newdir-a
+ALL=fifo-a,fifo-mode,fifo-j4,parents-a,parents-r,newdir-a,slash-a,links-flip
 RUNS=${BENCH_RUNS:-1000}
 ONLY=$ALL
 SMARTCP=${SMARTCP:-}
@@ -99,13 +106,17 @@ SWAPPER=$SCRATCH/swapper
 
 # the attacker's sources: a FIFO 4777, 8 of them in a directory, a
 # --parents tree; root's: a tree of its own
-mkdir -p src/t src/p/a/b src/root/t/sub
+mkdir -p src/t src/p/a/b src/root/t/sub src/s/t src/l/t src/l/u
 mkfifo src/f
 for i in $(seq 8); do mkfifo "src/t/p$i"; done
 printf 'the file\n' >src/p/a/b/f
-chown -R "$ATTACKER" src/f src/t src/p
+printf 'a file\n' >src/s/t/a
+printf 'linked\n' >src/l/t/x
+ln src/l/t/x src/l/u/y
+chown -R "$ATTACKER" src/f src/t src/p src/s src/l
 chmod 4777 src/f src/t/p*	# after chown, which clears set-user-ID
 chmod 0777 src/p/a/b
+chmod 0755 src/s/t
 printf 'root only\n' >src/root/t/secret
 printf 'deeper\n' >src/root/t/sub/g
 chmod 0600 src/root/t/secret src/root/t/sub/g
@@ -113,16 +124,19 @@ chmod 0700 src/root/t
 
 make_victims() {
 	rm -rf victim
-	mkdir -p victim/dir
+	mkdir -p victim/dir victim/empty victim/ldir
 	printf 'root only\n' >victim/file
 	printf 'root only\n' >victim/dir/secret
-	chmod 0600 victim/file victim/dir/secret
-	chmod 0700 victim/dir
-	touch -d '2001-02-03 04:05:06' victim/file victim/dir/secret victim/dir
+	printf 'root only\n' >victim/ldir/x
+	chmod 0600 victim/file victim/dir/secret victim/ldir/x
+	chmod 0700 victim/dir victim/empty
+	touch -d '2001-02-03 04:05:06' victim/file victim/dir/secret victim/dir \
+		victim/empty victim/ldir/x
 }
 victim_state() {
-	stat -c '%n %a %u %g %s %Y' victim/file victim/dir victim/dir/secret
-	ls -A victim/dir
+	stat -c '%n %a %u %g %s %Y %h' victim/file victim/dir victim/dir/secret \
+		victim/empty victim/ldir/x
+	ls -A victim/dir victim/empty
 	md5sum victim/file victim/dir/secret
 	getfattr -h -d -m - --absolute-names victim/file victim/dir 2>/dev/null || true
 }
@@ -152,6 +166,10 @@ attempt() {
 		here=$SCRATCH/src/p
 		args=("-${race#parents-}" --parents a/b/f "$SCRATCH/D/") ;;
 	newdir-a) opts=(-k dir); args=(-a src/root/t D/) ;;
+	slash-a) opts=(-t "$SCRATCH/victim/empty" -n t)
+		args=(-a src/s/t D/t/) ;;
+	links-flip) opts=(-f -t "$SCRATCH/victim/ldir" -e create -n u -x t)
+		args=(-a src/l/t src/l/u D/) ;;
 	esac
 	rm -rf D
 	attacker_dir D "$dir"
@@ -205,7 +223,8 @@ for race in ${ONLY//,/ }; do
 		done
 	done
 	case $race in
-	fifo-a | newdir-a | parents-a) o=-a ;;
+	fifo-a | newdir-a | parents-a | links-flip) o=-a ;;
+	slash-a) o="-a S/t D/t/" ;;
 	fifo-mode) o="-r --preserve=mode" ;;
 	fifo-j4) o="-j4 -a (cp: -a)" ;;
 	parents-r) o=-r ;;

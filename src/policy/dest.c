@@ -22,16 +22,38 @@
 
 #define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
 
-/* Makes NAME in DIRFD a hard link to TARGET (LINK_HARD, LINK_FOLLOW of
- * FLAGS) or a symlink holding TARGET's name.  0 or -errno. */
+/* Makes NAME in DIRFD a hard link to the object held as FD (O_PATH).
+ * 0 or -errno. */
+static int link_held(int fd, int dirfd, const char *name)
+{
+	char proc[32];
+
+	/* by the descriptor itself where we may (CAP_DAC_READ_SEARCH: root),
+	 * else by /proc's link to it, which leads to that inode and no
+	 * further (a symlink's too) */
+	if (linkat(fd, "", dirfd, name, AT_EMPTY_PATH) == 0)
+		return 0;
+	if (errno != ENOENT && errno != EPERM)
+		return -errno;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) < 0 ?
+	       -errno : 0;
+}
+
+/* Makes NAME in DIRFD a hard link to TARGET (LINK_HARD, LINK_FOLLOW,
+ * LINK_HELD of FLAGS) or a symlink holding TARGET's name.  0 or
+ * -errno. */
 static int make_name(const struct sc_at *target, int dirfd,
 		     const char *name, unsigned flags)
 {
-	int r = flags & LINK_HARD ?
-		linkat(target->dirfd, target->name, dirfd, name,
-		       flags & LINK_FOLLOW ? AT_SYMLINK_FOLLOW : 0) :
-		symlinkat(target->name, dirfd, name);
+	int r;
 
+	if (flags & LINK_HELD)
+		return link_held(target->dirfd, dirfd, name);
+	r = flags & LINK_HARD ?
+	    linkat(target->dirfd, target->name, dirfd, name,
+		   flags & LINK_FOLLOW ? AT_SYMLINK_FOLLOW : 0) :
+	    symlinkat(target->name, dirfd, name);
 	return r < 0 ? -errno : 0;
 }
 
@@ -714,25 +736,37 @@ int sc_dest_link_instead(struct worker *wk, struct entry *ent,
 /* DST (the entry ENT) becomes a hard link to PREV, a copy
  * made earlier of ST (the source), which may be anywhere in the tree,
  * deeper than PATH_MAX.  Found by its path, it must still be that copy:
- * a directory on the way may lead elsewhere by now (-ESTALE).  enum
- * sc_linked, or -errno. */
+ * a directory on the way may lead elsewhere by now (-ESTALE).  It is
+ * held, checked, and linked from what is held: checked by its path and
+ * then linked by that path again, it could be another file at the link
+ * than at the check (whoever may write a directory on the way can swap
+ * it in between, and root's linkat is not stopped by
+ * fs.protected_hardlinks).  enum sc_linked, or -errno. */
 static _noinline_ int link_earlier_copy(struct worker *wk,
 					const struct entry *ent,
 					const char *prev, const char *dst,
 					const struct stat *st)
 {
 	struct sc_at to = sc_entry_dst(ent, dst), from = { .path = prev };
-	int e = sc_path_open_parent(prev, &from.dirfd, &from.name);
+	int e = sc_path_open_parent(prev, &from.dirfd, &from.name), fd;
 	struct stat now;
 
 	if (e < 0)
 		return e;
-	if (fstatat(from.dirfd, from.name, &now, AT_SYMLINK_NOFOLLOW) < 0)
+	fd = openat(from.dirfd, from.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &now) < 0)
 		e = -errno;
 	else if (!sc_links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
 		e = -ESTALE;
-	else
+	else if ((e = sc_dest_make_link(&(struct sc_at){ fd, "", prev }, &to,
+					LINK_HARD | LINK_HELD |
+					LINK_REPLACE)) == -ENOENT &&
+		 faccessat(AT_FDCWD, "/proc/self/fd", F_OK, 0) < 0)
+		/* neither root nor /proc: by its name, checked a moment
+		 * ago */
 		e = sc_dest_make_link(&from, &to, LINK_HARD | LINK_REPLACE);
+	if (fd >= 0)
+		close(fd);
 	if (from.dirfd >= 0)
 		close(from.dirfd);
 	return e;

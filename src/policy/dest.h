@@ -80,10 +80,13 @@ enum {
 	LINK_HARD = 1 << 0,	/* a hard link, else a symlink */
 	LINK_FOLLOW = 1 << 1,	/* hard: to what a symlink TARGET names */
 	LINK_REPLACE = 1 << 2,	/* an existing DST is replaced */
+	LINK_HELD = 1 << 3,	/* hard: to the object TARGET's dirfd holds
+				 * (O_PATH), its name unused */
 };
 
 /* Makes DST a hard link to TARGET (LINK_HARD; with LINK_FOLLOW to what a
- * symlink TARGET names) or a symlink holding TARGET's name.  An existing
+ * symlink TARGET names; with LINK_HELD to the object held as TARGET's
+ * dirfd) or a symlink holding TARGET's name.  An existing
  * DST is replaced only with LINK_REPLACE, in one rename, so DST never
  * goes missing.  Returns enum sc_linked, or -errno. */
 int sc_dest_make_link(const struct sc_at *target, const struct sc_at *dst,

@@ -217,11 +217,24 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 				     dev_t *ret_dev, ino_t *ret_ino,
 				     int *ret_fd)
 {
+	_cleanup_free_ char *bare = NULL;
+	const char *made = w->e.dst_name;
+	size_t n = strlen(made);
 	struct stat now;
 	mode_t mode;
 	int fd, e;
 
 	*ret_fd = -1;
+	/* An operand "d/" is made as its path: a slash at its end has the
+	 * kernel follow a symlink at "d", O_NOFOLLOW or not, so the one
+	 * made is looked for without it. */
+	if (n > 1 && made[n - 1] == '/') {
+		if (!(bare = strdup(made)))
+			return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY,
+					      ENOMEM, dst, NULL);
+		sc_path_strip_slashes(bare);
+		made = bare;
+	}
 	/* mkdir decides about set-gid (inherited from the parent) */
 	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
 	mode = sst->st_mode & 07777 & ~m->omitted;
@@ -233,8 +246,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	 * rename the new directory away and put a symlink or a directory
 	 * of their own in its place: the one opened must be the one made,
 	 * or nothing goes into it. */
-	fd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
-			      O_PATH | O_NOFOLLOW, 0, 0);
+	fd = open_dir_checked(w, w->e.dst_fd, made, O_PATH | O_NOFOLLOW, 0, 0);
 	e = fd < 0 ? fd : sc_made_check(fd, S_IFDIR | mode, &now);
 	if (e < 0) {
 		if (fd >= 0)

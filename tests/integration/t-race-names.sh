@@ -32,11 +32,26 @@
 # naming D/f), the victim unchanged, and what was planted still there as
 # planted (nothing removed, nothing followed).
 #
+# And the same race where D/f is removed before the copy makes it anew:
+# --remove-destination, and -a onto a D/f that has another name (cp
+# removes such a destination first).  Each time the new file is made
+# O_EXCL: a symlink put at the name is never written through.
+#  5. Raced temporaries: --atomic and -l -f over D/f, the temporary
+#     swapped for a symlink to the victim the moment it is named: nothing
+#     is written through it or set on it (its attributes went through a
+#     descriptor before); the rename then puts the attacker's symlink at
+#     D/f, as the attacker could afterwards anyway.  Holds on 635e2e1
+#     (0 of 20 each, 9 and 10 swapped in time; after this round's fixes
+#     0 of 20, 5 and 17 swapped); the test runs 10 of each.
+#
 # On 396ad10, parts 1-3 fail every run (10 of 10: no race in them);
 # part 4 holds (the raced backup: 0 won of 40 in each of 10 runs, the
-# symlink put in place before the copy made D/f in 10-23 of them).  GNU
+# symlink put in place before the copy made D/f in 10-23 of them).  The
+# removals hold on 635e2e1 (0 won of 20 each, the symlink there before
+# the copy made D/f in 11-12), as on GNU cp 9.1 (0 of 20); the test runs
+# 10 of each.  GNU
 # cp has no --atomic and does not use temporaries for -l -f / -s -f; run
-# with SMARTCP=/bin/cp, parts 1-3 are skipped.  Runtime 3-7 s.
+# with SMARTCP=/bin/cp, parts 1-3 and 5 are skipped.  Runtime 20-30 s.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-race.sh"
@@ -185,25 +200,65 @@ for how in simple numbered; do
 done
 pass "4 done"
 
-# the raced backup: D/f renamed to D/f~, then a symlink put at D/f
-race_begin "--backup, a symlink at the name"
-for _ in $(seq "$(runs 40)"); do
-	attacker_dir D
-	printf 'old\n' >D/f
-	chown "$ATTACKER" D/f
-	race_try D -k symlink -t "$T/victim" -e gone -n f -- --backup S/f D/f
-	if [ "$(inode_state victim)" != "$WANT" ]; then
-		race_won "the victim is now $(stat -c '%A %U %s' victim)"
-		make_victim
-	fi
-	if [ -z "$RACE_CP" ] && [ "$RC" -eq 1 ]; then
-		# the copy found the symlink where it makes D/f: it says so
-		grep -q "'D/f'" "$ERR" || race_bad "no message naming D/f"
-	elif [ "$RC" -ne 0 ] || ! cmp -s D/f S/f; then
-		[ -n "$RACE_CP" ] || race_bad "exit $RC, D/f not the copy"
-	fi
-done
-race_verdict
+# raced: D/f goes (renamed to D/f~, removed), then a symlink is put at
+# D/f before the copy makes it anew
+# gone_raced LABEL ATTEMPTS SMARTCP-OPTION...: D/f the attacker's, with
+# a second name D/g (-a removes a destination with other names first)
+gone_raced() {
+	local label=$1 n=$2
+	shift 2
+	race_begin "$label"
+	for _ in $(seq "$(runs "$n")"); do
+		attacker_dir D
+		printf 'old\n' >D/f
+		ln D/f D/g
+		chown "$ATTACKER" D/f
+		race_try D -k symlink -t "$T/victim" -e gone -n f -- "$@" S/f D/f
+		if [ "$(inode_state victim)" != "$WANT" ]; then
+			race_won "the victim is now $(stat -c '%A %U %s' victim)"
+			make_victim
+		fi
+		if [ -z "$RACE_CP" ] && [ "$RC" -eq 1 ]; then
+			# the copy found the symlink where it makes D/f:
+			# it says so
+			grep -q "'D/f'" "$ERR" || race_bad "no message naming D/f"
+		elif [ "$RC" -ne 0 ] || ! cmp -s D/f S/f; then
+			[ -n "$RACE_CP" ] || race_bad "exit $RC, D/f not the copy"
+		fi
+	done
+	race_verdict
+}
+gone_raced "--backup, a symlink at the name" 40 --backup
+gone_raced "--remove-destination, a symlink" 10 --remove-destination
+gone_raced "-a, 2 names, a symlink" 10 -a
+# raced temporaries: --atomic and -l -f over D/f name a temporary, then
+# rename it over D/f; the temporary swapped for a symlink to the victim
+# the moment it is named must not be written through, nor given
+# anything (the attacker's symlink then takes D/f's place, as it could
+# afterwards anyway)
+temp_raced() {
+	local label=$1
+	shift
+	race_begin "$label"
+	for _ in $(seq "$(runs 10)"); do
+		attacker_dir D
+		printf 'old\n' >D/f
+		race_try D -k symlink -t "$T/victim" -n '.smartcp.*' -- "$@" D/f
+		if [ "$(inode_state victim)" != "$WANT" ]; then
+			race_won "the victim is now $(stat -c '%A %U %s' victim)"
+			make_victim
+		fi
+		race_outcome f
+		if [ -z "$SWAPPED" ] && ! cmp -s D/f S/f; then
+			race_bad "nothing swapped, D/f is not S/f"
+		fi
+	done
+	race_verdict
+}
+if [ -z "$RACE_CP" ]; then
+	temp_raced "--atomic, the temporary swapped" --atomic S/f
+	temp_raced "-l -f, the temporary swapped" -l -f S/f
+fi
 RACE_FAILED="$RACE_FAILED$FAILED"
 rm -rf D
 race_end "nothing planted made a copy fail or was followed"

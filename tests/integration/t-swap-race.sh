@@ -138,3 +138,37 @@ assert_eq "$(cat "$ERR")" \
 	"$SMARTCP: skipping file 'dst/$first/f', as it was replaced while being copied" \
 	"message"
 pass "not linked to the victim's file; said, exit 1"
+
+# The same with the swap one step later: the first copy found by its
+# path and checked to be the copy, then, before the link is made, its
+# directory swapped for a symlink to the victim.  Up to 635e2e1 the link
+# was made by that path again (fstatat, then linkat): the new name became
+# a hard link to the victim's file, said nowhere, exit 0 (and root's
+# linkat is not held back by fs.protected_hardlinks).  Now the copy is
+# held while it is checked and linked from what is held: the new name is
+# a link to the copy, wherever it was moved.  The shim runs the swap
+# after the first stat of the first copy once the second directory has
+# been made.
+say "-a: the first copy checked, then its directory swapped before the link"
+mkdir -p hl2/src/a hl2/src/b hl2/victim
+printf 'linked\n' >hl2/src/a/f
+ln hl2/src/a/f hl2/src/b/f
+printf 'root only\n' >hl2/victim/f
+chmod 0600 hl2/victim/f
+if [ "$(stat -c %i hl2/src/a)" -lt "$(stat -c %i hl2/src/b)" ]; then
+	first=a second=b
+else
+	first=b second=a
+fi
+rc=0
+(cd hl2 && env LD_PRELOAD="$SHIM" SMARTCP_FAULT=stat=run \
+	SMARTCP_FAULT_MATCH="/hl2/dst/$first/f" SMARTCP_FAULT_LOG="$TP/hl2/shim.log" \
+	SMARTCP_FAULT_RUN="[ -d dst/$second ] && [ ! -e swapped ] && touch swapped && mv dst/$first dst/$first.moved && ln -s '$TP/hl2/victim' dst/$first || :" \
+	"$SMARTCP" -a -j1 src dst) >"$OUT" 2>"$ERR" || rc=$?
+[ -e hl2/swapped ] || { _show hl2/shim.log; fail "the swap was not made"; }
+assert_eq "$(stat -c %h hl2/victim/f)" 1 "the victim's links"
+[ "$(stat -c %i "hl2/dst/$second/f")" = "$(stat -c %i "hl2/dst/$first.moved/f")" ] ||
+	fail "hl2/dst/$second/f is not a link to the first copy"
+assert_eq "$rc" 0 "exit status"
+[ ! -s "$ERR" ] || { _show "$ERR"; fail "something said"; }
+pass "linked to the copy checked, not to what its path led to at the link"

@@ -6,8 +6,8 @@
  * to such a file, or a directory of its own (root then fills it).
  *
  *	swapper [-u UID:GID] [-k KIND] [-t TARGET] [-n PATTERN] [-c COUNT]
- *		[-e EVENTS] [-x NAME] [-r] [-o OBJDIR] [-s] [-p CPU] [-l LOG]
- *		[-P PREFIX | -R PREFIX] [-N COUNT] DIR PROGRAM [ARG...]
+ *		[-e EVENTS] [-x NAME] [-r | -f] [-o OBJDIR] [-s] [-p CPU]
+ *		[-l LOG] [-P PREFIX | -R PREFIX] [-N COUNT] DIR PROGRAM [ARG...]
  *
  * Runs PROGRAM (the copy) with the swapper's own credentials, and does its
  * part as UID:GID (given: the swapper drops to it, supplementary groups
@@ -37,6 +37,13 @@
  * reading DIR, a source directory).  At most COUNT swaps (1 by default;
  * 0: none, only what -P or -R plant).
  *
+ * -f (flip): after the one swap (COUNT 1), the object and the copy's own
+ * are exchanged again and again, one renameat2(RENAME_EXCHANGE) after the
+ * other, until PROGRAM ends: a window between two calls of the copy that
+ * no event shows (a check of a name, then its use) is hit as often as the
+ * copy meets the name in the other state.  Where the name is at the end
+ * is whichever state the last exchange left.
+ *
  * A swap is one system call after the event is read.  The swapper waits
  * for events in poll(); -s reads them in a busy loop instead, which on
  * this 2-CPU VM won a quarter as often (a spinning process is the first
@@ -57,7 +64,8 @@
  * has ended: "swapped NAME .swap.N INODE" (INODE: the number of the
  * object swapped in, to find it again wherever the copy moved it) or
  * "missed NAME .swap.N: ERROR" (the name went away before the exchange),
- * and "planted N" when it planted.
+ * "planted N" when it planted, and "flipped N" (the exchanges after the
+ * first) with -f.
  * Exits with PROGRAM's exit status (128 + N when signal N ended it), 125
  * when it cannot do its part.
  */
@@ -104,6 +112,7 @@ struct conf {
 	bool spin;
 	bool drop;
 	bool replace;		/* -r */
+	bool flip;		/* -f */
 	int cpu;		/* -1: not pinned */
 	uid_t uid;
 	gid_t gid;
@@ -127,7 +136,7 @@ static void usage(void)
 {
 	fputs("usage: swapper [-u UID:GID] [-k symlink|hardlink|dir|file] "
 	      "[-t TARGET] [-n PATTERN]\n"
-	      "               [-c COUNT] [-e EVENTS] [-x NAME] [-r] "
+	      "               [-c COUNT] [-e EVENTS] [-x NAME] [-r | -f] "
 	      "[-o OBJDIR] [-s] [-p CPU] [-l LOG]\n"
 	      "               [-P PREFIX | -R PREFIX] [-N COUNT] "
 	      "DIR PROGRAM [ARG...]\n", stderr);
@@ -207,7 +216,7 @@ static int parse_args(int argc, char **argv, struct conf *c)
 	*c = (struct conf){ .pattern = "*", .count = 1, .cpu = -1,
 			    .plants = 202,
 			    .events = IN_CREATE | IN_MOVED_TO };
-	while ((opt = getopt(argc, argv, "+u:k:t:n:c:e:x:ro:sl:p:P:R:N:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:k:t:n:c:e:x:rfo:sl:p:P:R:N:")) != -1) {
 		switch (opt) {
 		case 'u': parse_user(optarg, c); break;
 		case 'k': c->kind = parse_kind(optarg); break;
@@ -217,6 +226,7 @@ static int parse_args(int argc, char **argv, struct conf *c)
 		case 'e': c->events = parse_events(optarg); break;
 		case 'x': c->xname = optarg; break;
 		case 'r': c->replace = true; break;
+		case 'f': c->flip = true; break;
 		case 'o': c->objdir = optarg; break;
 		case 's': c->spin = true; break;
 		case 'l': c->log = optarg; break;
@@ -231,6 +241,7 @@ static int parse_args(int argc, char **argv, struct conf *c)
 	    ((c->kind == KIND_SYMLINK || c->kind == KIND_HARDLINK) &&
 	     !c->target) ||
 	    (c->plant_pid && c->plant_prefix) ||
+	    (c->flip && (c->replace || c->count != 1)) ||
 	    c->cpu >= CPU_SETSIZE || (!strcmp(c->pattern, ".") && !c->xname))
 		usage();
 	c->dir = argv[optind];
@@ -400,10 +411,36 @@ static unsigned swap_events(const int dfd[2], const struct conf *c,
 	return done;
 }
 
+/* Has the program (PIDFD) ended? */
+static bool ended(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+/* -f: NAME (swapped with object .swap.0 a moment ago) and the object
+ * exchanged until the program (PIDFD) ends; how many times. */
+static unsigned long flip(int pidfd, const int dfd[2], const char *name)
+{
+	unsigned long n = 0;
+
+	for (unsigned i = 1;; i++) {
+		/* a name gone for a moment (renamed by the copy) may come
+		 * back: tried again until the end */
+		if (syscall(SYS_renameat2, dfd[1], PREFIX "0", dfd[0], name,
+			    RENAME_EXCHANGE) == 0)
+			n++;
+		if (i % 8 == 0 && ended(pidfd))
+			return n;
+	}
+}
+
 /* Watches until the program (PIDFD) has ended or COUNT swaps were tried;
- * the number tried. */
+ * the number tried.  -f: the flips into *FLIPS. */
 static unsigned watch(int in, int pidfd, const int dfd[2],
-		      const struct conf *c, struct tried *t)
+		      const struct conf *c, struct tried *t,
+		      unsigned long *flips)
 {
 	char buf[64 * 1024] __attribute__((aligned(8)));
 	struct pollfd p[2] = { { .fd = in, .events = POLLIN },
@@ -415,6 +452,8 @@ static unsigned watch(int in, int pidfd, const int dfd[2],
 
 		if (n > 0) {
 			done = swap_events(dfd, c, buf, n, t, done);
+			if (c->flip && done && !t[0].err)
+				*flips = flip(pidfd, dfd, t[0].name);
 			continue;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
@@ -428,10 +467,12 @@ static unsigned watch(int in, int pidfd, const int dfd[2],
 }
 
 static void write_log(FILE *f, const struct conf *c, const struct tried *t,
-		      unsigned n, unsigned planted)
+		      unsigned n, unsigned planted, unsigned long flips)
 {
 	if (c->plant_pid || c->plant_prefix)
 		fprintf(f, "planted %u\n", planted);
+	if (c->flip)
+		fprintf(f, "flipped %lu\n", flips);
 	for (unsigned i = 0; i < n; i++) {
 		if (t[i].err)
 			fprintf(f, "missed %s " PREFIX "%u: %s\n", t[i].name,
@@ -488,6 +529,7 @@ int main(int argc, char **argv)
 	FILE *log;
 	int first = parse_args(argc, argv, &c), in, dfd[2], go, st, pidfd;
 	unsigned n, planted;
+	unsigned long flips = 0;
 	pid_t pid;
 
 	/* opened as the caller: UID may not write there */
@@ -516,10 +558,10 @@ int main(int argc, char **argv)
 	if (write(go, "g", 1) != 1)
 		die("starting the program", NULL);
 	close(go);
-	n = watch(in, pidfd, dfd, &c, t);
+	n = watch(in, pidfd, dfd, &c, t, &flips);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid", NULL);
-	write_log(log, &c, t, n, planted);
+	write_log(log, &c, t, n, planted, flips);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

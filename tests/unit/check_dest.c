@@ -272,6 +272,43 @@ START_TEST(link_replaces_only_when_asked)
 }
 END_TEST
 
+/* LINK_HELD links the object held, not what its name leads to by then:
+ * the earlier copy of a hard-linked file, checked and held, then renamed
+ * away and something else put in its place, is still the one linked;
+ * and an existing name is replaced by it in one rename. */
+START_TEST(held_link_is_to_what_is_held)
+{
+	char path[320], other[320], dst[320];
+	struct sc_at d = { AT_FDCWD, dst, dst };
+	struct stat held, got, st;
+	int fd;
+
+	touch("copy");
+	snprintf(path, sizeof(path), "%s/copy", scratch);
+	snprintf(other, sizeof(other), "%s/moved", scratch);
+	snprintf(dst, sizeof(dst), "%s/y", scratch);
+	fd = open(path, O_PATH | O_NOFOLLOW);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &held), 0);
+	ck_assert_int_eq(rename(path, other), 0);
+	touch("copy");
+	ck_assert_int_eq(sc_dest_make_link(&(struct sc_at){ fd, "", path }, &d,
+					   LINK_HARD | LINK_HELD), 0);
+	ck_assert_int_eq(lstat(dst, &got), 0);
+	ck_assert(got.st_ino == held.st_ino && got.st_dev == held.st_dev);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(st.st_ino != held.st_ino);
+	ck_assert_int_eq(unlink(dst), 0);
+	touch("y");
+	ck_assert_int_eq(sc_dest_make_link(&(struct sc_at){ fd, "", path }, &d,
+					   LINK_HARD | LINK_HELD | LINK_REPLACE),
+			 1);
+	ck_assert_int_eq(lstat(dst, &got), 0);
+	ck_assert(got.st_ino == held.st_ino);
+	close(fd);
+}
+END_TEST
+
 /* --atomic's temporary is made with the mode asked for, as open(2) makes
  * a file (less the umask): never with set-id or sticky bits, which it
  * once got from whatever was in the register O_TMPFILE's mode is read
@@ -398,6 +435,7 @@ Suite *dest_suite(void)
 	tcase_add_test(tc, long_numbered_backup_names_are_shortened_as_cp_does);
 	tcase_add_test(tc, backup_that_would_move_the_source_is_seen);
 	tcase_add_test(tc, link_replaces_only_when_asked);
+	tcase_add_test(tc, held_link_is_to_what_is_held);
 	tcase_add_test(tc, atomic_temporary_has_the_mode_asked);
 	tcase_add_test(tc, resolve_follows_a_chain_of_links);
 	suite_add_tcase(s, tc);
