@@ -103,6 +103,32 @@ static int source_kind(struct fcopy *f, mode_t mode)
 	return 0;
 }
 
+/* Is the caller's descriptor FD what sc_copy_args says it is: open (not
+ * O_PATH) for reading, or (WRITE) for writing -- and, a regular file or
+ * a block device to be written, for reading too (RDWR), and not O_APPEND,
+ * where pwrite(2) appends wherever it is asked to write and
+ * copy_file_range and FICLONE refuse it?  As sc_copier_copy_fd checks
+ * its own: 0, or -EBADF before anything is touched (round 3 of issue 36:
+ * a destination was tried road by road, appended to, or emptied for a
+ * source that could not be read, and explain said 0). */
+static int given_fd_ok(int fd, bool write, bool rdwr)
+{
+	int fl = fcntl(fd, F_GETFL), acc;
+	struct stat st;
+
+	if (fl < 0 || (fl & O_PATH) || fstat(fd, &st) < 0)
+		return -EBADF;
+	acc = fl & O_ACCMODE;
+	if (write ? acc != O_WRONLY && acc != O_RDWR :
+		    acc != O_RDONLY && acc != O_RDWR)
+		return -EBADF;
+	/* a stream is not read back, and keeps no offsets: SC_COPY_VERIFY
+	 * refuses it later, with -EOPNOTSUPP */
+	if (!write || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		return 0;
+	return (fl & O_APPEND) || (rdwr && acc != O_RDWR) ? -EBADF : 0;
+}
+
 /* The source by its name into F->in and F->ist: opened for reading, or,
  * to explain (F->dry), O_PATH, so that a FIFO is neither waited on nor
  * woken and a device sees no open.  Without SC_FILE_SOURCE_ANY only a
@@ -160,6 +186,9 @@ static int open_source(struct fcopy *f)
 	int e;
 
 	if (a->src_fd >= 0) {
+		e = given_fd_ok(a->src_fd, false, false);
+		if (e < 0)
+			return source_failed(f, SC_EV_OPEN_SOURCE, e);
 		f->in = a->src_fd;
 		if (a->src_st)
 			f->ist = *a->src_st;
@@ -232,6 +261,7 @@ static int look_at_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
 	struct stat st;
+	int e;
 
 	if (a->dst_st) {	/* the caller's stat: no second one */
 		f->old = *a->dst_st;
@@ -248,6 +278,15 @@ static int look_at_destination(struct fcopy *f)
 	}
 	if (f->have_old && same_file(&f->old, &f->ist))
 		return -EINVAL;
+	/* the caller's descriptor, where data is to go into it (a
+	 * verification reads it back too) */
+	if (f->given_out && !(f->c->flags & SC_COPY_NO_DATA) &&
+	    !(f->flags & SC_FILE_COMPARE_ONLY) &&
+	    (e = given_fd_ok(a->dst_fd, true,
+			     f->c->flags & SC_COPY_VERIFY)) < 0) {
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
 	return 0;
 }
 

@@ -1120,6 +1120,90 @@ START_TEST(verify_fd_reads_generated_files_to_their_end)
 }
 END_TEST
 
+/* ---- round 3: the caller's descriptors -------------------------------- */
+
+/* sc_copy_args says DST_FD is "open for writing (O_RDWR with
+ * SC_COPY_VERIFY)" and SRC_FD "open for reading", as sc_copier_copy_fd
+ * says of its two: a descriptor that is not -- O_PATH, the wrong access
+ * mode, a regular file opened O_APPEND (pwrite(2) appends there, and
+ * copy_file_range refuses it) -- is refused with -EBADF before anything
+ * is touched, as copy_fd refuses it, and explain says the same (round 3:
+ * copy tried a road and said -EOPNOTSUPP or -EINVAL for an O_PATH or
+ * O_RDONLY destination, copied into an O_APPEND one, wrote 100000 bytes
+ * into an O_WRONLY one before SC_COPY_VERIFY failed with -EBADF, emptied
+ * the destination for a source that was a pipe's write end; explain said
+ * 0 for all of them). */
+START_TEST(given_descriptors_are_checked_before_anything)
+{
+	static const struct {
+		int mode;
+		unsigned flags;
+	} bad_out[] = {
+		{ O_PATH, 0 }, { O_RDONLY, 0 }, { O_WRONLY | O_APPEND, 0 },
+		{ O_RDWR | O_APPEND, 0 }, { O_WRONLY, SC_COPY_VERIFY },
+		{ O_PATH, SC_COPY_VERIFY }, { O_WRONLY | O_APPEND, SC_COPY_ATOMIC },
+	};
+	int pp[2];
+
+	make_file("src", 100000, 1);
+	for (size_t i = 0; i < sizeof(bad_out) / sizeof(bad_out[0]); i++) {
+		struct sc_copy_ctx *x = NULL;
+		struct sc_copier *c = copier(bad_out[i].flags, &x);
+		struct sc_copy_report *rep = NULL;
+		struct sc_copy_args a = args_of("src", NULL, 0);
+		int out;
+
+		ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+		make_file("dst", 500, 2);
+		out = openat(dfd, "dst", bad_out[i].mode | O_CLOEXEC);
+		ck_assert_int_ge(out, 0);
+		a.dst_fd = out;
+		ck_assert_msg(sc_copy_ctx_copy(x, &a, rep) == -EBADF,
+			      "case %zu: copy %d", i, sc_copy_report_error(rep));
+		ck_assert_msg(holds("dst", 500, 2), "case %zu: touched", i);
+		ck_assert_int_eq(sc_copy_report_attempts(rep), 0);
+		ck_assert_msg(sc_copy_ctx_explain(x, &a, rep) == -EBADF,
+			      "case %zu: explain %d", i,
+			      sc_copy_report_error(rep));
+		if (bad_out[i].mode != O_PATH)
+			ck_assert_int_eq(sc_copier_copy_fd(c, openat(dfd, "src",
+				O_RDONLY | O_CLOEXEC), out, NULL), -EBADF);
+		ck_assert(holds("dst", 500, 2));
+		close(out);
+		sc_copy_report_free(rep);
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+	}
+
+	/* a source not open for reading: O_PATH, O_WRONLY, a pipe's write
+	 * end (with SC_FILE_SOURCE_ANY, which reads pipes) */
+	ck_assert_int_eq(pipe2(pp, O_CLOEXEC), 0);
+	for (int i = 0; i < 3; i++) {
+		struct sc_copy_ctx *x = NULL;
+		struct sc_copier *c = copier(0, &x);
+		struct sc_copy_args a = args_of(NULL, "dst", SC_FILE_SOURCE_ANY);
+		int in = i == 2 ? pp[1] : openat(dfd, "src", (i ? O_WRONLY : O_PATH) |
+							O_CLOEXEC);
+
+		make_file("dst", 500, 2);
+		a.src_fd = in;
+		ck_assert_msg(sc_copy_ctx_copy(x, &a, NULL) == -EBADF,
+			      "source %d", i);
+		ck_assert_msg(holds("dst", 500, 2), "source %d: touched", i);
+		ck_assert_int_eq(sc_copy_ctx_explain(x, &a, NULL), -EBADF);
+		a.dst_name = "new";
+		ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -EBADF);
+		ck_assert_int_lt(faccessat(dfd, "new", F_OK, 0), 0);
+		if (i < 2)
+			close(in);
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+	}
+	close(pp[0]);
+	close(pp[1]);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1141,6 +1225,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, fatal_events_carry_the_error);
 	tcase_add_test(tc, verify_fd_says_where_a_longer_copy_differs);
 	tcase_add_test(tc, verify_fd_reads_generated_files_to_their_end);
+	tcase_add_test(tc, given_descriptors_are_checked_before_anything);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
