@@ -1204,6 +1204,85 @@ START_TEST(given_descriptors_are_checked_before_anything)
 }
 END_TEST
 
+/* sc_copier_copy_fd documents -ECANCELED from "sc_copy_ctx_cancel on
+ * sc_copier_ctx(C)", and sc_copy_ctx_cancel may be called from any
+ * thread: another thread's sc_copier_ctx(C) during the copy returns at
+ * once and its cancel stops that copy (round 3: sc_copier_ctx waited for
+ * the copy's lock, so the copy ran to its end and returned 0, and the
+ * sticky cancel failed the next copy instead). */
+struct slow {
+	atomic_int started;
+	atomic_int steps;
+};
+
+static int slow_progress(void *arg, uint64_t done, enum sc_road road)
+{
+	struct slow *s = arg;
+
+	(void)done;
+	(void)road;
+	atomic_store(&s->started, 1);
+	atomic_fetch_add(&s->steps, 1);
+	usleep(20000);
+	return 0;
+}
+
+struct canceller {
+	struct sc_copier *c;
+	struct slow *s;
+	double waited;
+};
+
+static double now_s(void);
+
+static void *cancel_copier(void *arg)
+{
+	struct canceller *k = arg;
+	double t0;
+
+	while (!atomic_load(&k->s->started))
+		usleep(1000);
+	t0 = now_s();
+	sc_copy_ctx_cancel(sc_copier_ctx(k->c));
+	k->waited = now_s() - t0;
+	return NULL;
+}
+
+START_TEST(copier_ctx_cancels_a_running_copy_fd)
+{
+	struct sc_copier *c = copier(0, NULL);
+	struct slow s = { 0 };
+	struct canceller k = { .c = c, .s = &s };
+	pthread_t t;
+	int in, out, e;
+
+	make_file("src", 16 << 20, 4);
+	make_file("dst", 500, 2);
+	ck_assert_int_eq(sc_copier_set_roads(c, SC_ROAD_BIT(SC_ROAD_RW),
+					     true), 0);
+	sc_copy_ctx_set_progress(sc_copier_ctx(c), slow_progress, &s);
+	in = openat(dfd, "src", O_RDONLY | O_CLOEXEC);
+	out = openat(dfd, "dst", O_RDWR | O_CLOEXEC);
+	ck_assert_int_eq(pthread_create(&t, NULL, cancel_copier, &k), 0);
+	e = sc_copier_copy_fd(c, in, out, NULL);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_msg(e == -ECANCELED, "copy_fd %d after %d steps", e,
+		      atomic_load(&s.steps));
+	ck_assert_msg(k.waited < 0.5, "sc_copier_ctx waited %.2fs",
+		      k.waited);
+	ck_assert_int_eq(stat_of("dst").st_size, 0);
+	/* sticky, as documented, until reset */
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, NULL), -ECANCELED);
+	sc_copy_ctx_reset_cancel(sc_copier_ctx(c));
+	sc_copy_ctx_set_progress(sc_copier_ctx(c), NULL, NULL);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, NULL), 0);
+	ck_assert(holds("dst", 16 << 20, 4));
+	close(in);
+	close(out);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1226,6 +1305,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, verify_fd_says_where_a_longer_copy_differs);
 	tcase_add_test(tc, verify_fd_reads_generated_files_to_their_end);
 	tcase_add_test(tc, given_descriptors_are_checked_before_anything);
+	tcase_add_test(tc, copier_ctx_cancels_a_running_copy_fd);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
