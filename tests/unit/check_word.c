@@ -1283,6 +1283,33 @@ START_TEST(copier_ctx_cancels_a_running_copy_fd)
 }
 END_TEST
 
+/* sc_made_check's MODE is "the type and the permission bits it asked
+ * for" of mkdirat(2), mknodat(2), mkfifoat(3) or symlinkat(2); a MODE
+ * that is no such thing -- no type, a type that is none (S_IFMT itself),
+ * bits above the permission bits -- is a bad argument, -EINVAL, not an
+ * object that is not the one made (round 3: -ESTALE, or 0). */
+START_TEST(made_check_refuses_a_mode_that_is_none)
+{
+	static const mode_t bad[] = {
+		0644, S_IFMT | 0644, S_IFREG | 0644 | 010000000,
+		S_IFREG | S_IFDIR | 0644 | 0100000000,
+	};
+	int fd;
+
+	make_file("m", 10, 1);
+	ck_assert_int_eq(fchmodat(dfd, "m", 0644, 0), 0);
+	fd = openat(dfd, "m", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sc_made_check(fd, S_IFREG | 0644, NULL), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(sc_made_check(fd, bad[i], NULL) == -EINVAL,
+			      "mode %o: %d", (unsigned)bad[i],
+			      sc_made_check(fd, bad[i], NULL));
+	ck_assert_int_eq(sc_made_check(-1, S_IFREG | 0644, NULL), -EINVAL);
+	close(fd);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1306,6 +1333,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, verify_fd_reads_generated_files_to_their_end);
 	tcase_add_test(tc, given_descriptors_are_checked_before_anything);
 	tcase_add_test(tc, copier_ctx_cancels_a_running_copy_fd);
+	tcase_add_test(tc, made_check_refuses_a_mode_that_is_none);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
