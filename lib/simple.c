@@ -153,6 +153,11 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 	if (fstatat(dir, base, &dst_st, 0) == 0) {
 		if (S_ISDIR(dst_st.st_mode))
 			return sc_fcopy_refuse(rep, -EISDIR);
+		/* A FIFO, a device or a socket cannot be replaced atomically:
+		 * it would be written into instead (a FIFO with no reader
+		 * waited in open(2) for ever) */
+		if (!S_ISREG(dst_st.st_mode))
+			return sc_fcopy_refuse(rep, -EINVAL);
 		if (dst_st.st_dev == ist.st_dev && dst_st.st_ino == ist.st_ino)
 			return sc_fcopy_refuse(rep, -EINVAL);
 		a.dst_st = &dst_st;

@@ -919,7 +919,10 @@ int sc_copier_copy_fd(struct sc_copier *c, int in, int out,
  * Errors as sc_copier_copy_fd, and those of open(2), linkat(2) and
  * rename(2), plus
  *   -EINVAL  C, SRC or DST NULL or "", SRC not a regular file (a FIFO, a
- *            device, a socket), or the same file as DST;
+ *            device, a socket), an existing DST that is not one (or a
+ *            symlink to one: it cannot be replaced atomically; it is
+ *            left as it is), or SRC the same file as DST;
+ *   -ENOENT  also DST a dangling symlink (not written through);
  *   -EISDIR  SRC or DST a directory, or DST ending in "/". */
 int sc_copier_copy_path(struct sc_copier *c, const char *src,
 			const char *dst, struct sc_copy_report *rep);

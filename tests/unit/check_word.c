@@ -1310,6 +1310,44 @@ START_TEST(made_check_refuses_a_mode_that_is_none)
 }
 END_TEST
 
+/* sc_copier_copy_path copies "atomically ... renamed over DST when
+ * complete; on any failure DST is as it was": a DST that is no regular
+ * file -- a FIFO, a device, a socket, or a symlink to one -- cannot be
+ * replaced so, and is refused with -EINVAL, as such a SRC is, and left
+ * as it is (round 3: a FIFO with no reader blocked the call in open(2)
+ * for ever; a device node was written into, not replaced, and 0
+ * returned). */
+START_TEST(copy_path_refuses_a_destination_that_is_no_file)
+{
+	static const char *const dsts[] = { "fifo", "lfifo", "null", "lnull" };
+	struct sc_copier *c = copier(0, NULL);
+	bool have_dev;
+
+	make_file("src", 5000, 3);
+	ck_assert_int_eq(mkfifoat(dfd, "fifo", 0644), 0);
+	ck_assert_int_eq(symlinkat("fifo", dfd, "lfifo"), 0);
+	/* a node of our own, never the machine's /dev/null */
+	have_dev = mknodat(dfd, "null", S_IFCHR | 0644, makedev(1, 3)) == 0;
+	ck_assert_int_eq(symlinkat("null", dfd, "lnull"), 0);
+	for (size_t i = 0; i < sizeof(dsts) / sizeof(dsts[0]); i++) {
+		double t0 = now_s();
+		struct stat st;
+
+		if (!have_dev && i >= 2) {
+			fprintf(stderr, "SKIP %s: cannot mknod\n", dsts[i]);
+			continue;
+		}
+		ck_assert_msg(sc_copier_copy_path(c, path("src"),
+						  path(dsts[i]), NULL) ==
+			      -EINVAL, "%s", dsts[i]);
+		ck_assert_double_lt(now_s() - t0, 1.0);
+		ck_assert_int_eq(fstatat(dfd, dsts[i], &st, 0), 0);
+		ck_assert(i < 2 ? S_ISFIFO(st.st_mode) : S_ISCHR(st.st_mode));
+	}
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1341,6 +1379,7 @@ static Suite *word_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 5);
 	tcase_add_test(tc, fifo_source_is_einval_at_once);
+	tcase_add_test(tc, copy_path_refuses_a_destination_that_is_no_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
