@@ -87,9 +87,11 @@ static int source_failed(struct fcopy *f, enum sc_event_kind kind, int e)
 }
 
 /* What the source is (MODE) may refuse it before a byte is read: a
- * symlink not to be followed (-ELOOP) and a socket (-ENXIO), as open(2)
- * refuses them, with their event; a directory (-EISDIR); and, without
- * SC_FILE_SOURCE_ANY, anything but a regular file (-EINVAL). */
+ * symlink not to be followed (-ELOOP) and a socket by its name (-ENXIO),
+ * as open(2) refuses them, with their event; a directory (-EISDIR); and,
+ * without SC_FILE_SOURCE_ANY, anything but a regular file (-EINVAL).  The
+ * caller's descriptor of a socket is read as a stream, as a pipe's is
+ * (round 3 of issue 36: it was refused with -ENXIO, and explained as 0). */
 static int source_kind(struct fcopy *f, mode_t mode)
 {
 	if (S_ISLNK(mode))
@@ -98,7 +100,7 @@ static int source_kind(struct fcopy *f, mode_t mode)
 		return -EISDIR;
 	if (!(f->flags & SC_FILE_SOURCE_ANY) && !S_ISREG(mode))
 		return -EINVAL;
-	if (S_ISSOCK(mode))
+	if (S_ISSOCK(mode) && f->a->src_fd < 0)
 		return source_failed(f, SC_EV_OPEN_SOURCE, -ENXIO);
 	return 0;
 }

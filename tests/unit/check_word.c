@@ -1348,6 +1348,54 @@ START_TEST(copy_path_refuses_a_destination_that_is_no_file)
 }
 END_TEST
 
+/* sc_copier_copy_fd copies "all of IN (open for reading)", and a stream
+ * is read as a stream: a socket's descriptor as well as a pipe's (only a
+ * socket by name cannot be opened, -ENXIO, as open(2) says).  Round 3:
+ * copy_fd and sc_copy_ctx_copy with SC_FILE_SOURCE_ANY refused a
+ * connected socket with -ENXIO, and sc_copier_explain_fd and
+ * sc_copy_ctx_explain said 0. */
+START_TEST(socket_descriptor_source_is_read_as_a_stream)
+{
+	static const char msg[] = "bytes through a socket\n";
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(0, &x);
+	struct sc_copy_report *rep = NULL;
+	int sv[2], out;
+
+	ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+	for (int i = 0; i < 2; i++) {
+		struct sc_copy_args a = args_of(NULL, "dst",
+						SC_FILE_SOURCE_ANY);
+
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC,
+					    0, sv), 0);
+		ck_assert_int_eq(write(sv[1], msg, sizeof(msg) - 1),
+				 (ssize_t)sizeof(msg) - 1);
+		ck_assert_int_eq(shutdown(sv[1], SHUT_WR), 0);
+		make_file("dst", 500, 2);
+		if (i == 0) {
+			out = openat(dfd, "dst", O_RDWR | O_CLOEXEC);
+			ck_assert_int_eq(sc_copier_explain_fd(c, sv[0], out,
+							      rep), 0);
+			ck_assert_msg(sc_copier_copy_fd(c, sv[0], out, rep) == 0,
+				      "copy_fd %d", sc_copy_report_error(rep));
+			close(out);
+		} else {
+			a.src_fd = sv[0];
+			ck_assert_int_eq(sc_copy_ctx_explain(x, &a, rep), 0);
+			ck_assert_msg(sc_copy_ctx_copy(x, &a, rep) == 0,
+				      "copy %d", sc_copy_report_error(rep));
+		}
+		ck_assert_int_eq(stat_of("dst").st_size, sizeof(msg) - 1);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	sc_copy_report_free(rep);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1372,6 +1420,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, given_descriptors_are_checked_before_anything);
 	tcase_add_test(tc, copier_ctx_cancels_a_running_copy_fd);
 	tcase_add_test(tc, made_check_refuses_a_mode_that_is_none);
+	tcase_add_test(tc, socket_descriptor_source_is_read_as_a_stream);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
