@@ -516,7 +516,9 @@ struct sc_copy_args {
 	 * opened here; or SRC_FD >= 0, open for reading, with SRC_ST its
 	 * fstat (NULL: asked here); SRC_NAME then only serves to look again
 	 * whether the file changed (NULL: its descriptor is asked).  The
-	 * caller keeps SRC_FD. */
+	 * caller keeps SRC_FD.  A SRC_FD not open for reading (O_PATH, or
+	 * O_WRONLY) is refused with -EBADF, nothing touched; one of a pipe
+	 * or a socket is read as a stream (SC_FILE_SOURCE_ANY). */
 	int src_dirfd;
 	const char *src_name;
 	int src_fd;
@@ -529,7 +531,11 @@ struct sc_copy_args {
 	 * 0 and cut to what was copied, never removed or renamed (the caller
 	 * keeps it; SC_COPY_ATOMIC does not apply); a regular file a failed
 	 * copy wrote into (cancelled, ENOSPC...) is emptied, as a file
-	 * overwritten in place is. */
+	 * overwritten in place is.  A DST_FD that is not so (O_PATH,
+	 * O_RDONLY, O_WRONLY with SC_COPY_VERIFY, a regular file opened
+	 * O_APPEND) is refused with -EBADF before anything is touched, as
+	 * sc_copier_copy_fd refuses it, and explained so (but for metadata
+	 * alone: SC_COPY_NO_DATA, SC_FILE_COMPARE_ONLY). */
 	int dst_dirfd;
 	const char *dst_name;
 	int dst_fd;
