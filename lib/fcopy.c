@@ -438,6 +438,20 @@ int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 	return run(x, args, rep, true);
 }
 
+/* Is the destination of A, as it is now (a name not followed), the
+ * source's inode (A->src_st)?  Its metadata would be set from itself:
+ * an old mode narrowed before the chown, then taken as the model, stays
+ * narrowed (round 3 of issue 36: a 0640 file came out 0600, its ACL's
+ * mask emptied). */
+static bool meta_onto_itself(const struct sc_meta_args *a)
+{
+	struct stat st;
+	int r = a->dst_fd >= 0 ? fstat(a->dst_fd, &st) :
+		fstatat(a->dst_dirfd, a->dst_name, &st, AT_SYMLINK_NOFOLLOW);
+
+	return r == 0 && same_file(&st, a->src_st);
+}
+
 /* Is FD (>= 0) a descriptor opened O_PATH? */
 static bool is_opath(int fd)
 {
@@ -456,7 +470,8 @@ int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
 	if (!x || !args || args->size < sizeof(struct sc_meta_args) ||
 	    !args->src_st || (args->made & ~((SC_MADE_PARENT << 1) - 1)) ||
 	    (args->src_fd < 0 && !args->src_name) ||
-	    (args->dst_fd < 0 && !args->dst_name)) {
+	    (args->dst_fd < 0 && !args->dst_name) ||
+	    meta_onto_itself(args)) {
 		return sc_fcopy_refuse(rep, -EINVAL);
 	}
 	rep = report_of(x, rep);

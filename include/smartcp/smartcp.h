@@ -674,7 +674,9 @@ enum {
 };
 /* 0, or the -errno of the first failure that counts (SC_COPY_META_STRICT,
  * or one that always does: SC_EV_META_DEFAULT_MODE, SC_EV_META_STAT and
- * any of SC_MADE_PARENT); every failure is an event of REP.  -ESTALE
+ * any of SC_MADE_PARENT); every failure is an event of REP.  -EINVAL, and
+ * nothing set, when the destination is the source's inode (metadata
+ * onto itself), whatever the SC_MADE_* bits.  -ESTALE
  * (SC_EV_REPLACED: its WHICH 0 the source, 1 the destination) when a
  * named end is not the object it must be; nothing was set.  -EINVAL for
  * bad arguments. */
