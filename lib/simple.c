@@ -128,7 +128,13 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 		return sc_fcopy_refuse(rep, -EISDIR);
 	if (!S_ISREG(ist.st_mode))
 		return sc_fcopy_refuse(rep, -EINVAL);
-	in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* the context first: its fd_short function is asked by every open
+	 * of a file, these two too */
+	x = sc_copier_ctx(c);
+	if (!x)
+		return sc_fcopy_refuse(rep, -ENOMEM);
+	in = sc_fcopy_open_retry(x, AT_FDCWD, src, O_RDONLY | O_CLOEXEC |
+				 O_NOCTTY | O_NONBLOCK, 0);
 	if (in < 0)
 		return sc_fcopy_refuse(rep, -errno);
 	if (fstat(in, &ist) < 0)
@@ -147,7 +153,8 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 	dirname = dir_part(dst);
 	if (!dirname)
 		return sc_fcopy_refuse(rep, -ENOMEM);
-	dir = open(dirname, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir = sc_fcopy_open_retry(x, AT_FDCWD, dirname,
+				  O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 	if (dir < 0)
 		return sc_fcopy_refuse(rep, -errno);
 	if (fstatat(dir, base, &dst_st, 0) == 0) {
@@ -171,9 +178,6 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 	a.src_expect = &ist;
 	a.dst_dirfd = dir;
 	a.dst_name = base;
-	x = sc_copier_ctx(c);
-	if (!x)
-		return sc_fcopy_refuse(rep, -ENOMEM);
 	pthread_mutex_lock(&c->own_lock);
 	e = sc_copy_ctx_copy(x, &a, rep);
 	pthread_mutex_unlock(&c->own_lock);

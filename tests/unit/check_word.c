@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -1449,6 +1450,82 @@ START_TEST(meta_onto_itself_is_refused)
 }
 END_TEST
 
+/* sc_copy_ctx_set_fd_short's FN "is called when opening a file fails
+ * with EMFILE or ENFILE": the temporary of SC_COPY_ATOMIC, and the source
+ * and directory sc_copier_copy_path opens, are such files (round 3: their
+ * opens failed with -EMFILE without asking FN, which had descriptors to
+ * give back). */
+struct spares {
+	int fd[16];
+	int n, calls;
+};
+
+static bool give_back(void *arg, int err, unsigned *tries)
+{
+	struct spares *s = arg;
+
+	ck_assert(err == EMFILE || err == ENFILE);
+	(*tries)++;
+	s->calls++;
+	if (s->n == 0)
+		return false;
+	close(s->fd[--s->n]);
+	return true;
+}
+
+START_TEST(fd_short_is_asked_for_the_atomic_temporary)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(SC_COPY_ATOMIC, &x);
+	struct sc_copy_args a = args_of("src", "dst", 0);
+	struct spares s = { .n = 0 };
+	struct rlimit rl = { 64, 64 };
+	int fd, e, filler[64], n = 0;
+
+	make_file("src", 100000, 6);
+	make_file("dst", 500, 2);
+	/* warm: what the first copy loads or makes once is there */
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), 0);
+	make_file("dst", 500, 2);
+	sc_copy_ctx_set_fd_short(x, give_back, &s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	while (n < 64 && (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (s.n < 8)
+			s.fd[s.n++] = fd;
+		else
+			filler[n++] = fd;
+	}
+	e = sc_copy_ctx_copy(x, &a, NULL);
+	while (n > 0)	/* the filler, for the checks */
+		close(filler[--n]);
+	ck_assert_msg(e == 0, "copy %d after %d calls", e, s.calls);
+	ck_assert_int_ge(s.calls, 2);	/* the source, the temporary */
+	ck_assert(holds("dst", 100000, 6));
+
+	/* sc_copier_copy_path, through the copier's own context: its
+	 * source, the destination's directory, the temporary */
+	make_file("dst", 500, 2);
+	s = (struct spares){ .n = 0 };
+	sc_copy_ctx_set_fd_short(sc_copier_ctx(c), give_back, &s);
+	while (n < 64 && (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (s.n < 8)
+			s.fd[s.n++] = fd;
+		else
+			filler[n++] = fd;
+	}
+	e = sc_copier_copy_path(c, path("src"), path("dst"), NULL);
+	while (n > 0)
+		close(filler[--n]);
+	ck_assert_msg(e == 0, "copy_path %d after %d calls", e, s.calls);
+	ck_assert_int_ge(s.calls, 3);
+	ck_assert(holds("dst", 100000, 6));
+	while (s.n > 0)
+		close(s.fd[--s.n]);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1475,6 +1552,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, made_check_refuses_a_mode_that_is_none);
 	tcase_add_test(tc, socket_descriptor_source_is_read_as_a_stream);
 	tcase_add_test(tc, meta_onto_itself_is_refused);
+	tcase_add_test(tc, fd_short_is_asked_for_the_atomic_temporary);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
