@@ -1,6 +1,10 @@
 /* libsmartcp keeps its word (issue 36): what <smartcp/smartcp.h> and
  * libsmartcp(3) promise, tried as a new user of API 1 would, each case a
- * reproducer of a defect that user found.  Built from the public header
+ * reproducer of a defect that user found -- in round 2 (issue 36 itself)
+ * and round 3 (the caller's descriptors checked before anything, a
+ * cancel from another thread through sc_copier_ctx, sc_made_check's
+ * MODE, copy_path onto a FIFO or a device, a socket descriptor as the
+ * source, metadata onto itself, fd_short for every open).  Built from the public header
  * alone and linked against the shared library: make check builds it
  * against the build tree, tests/integration/t-lib-installed-word.sh
  * against an installed library (pkg-config smartcp). */
