@@ -105,30 +105,40 @@ static int source_kind(struct fcopy *f, mode_t mode)
 	return 0;
 }
 
+/* What the caller's descriptor must allow: reading, writing, and
+ * reading back where it is a file (SC_COPY_VERIFY, SC_COPY_IF_CHANGED's
+ * comparison). */
+enum { NEED_READ = 1, NEED_WRITE = 2, NEED_READ_BACK = 4 };
+
 /* Is the caller's descriptor FD what sc_copy_args says it is: open (not
- * O_PATH) for reading, or (WRITE) for writing -- and, a regular file or
- * a block device to be written, for reading too (RDWR), and not O_APPEND,
- * where pwrite(2) appends wherever it is asked to write and
- * copy_file_range and FICLONE refuse it?  As sc_copier_copy_fd checks
- * its own: 0, or -EBADF before anything is touched (round 3 of issue 36:
- * a destination was tried road by road, appended to, or emptied for a
- * source that could not be read, and explain said 0). */
-static int given_fd_ok(int fd, bool write, bool rdwr)
+ * O_PATH) for what NEED says, and, a regular file or a block device to be
+ * written, not O_APPEND, where pwrite(2) appends wherever it is asked to
+ * write and copy_file_range and FICLONE refuse it?  As sc_copier_copy_fd
+ * checks its own: 0, or -EBADF before anything is touched (round 3 of
+ * issue 36: a destination was tried road by road, appended to, or
+ * emptied for a source that could not be read, and explain said 0). */
+static int given_fd_ok(int fd, unsigned need)
 {
 	int fl = fcntl(fd, F_GETFL), acc;
+	bool can_read, can_write;
 	struct stat st;
 
 	if (fl < 0 || (fl & O_PATH) || fstat(fd, &st) < 0)
 		return -EBADF;
 	acc = fl & O_ACCMODE;
-	if (write ? acc != O_WRONLY && acc != O_RDWR :
-		    acc != O_RDONLY && acc != O_RDWR)
+	can_read = acc == O_RDONLY || acc == O_RDWR;
+	can_write = acc == O_WRONLY || acc == O_RDWR;
+	if (((need & NEED_READ) && !can_read) ||
+	    ((need & NEED_WRITE) && !can_write))
 		return -EBADF;
 	/* a stream is not read back, and keeps no offsets: SC_COPY_VERIFY
 	 * refuses it later, with -EOPNOTSUPP */
-	if (!write || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return 0;
-	return (fl & O_APPEND) || (rdwr && acc != O_RDWR) ? -EBADF : 0;
+	if (((need & NEED_WRITE) && (fl & O_APPEND)) ||
+	    ((need & NEED_READ_BACK) && !can_read))
+		return -EBADF;
+	return 0;
 }
 
 /* The source by its name into F->in and F->ist: opened for reading, or,
@@ -188,7 +198,7 @@ static int open_source(struct fcopy *f)
 	int e;
 
 	if (a->src_fd >= 0) {
-		e = given_fd_ok(a->src_fd, false, false);
+		e = given_fd_ok(a->src_fd, NEED_READ);
 		if (e < 0)
 			return source_failed(f, SC_EV_OPEN_SOURCE, e);
 		f->in = a->src_fd;
@@ -228,8 +238,11 @@ static int already_equal(struct fcopy *f)
 	struct sc_meta_at s, d;
 	int e;
 
-	if (!(f->c->flags & SC_COPY_IF_CHANGED) || !f->have_old ||
-	    !S_ISREG(f->old.st_mode) || !S_ISREG(f->ist.st_mode))
+	/* the caller's descriptor is compared as it is (same_content()
+	 * looks), whatever DST_ST says */
+	if (!(f->c->flags & SC_COPY_IF_CHANGED) || !S_ISREG(f->ist.st_mode) ||
+	    (!f->given_out &&
+	     (!f->have_old || !S_ISREG(f->old.st_mode))))
 		return TO_COPY;
 	e = same_content(f);
 	if (e < 0) {
@@ -239,6 +252,10 @@ static int already_equal(struct fcopy *f)
 	if (e == TO_COPY)
 		return TO_COPY;
 	f->rep->flags |= SC_REPORT_UNCHANGED;
+	/* the caller's descriptor gets bytes only, never metadata (round 3
+	 * of issue 36: it was set by a name there is none of: -ESTALE) */
+	if (f->given_out)
+		return ALREADY_EQUAL;
 	f->m.have_old = true;
 	f->m.old_mode = f->old.st_mode;
 	if (sc_copier_meta_match(f->c, &f->ist, &f->old))
@@ -251,6 +268,16 @@ static int already_equal(struct fcopy *f)
 	f->m.old_ino = f->old.st_ino;
 	e = sc_meta_apply(f->c, f->rep, f->in, -1, &s, &d, &f->ist, &f->m);
 	return e < 0 ? e : ALREADY_EQUAL;
+}
+
+/* What the copy does with the caller's destination descriptor. */
+static unsigned dest_needs(const struct fcopy *f)
+{
+	unsigned cf = f->c->flags;
+
+	return (f->flags & SC_FILE_COMPARE_ONLY ? 0 : NEED_WRITE) |
+	       (cf & (SC_COPY_VERIFY | SC_COPY_IF_CHANGED) ?
+		NEED_READ_BACK : 0);
 }
 
 /* The destination as it is now (F->old, when it exists), which must
@@ -280,12 +307,10 @@ static int look_at_destination(struct fcopy *f)
 	}
 	if (f->have_old && same_file(&f->old, &f->ist))
 		return -EINVAL;
-	/* the caller's descriptor, where data is to go into it (a
-	 * verification reads it back too) */
+	/* the caller's descriptor, where data is to go into it, or to be
+	 * read from it */
 	if (f->given_out && !(f->c->flags & SC_COPY_NO_DATA) &&
-	    !(f->flags & SC_FILE_COMPARE_ONLY) &&
-	    (e = given_fd_ok(a->dst_fd, true,
-			     f->c->flags & SC_COPY_VERIFY)) < 0) {
+	    (e = given_fd_ok(a->dst_fd, dest_needs(f))) < 0) {
 		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
 		return e;
 	}

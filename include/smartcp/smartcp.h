@@ -531,11 +531,14 @@ struct sc_copy_args {
 	 * 0 and cut to what was copied, never removed or renamed (the caller
 	 * keeps it; SC_COPY_ATOMIC does not apply); a regular file a failed
 	 * copy wrote into (cancelled, ENOSPC...) is emptied, as a file
-	 * overwritten in place is.  A DST_FD that is not so (O_PATH,
-	 * O_RDONLY, O_WRONLY with SC_COPY_VERIFY, a regular file opened
-	 * O_APPEND) is refused with -EBADF before anything is touched, as
-	 * sc_copier_copy_fd refuses it, and explained so (but for metadata
-	 * alone: SC_COPY_NO_DATA, SC_FILE_COMPARE_ONLY). */
+	 * overwritten in place is.  It gets bytes only: the SC_COPY_KEEP_*
+	 * flags do not apply to it (as to sc_copier_copy_fd's OUT), and
+	 * SC_COPY_IF_CHANGED, finding it equal, leaves it as it is
+	 * (SC_REPORT_UNCHANGED).  A DST_FD that is not so (O_PATH, O_RDONLY,
+	 * a regular file opened O_APPEND, or not O_RDWR where it is read
+	 * back: SC_COPY_VERIFY, SC_COPY_IF_CHANGED) is refused with -EBADF
+	 * before anything is touched, as sc_copier_copy_fd refuses it, and
+	 * explained so (not under SC_COPY_NO_DATA, which writes nothing). */
 	int dst_dirfd;
 	const char *dst_name;
 	int dst_fd;

@@ -1530,6 +1530,73 @@ START_TEST(fd_short_is_asked_for_the_atomic_temporary)
 }
 END_TEST
 
+/* SC_COPY_IF_CHANGED with a destination descriptor: "a destination that
+ * holds the source's bytes only gets its metadata" -- and the caller's
+ * descriptor gets bytes only, so nothing: the call returns 0 with
+ * SC_REPORT_UNCHANGED and writes nothing, with or without DST_ST; one
+ * that differs is copied; SC_FILE_COMPARE_ONLY compares.  The comparison
+ * reads the descriptor: one not open for reading is -EBADF at once.
+ * Round 3: without DST_ST every byte was written again; with it the
+ * metadata was set by a name there is none of, and the copy of an equal
+ * file failed with -ESTALE (SC_EV_REPLACED). */
+START_TEST(if_changed_into_a_descriptor)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(SC_COPY_IF_CHANGED | SC_COPY_KEEP_MODE |
+				     SC_COPY_KEEP_TIMES, &x);
+	struct sc_copy_report *rep = NULL;
+
+	ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+	make_file("src", 100000, 8);
+	for (int withst = 0; withst < 2; withst++) {
+		for (int compare_only = 0; compare_only < 2; compare_only++) {
+			struct sc_copy_args a = args_of("src", NULL,
+				compare_only ? SC_FILE_COMPARE_ONLY : 0);
+			struct stat st, before;
+			int out;
+
+			make_file("dst", 100000, 8);
+			out = openat(dfd, "dst", O_RDWR | O_CLOEXEC);
+			ck_assert_int_ge(out, 0);
+			ck_assert_int_eq(fstat(out, &st), 0);
+			a.dst_fd = out;
+			a.dst_st = withst ? &st : NULL;
+			before = stat_of("dst");
+			usleep(10000);
+			ck_assert_msg(sc_copy_ctx_copy(x, &a, rep) == 0,
+				      "withst %d compare_only %d: %d", withst,
+				      compare_only, sc_copy_report_error(rep));
+			ck_assert(sc_copy_report_flags(rep) &
+				  SC_REPORT_UNCHANGED);
+			ck_assert_int_eq(sc_copy_report_attempts(rep), 0);
+			ck_assert_int_eq(stat_of("dst").st_mtim.tv_nsec,
+					 before.st_mtim.tv_nsec);
+			/* a destination that differs is copied (or, compare
+			 * only, left) */
+			make_file("dst", 100000, 9);
+			ck_assert_int_eq(fstat(out, &st), 0);
+			ck_assert_int_eq(sc_copy_ctx_copy(x, &a, rep), 0);
+			ck_assert(!(sc_copy_report_flags(rep) &
+				    SC_REPORT_UNCHANGED));
+			ck_assert(holds("dst", 100000, compare_only ? 9 : 8));
+			close(out);
+			/* not readable: the comparison cannot be made */
+			out = openat(dfd, "dst", O_WRONLY | O_CLOEXEC);
+			a.dst_fd = out;
+			ck_assert_int_eq(fstat(out, &st), 0);
+			ck_assert_int_eq(sc_copy_ctx_copy(x, &a, rep), -EBADF);
+			ck_assert_int_eq(sc_copy_ctx_explain(x, &a, rep),
+					 -EBADF);
+			ck_assert(holds("dst", 100000, compare_only ? 9 : 8));
+			close(out);
+		}
+	}
+	sc_copy_report_free(rep);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1557,6 +1624,7 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, socket_descriptor_source_is_read_as_a_stream);
 	tcase_add_test(tc, meta_onto_itself_is_refused);
 	tcase_add_test(tc, fd_short_is_asked_for_the_atomic_temporary);
+	tcase_add_test(tc, if_changed_into_a_descriptor);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
