@@ -424,10 +424,17 @@ struct sc_copy_ctx *sc_copier_ctx(struct sc_copier *c)
 
 	if (!c)
 		return NULL;
+	/* Made once, never replaced: a thread that cancels the copy
+	 * running on it (which holds OWN_LOCK to its end) does not wait
+	 * for that copy (round 3 of issue 36: it did, and the copy ran to
+	 * its end, and the next one was cancelled instead). */
+	x = atomic_load_explicit(&c->own, memory_order_acquire);
+	if (x)
+		return x;
 	pthread_mutex_lock(&c->own_lock);
-	if (!c->own)
-		(void)sc_copy_ctx_new(c, &c->own);
-	x = c->own;
+	x = atomic_load_explicit(&c->own, memory_order_relaxed);
+	if (!x && sc_copy_ctx_new(c, &x) == 0)
+		atomic_store_explicit(&c->own, x, memory_order_release);
 	pthread_mutex_unlock(&c->own_lock);
 	return x;
 }

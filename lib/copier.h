@@ -57,10 +57,12 @@ struct sc_copier {
 	struct sc_xattr_rules *rules;
 	int privileged;			/* -1 not asked yet, else 0 or 1 */
 	int link_how;			/* LINK_* */
-	/* The simple calls' own context, made on first use; they take
-	 * turns on it. */
+	/* The simple calls' own context, made on first use (under
+	 * OWN_LOCK); they take turns on it, holding OWN_LOCK for the
+	 * whole copy.  Read without the lock once made, so that another
+	 * thread's cancel does not wait for the copy it is to stop. */
 	pthread_mutex_t own_lock;
-	struct sc_copy_ctx *own;
+	struct sc_copy_ctx *_Atomic own;
 };
 
 /* The file a copy is writing in place, for a signal that ends the

@@ -87,9 +87,11 @@ static int source_failed(struct fcopy *f, enum sc_event_kind kind, int e)
 }
 
 /* What the source is (MODE) may refuse it before a byte is read: a
- * symlink not to be followed (-ELOOP) and a socket (-ENXIO), as open(2)
- * refuses them, with their event; a directory (-EISDIR); and, without
- * SC_FILE_SOURCE_ANY, anything but a regular file (-EINVAL). */
+ * symlink not to be followed (-ELOOP) and a socket by its name (-ENXIO),
+ * as open(2) refuses them, with their event; a directory (-EISDIR); and,
+ * without SC_FILE_SOURCE_ANY, anything but a regular file (-EINVAL).  The
+ * caller's descriptor of a socket is read as a stream, as a pipe's is
+ * (round 3 of issue 36: it was refused with -ENXIO, and explained as 0). */
 static int source_kind(struct fcopy *f, mode_t mode)
 {
 	if (S_ISLNK(mode))
@@ -98,8 +100,44 @@ static int source_kind(struct fcopy *f, mode_t mode)
 		return -EISDIR;
 	if (!(f->flags & SC_FILE_SOURCE_ANY) && !S_ISREG(mode))
 		return -EINVAL;
-	if (S_ISSOCK(mode))
+	if (S_ISSOCK(mode) && f->a->src_fd < 0)
 		return source_failed(f, SC_EV_OPEN_SOURCE, -ENXIO);
+	return 0;
+}
+
+/* What the caller's descriptor must allow: reading, writing, and
+ * reading back where it is a file (SC_COPY_VERIFY, SC_COPY_IF_CHANGED's
+ * comparison). */
+enum { NEED_READ = 1, NEED_WRITE = 2, NEED_READ_BACK = 4 };
+
+/* Is the caller's descriptor FD what sc_copy_args says it is: open (not
+ * O_PATH) for what NEED says, and, a regular file or a block device to be
+ * written, not O_APPEND, where pwrite(2) appends wherever it is asked to
+ * write and copy_file_range and FICLONE refuse it?  As sc_copier_copy_fd
+ * checks its own: 0, or -EBADF before anything is touched (round 3 of
+ * issue 36: a destination was tried road by road, appended to, or
+ * emptied for a source that could not be read, and explain said 0). */
+static int given_fd_ok(int fd, unsigned need)
+{
+	int fl = fcntl(fd, F_GETFL), acc;
+	bool can_read, can_write;
+	struct stat st;
+
+	if (fl < 0 || (fl & O_PATH) || fstat(fd, &st) < 0)
+		return -EBADF;
+	acc = fl & O_ACCMODE;
+	can_read = acc == O_RDONLY || acc == O_RDWR;
+	can_write = acc == O_WRONLY || acc == O_RDWR;
+	if (((need & NEED_READ) && !can_read) ||
+	    ((need & NEED_WRITE) && !can_write))
+		return -EBADF;
+	/* a stream is not read back, and keeps no offsets: SC_COPY_VERIFY
+	 * refuses it later, with -EOPNOTSUPP */
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return 0;
+	if (((need & NEED_WRITE) && (fl & O_APPEND)) ||
+	    ((need & NEED_READ_BACK) && !can_read))
+		return -EBADF;
 	return 0;
 }
 
@@ -160,6 +198,9 @@ static int open_source(struct fcopy *f)
 	int e;
 
 	if (a->src_fd >= 0) {
+		e = given_fd_ok(a->src_fd, NEED_READ);
+		if (e < 0)
+			return source_failed(f, SC_EV_OPEN_SOURCE, e);
 		f->in = a->src_fd;
 		if (a->src_st)
 			f->ist = *a->src_st;
@@ -197,8 +238,11 @@ static int already_equal(struct fcopy *f)
 	struct sc_meta_at s, d;
 	int e;
 
-	if (!(f->c->flags & SC_COPY_IF_CHANGED) || !f->have_old ||
-	    !S_ISREG(f->old.st_mode) || !S_ISREG(f->ist.st_mode))
+	/* the caller's descriptor is compared as it is (same_content()
+	 * looks), whatever DST_ST says */
+	if (!(f->c->flags & SC_COPY_IF_CHANGED) || !S_ISREG(f->ist.st_mode) ||
+	    (!f->given_out &&
+	     (!f->have_old || !S_ISREG(f->old.st_mode))))
 		return TO_COPY;
 	e = same_content(f);
 	if (e < 0) {
@@ -208,6 +252,10 @@ static int already_equal(struct fcopy *f)
 	if (e == TO_COPY)
 		return TO_COPY;
 	f->rep->flags |= SC_REPORT_UNCHANGED;
+	/* the caller's descriptor gets bytes only, never metadata (round 3
+	 * of issue 36: it was set by a name there is none of: -ESTALE) */
+	if (f->given_out)
+		return ALREADY_EQUAL;
 	f->m.have_old = true;
 	f->m.old_mode = f->old.st_mode;
 	if (sc_copier_meta_match(f->c, &f->ist, &f->old))
@@ -222,6 +270,16 @@ static int already_equal(struct fcopy *f)
 	return e < 0 ? e : ALREADY_EQUAL;
 }
 
+/* What the copy does with the caller's destination descriptor. */
+static unsigned dest_needs(const struct fcopy *f)
+{
+	unsigned cf = f->c->flags;
+
+	return (f->flags & SC_FILE_COMPARE_ONLY ? 0 : NEED_WRITE) |
+	       (cf & (SC_COPY_VERIFY | SC_COPY_IF_CHANGED) ?
+		NEED_READ_BACK : 0);
+}
+
 /* The destination as it is now (F->old, when it exists), which must
  * not be the source: copied onto itself -- by its own name, another of
  * its names, a symlink to it or a descriptor of it -- a file would be
@@ -232,6 +290,7 @@ static int look_at_destination(struct fcopy *f)
 {
 	const struct sc_copy_args *a = f->a;
 	struct stat st;
+	int e;
 
 	if (a->dst_st) {	/* the caller's stat: no second one */
 		f->old = *a->dst_st;
@@ -248,6 +307,13 @@ static int look_at_destination(struct fcopy *f)
 	}
 	if (f->have_old && same_file(&f->old, &f->ist))
 		return -EINVAL;
+	/* the caller's descriptor, where data is to go into it, or to be
+	 * read from it */
+	if (f->given_out && !(f->c->flags & SC_COPY_NO_DATA) &&
+	    (e = given_fd_ok(a->dst_fd, dest_needs(f))) < 0) {
+		sc_fcopy_event(f, SC_EV_OPEN_DEST, e, true);
+		return e;
+	}
 	return 0;
 }
 
@@ -397,6 +463,20 @@ int sc_copy_ctx_explain(struct sc_copy_ctx *x,
 	return run(x, args, rep, true);
 }
 
+/* Is the destination of A, as it is now (a name not followed), the
+ * source's inode (A->src_st)?  Its metadata would be set from itself:
+ * an old mode narrowed before the chown, then taken as the model, stays
+ * narrowed (round 3 of issue 36: a 0640 file came out 0600, its ACL's
+ * mask emptied). */
+static bool meta_onto_itself(const struct sc_meta_args *a)
+{
+	struct stat st;
+	int r = a->dst_fd >= 0 ? fstat(a->dst_fd, &st) :
+		fstatat(a->dst_dirfd, a->dst_name, &st, AT_SYMLINK_NOFOLLOW);
+
+	return r == 0 && same_file(&st, a->src_st);
+}
+
 /* Is FD (>= 0) a descriptor opened O_PATH? */
 static bool is_opath(int fd)
 {
@@ -415,7 +495,8 @@ int sc_copy_ctx_meta(struct sc_copy_ctx *x, const struct sc_meta_args *args,
 	if (!x || !args || args->size < sizeof(struct sc_meta_args) ||
 	    !args->src_st || (args->made & ~((SC_MADE_PARENT << 1) - 1)) ||
 	    (args->src_fd < 0 && !args->src_name) ||
-	    (args->dst_fd < 0 && !args->dst_name)) {
+	    (args->dst_fd < 0 && !args->dst_name) ||
+	    meta_onto_itself(args)) {
 		return sc_fcopy_refuse(rep, -EINVAL);
 	}
 	rep = report_of(x, rep);

@@ -362,6 +362,26 @@ static int may_write_old(struct fcopy *f)
 	return 0;
 }
 
+/* The temporary at AT made with MODE (sc_target_temp_open()), asking
+ * the context's fd_short function, as every open of a file does, when
+ * descriptors ran out (round 3 of issue 36: it was not asked here).  The
+ * descriptor or -errno. */
+static int temp_open_retry(struct fcopy *f, struct sc_meta_at at,
+			   mode_t mode)
+{
+	struct sc_copy_ctx *x = f->x;
+	unsigned tries = 0;
+	int fd;
+
+	while ((fd = sc_target_temp_open(x, at.dirfd, at.name, mode,
+					 &f->named_tmp)) == -EMFILE ||
+	       fd == -ENFILE) {
+		if (!x->fd_short || !x->fd_short(x->fd_short_arg, -fd, &tries))
+			break;
+	}
+	return fd;
+}
+
 /* Opens the destination: a temporary (SC_COPY_ATOMIC), the existing file,
  * or a new one made without the bits that must wait.  0 or -errno, with
  * its event (nothing to clean up). */
@@ -409,9 +429,8 @@ int sc_fcopy_open_destination(struct fcopy *f)
 		 * would be; one that replaces a file as replacing_mode()
 		 * says, until it takes the old file's attributes
 		 * (sc_fcopy_finish_file()). */
-		f->out = sc_target_temp_open(f->x, at.dirfd, at.name,
-					     f->as_new ? new_file_mode(f) :
-					     replacing_mode(f), &f->named_tmp);
+		f->out = temp_open_retry(f, at, f->as_new ? new_file_mode(f) :
+					 replacing_mode(f));
 		if (f->out < 0) {
 			sc_fcopy_event(f, SC_EV_OPEN_DEST, f->out, true);
 			return f->out;

@@ -180,12 +180,25 @@ int pin_check_made(const struct pin *p, mode_t mode)
 	return 0;
 }
 
+/* Is MODE a type that mkdirat(2), mknodat(2), mkfifoat(3) or
+ * symlinkat(2) makes, with permission bits and nothing else? */
+static bool made_mode_ok(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: case S_IFDIR: case S_IFLNK: case S_IFIFO:
+	case S_IFCHR: case S_IFBLK: case S_IFSOCK:
+		return !(mode & ~(mode_t)(S_IFMT | 07777));
+	default:
+		return false;
+	}
+}
+
 int sc_made_check(int fd, mode_t mode, struct stat *ret_st)
 {
 	struct pin p;
 	int e;
 
-	if (fd < 0 || !(mode & S_IFMT))
+	if (fd < 0 || !made_mode_ok(mode))
 		return -EINVAL;
 	pin_fd(&p, fd, true);
 	if (fstat(fd, &p.st) < 0)

@@ -99,6 +99,33 @@ int sc_copier_copy_fd(struct sc_copier *c, int in, int out,
 	return e;
 }
 
+/* What is at BASE in DIR, for sc_copier_copy_path of a file whose stat
+ * is IST: nothing (SC_FILE_NEW in A), or a regular file, not IST's, whose
+ * stat goes to *DST_ST and A.  0, -EISDIR, -EINVAL, or the -errno of the
+ * look. */
+static int path_destination(int dir, const char *base,
+			    const struct stat *ist, struct stat *dst_st,
+			    struct sc_copy_args *a)
+{
+	if (fstatat(dir, base, dst_st, 0) < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		a->flags |= SC_FILE_NEW;
+		return 0;
+	}
+	if (S_ISDIR(dst_st->st_mode))
+		return -EISDIR;
+	/* A FIFO, a device or a socket cannot be replaced atomically: it
+	 * would be written into instead (round 3 of issue 36: a FIFO with
+	 * no reader waited in open(2) for ever) */
+	if (!S_ISREG(dst_st->st_mode))
+		return -EINVAL;
+	if (dst_st->st_dev == ist->st_dev && dst_st->st_ino == ist->st_ino)
+		return -EINVAL;
+	a->dst_st = dst_st;
+	return 0;
+}
+
 int sc_copier_copy_path(struct sc_copier *c, const char *src,
 			const char *dst, struct sc_copy_report *rep)
 {
@@ -128,7 +155,13 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 		return sc_fcopy_refuse(rep, -EISDIR);
 	if (!S_ISREG(ist.st_mode))
 		return sc_fcopy_refuse(rep, -EINVAL);
-	in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* the context first: its fd_short function is asked by every open
+	 * of a file, these two too */
+	x = sc_copier_ctx(c);
+	if (!x)
+		return sc_fcopy_refuse(rep, -ENOMEM);
+	in = sc_fcopy_open_retry(x, AT_FDCWD, src, O_RDONLY | O_CLOEXEC |
+				 O_NOCTTY | O_NONBLOCK, 0);
 	if (in < 0)
 		return sc_fcopy_refuse(rep, -errno);
 	if (fstat(in, &ist) < 0)
@@ -147,28 +180,18 @@ int sc_copier_copy_path(struct sc_copier *c, const char *src,
 	dirname = dir_part(dst);
 	if (!dirname)
 		return sc_fcopy_refuse(rep, -ENOMEM);
-	dir = open(dirname, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir = sc_fcopy_open_retry(x, AT_FDCWD, dirname,
+				  O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 	if (dir < 0)
 		return sc_fcopy_refuse(rep, -errno);
-	if (fstatat(dir, base, &dst_st, 0) == 0) {
-		if (S_ISDIR(dst_st.st_mode))
-			return sc_fcopy_refuse(rep, -EISDIR);
-		if (dst_st.st_dev == ist.st_dev && dst_st.st_ino == ist.st_ino)
-			return sc_fcopy_refuse(rep, -EINVAL);
-		a.dst_st = &dst_st;
-	} else if (errno != ENOENT) {
-		return sc_fcopy_refuse(rep, -errno);
-	} else {
-		a.flags |= SC_FILE_NEW;
-	}
+	e = path_destination(dir, base, &ist, &dst_st, &a);
+	if (e < 0)
+		return sc_fcopy_refuse(rep, e);
 	a.src_fd = in;
 	a.src_st = &ist;
 	a.src_expect = &ist;
 	a.dst_dirfd = dir;
 	a.dst_name = base;
-	x = sc_copier_ctx(c);
-	if (!x)
-		return sc_fcopy_refuse(rep, -ENOMEM);
 	pthread_mutex_lock(&c->own_lock);
 	e = sc_copy_ctx_copy(x, &a, rep);
 	pthread_mutex_unlock(&c->own_lock);

@@ -516,7 +516,9 @@ struct sc_copy_args {
 	 * opened here; or SRC_FD >= 0, open for reading, with SRC_ST its
 	 * fstat (NULL: asked here); SRC_NAME then only serves to look again
 	 * whether the file changed (NULL: its descriptor is asked).  The
-	 * caller keeps SRC_FD. */
+	 * caller keeps SRC_FD.  A SRC_FD not open for reading (O_PATH, or
+	 * O_WRONLY) is refused with -EBADF, nothing touched; one of a pipe
+	 * or a socket is read as a stream (SC_FILE_SOURCE_ANY). */
 	int src_dirfd;
 	const char *src_name;
 	int src_fd;
@@ -529,7 +531,14 @@ struct sc_copy_args {
 	 * 0 and cut to what was copied, never removed or renamed (the caller
 	 * keeps it; SC_COPY_ATOMIC does not apply); a regular file a failed
 	 * copy wrote into (cancelled, ENOSPC...) is emptied, as a file
-	 * overwritten in place is. */
+	 * overwritten in place is.  It gets bytes only: the SC_COPY_KEEP_*
+	 * flags do not apply to it (as to sc_copier_copy_fd's OUT), and
+	 * SC_COPY_IF_CHANGED, finding it equal, leaves it as it is
+	 * (SC_REPORT_UNCHANGED).  A DST_FD that is not so (O_PATH, O_RDONLY,
+	 * a regular file opened O_APPEND, or not O_RDWR where it is read
+	 * back: SC_COPY_VERIFY, SC_COPY_IF_CHANGED) is refused with -EBADF
+	 * before anything is touched, as sc_copier_copy_fd refuses it, and
+	 * explained so (not under SC_COPY_NO_DATA, which writes nothing). */
 	int dst_dirfd;
 	const char *dst_name;
 	int dst_fd;
@@ -668,7 +677,9 @@ enum {
 };
 /* 0, or the -errno of the first failure that counts (SC_COPY_META_STRICT,
  * or one that always does: SC_EV_META_DEFAULT_MODE, SC_EV_META_STAT and
- * any of SC_MADE_PARENT); every failure is an event of REP.  -ESTALE
+ * any of SC_MADE_PARENT); every failure is an event of REP.  -EINVAL, and
+ * nothing set, when the destination is the source's inode (metadata
+ * onto itself), whatever the SC_MADE_* bits.  -ESTALE
  * (SC_EV_REPLACED: its WHICH 0 the source, 1 the destination) when a
  * named end is not the object it must be; nothing was set.  -EINVAL for
  * bad arguments. */
@@ -919,7 +930,10 @@ int sc_copier_copy_fd(struct sc_copier *c, int in, int out,
  * Errors as sc_copier_copy_fd, and those of open(2), linkat(2) and
  * rename(2), plus
  *   -EINVAL  C, SRC or DST NULL or "", SRC not a regular file (a FIFO, a
- *            device, a socket), or the same file as DST;
+ *            device, a socket), an existing DST that is not one (or a
+ *            symlink to one: it cannot be replaced atomically; it is
+ *            left as it is), or SRC the same file as DST;
+ *   -ENOENT  also DST a dangling symlink (not written through);
  *   -EISDIR  SRC or DST a directory, or DST ending in "/". */
 int sc_copier_copy_path(struct sc_copier *c, const char *src,
 			const char *dst, struct sc_copy_report *rep);

@@ -3,7 +3,10 @@
 # tests/unit/check_word.c (a file copied onto itself, verify_fd of /proc
 # and /sys, a FIFO source, a forced road that cannot be taken, copy_path
 # over a read-only file, set_xattr_conf, a destination descriptor after
-# a failure, SIGPIPE, the plan's reasons, the return codes) and
+# a failure, SIGPIPE, the plan's reasons, the return codes; round 3:
+# the caller's descriptors, a cancel from another thread, sc_made_check's
+# MODE, copy_path onto a FIFO or a device, a socket as the source,
+# metadata onto itself, fd_short for every open) and
 # tests/unit/check_agree.c (explain and copy over one matrix) built
 # against the library as make install DESTDIR=... installs it -- the
 # installed <smartcp/smartcp.h> and libsmartcp.so.1, found by pkg-config

@@ -1,6 +1,10 @@
 /* libsmartcp keeps its word (issue 36): what <smartcp/smartcp.h> and
  * libsmartcp(3) promise, tried as a new user of API 1 would, each case a
- * reproducer of a defect that user found.  Built from the public header
+ * reproducer of a defect that user found -- in round 2 (issue 36 itself)
+ * and round 3 (the caller's descriptors checked before anything, a
+ * cancel from another thread through sc_copier_ctx, sc_made_check's
+ * MODE, copy_path onto a FIFO or a device, a socket descriptor as the
+ * source, metadata onto itself, fd_short for every open).  Built from the public header
  * alone and linked against the shared library: make check builds it
  * against the build tree, tests/integration/t-lib-installed-word.sh
  * against an installed library (pkg-config smartcp). */
@@ -19,6 +23,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -1120,6 +1125,488 @@ START_TEST(verify_fd_reads_generated_files_to_their_end)
 }
 END_TEST
 
+/* ---- round 3: the caller's descriptors -------------------------------- */
+
+/* sc_copy_args says DST_FD is "open for writing (O_RDWR with
+ * SC_COPY_VERIFY)" and SRC_FD "open for reading", as sc_copier_copy_fd
+ * says of its two: a descriptor that is not -- O_PATH, the wrong access
+ * mode, a regular file opened O_APPEND (pwrite(2) appends there, and
+ * copy_file_range refuses it) -- is refused with -EBADF before anything
+ * is touched, as copy_fd refuses it, and explain says the same (round 3:
+ * copy tried a road and said -EOPNOTSUPP or -EINVAL for an O_PATH or
+ * O_RDONLY destination, copied into an O_APPEND one, wrote 100000 bytes
+ * into an O_WRONLY one before SC_COPY_VERIFY failed with -EBADF, emptied
+ * the destination for a source that was a pipe's write end; explain said
+ * 0 for all of them). */
+START_TEST(given_descriptors_are_checked_before_anything)
+{
+	static const struct {
+		int mode;
+		unsigned flags;
+	} bad_out[] = {
+		{ O_PATH, 0 }, { O_RDONLY, 0 }, { O_WRONLY | O_APPEND, 0 },
+		{ O_RDWR | O_APPEND, 0 }, { O_WRONLY, SC_COPY_VERIFY },
+		{ O_PATH, SC_COPY_VERIFY }, { O_WRONLY | O_APPEND, SC_COPY_ATOMIC },
+	};
+	int pp[2];
+
+	make_file("src", 100000, 1);
+	for (size_t i = 0; i < sizeof(bad_out) / sizeof(bad_out[0]); i++) {
+		struct sc_copy_ctx *x = NULL;
+		struct sc_copier *c = copier(bad_out[i].flags, &x);
+		struct sc_copy_report *rep = NULL;
+		struct sc_copy_args a = args_of("src", NULL, 0);
+		int out;
+
+		ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+		make_file("dst", 500, 2);
+		out = openat(dfd, "dst", bad_out[i].mode | O_CLOEXEC);
+		ck_assert_int_ge(out, 0);
+		a.dst_fd = out;
+		ck_assert_msg(sc_copy_ctx_copy(x, &a, rep) == -EBADF,
+			      "case %zu: copy %d", i, sc_copy_report_error(rep));
+		ck_assert_msg(holds("dst", 500, 2), "case %zu: touched", i);
+		ck_assert_int_eq(sc_copy_report_attempts(rep), 0);
+		ck_assert_msg(sc_copy_ctx_explain(x, &a, rep) == -EBADF,
+			      "case %zu: explain %d", i,
+			      sc_copy_report_error(rep));
+		if (bad_out[i].mode != O_PATH)
+			ck_assert_int_eq(sc_copier_copy_fd(c, openat(dfd, "src",
+				O_RDONLY | O_CLOEXEC), out, NULL), -EBADF);
+		ck_assert(holds("dst", 500, 2));
+		close(out);
+		sc_copy_report_free(rep);
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+	}
+
+	/* a source not open for reading: O_PATH, O_WRONLY, a pipe's write
+	 * end (with SC_FILE_SOURCE_ANY, which reads pipes) */
+	ck_assert_int_eq(pipe2(pp, O_CLOEXEC), 0);
+	for (int i = 0; i < 3; i++) {
+		struct sc_copy_ctx *x = NULL;
+		struct sc_copier *c = copier(0, &x);
+		struct sc_copy_args a = args_of(NULL, "dst", SC_FILE_SOURCE_ANY);
+		int in = i == 2 ? pp[1] : openat(dfd, "src", (i ? O_WRONLY : O_PATH) |
+							O_CLOEXEC);
+
+		make_file("dst", 500, 2);
+		a.src_fd = in;
+		ck_assert_msg(sc_copy_ctx_copy(x, &a, NULL) == -EBADF,
+			      "source %d", i);
+		ck_assert_msg(holds("dst", 500, 2), "source %d: touched", i);
+		ck_assert_int_eq(sc_copy_ctx_explain(x, &a, NULL), -EBADF);
+		a.dst_name = "new";
+		ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), -EBADF);
+		ck_assert_int_lt(faccessat(dfd, "new", F_OK, 0), 0);
+		if (i < 2)
+			close(in);
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+	}
+	close(pp[0]);
+	close(pp[1]);
+}
+END_TEST
+
+/* sc_copier_copy_fd documents -ECANCELED from "sc_copy_ctx_cancel on
+ * sc_copier_ctx(C)", and sc_copy_ctx_cancel may be called from any
+ * thread: another thread's sc_copier_ctx(C) during the copy returns at
+ * once and its cancel stops that copy (round 3: sc_copier_ctx waited for
+ * the copy's lock, so the copy ran to its end and returned 0, and the
+ * sticky cancel failed the next copy instead). */
+struct slow {
+	atomic_int started;
+	atomic_int steps;
+};
+
+static int slow_progress(void *arg, uint64_t done, enum sc_road road)
+{
+	struct slow *s = arg;
+
+	(void)done;
+	(void)road;
+	atomic_store(&s->started, 1);
+	atomic_fetch_add(&s->steps, 1);
+	usleep(20000);
+	return 0;
+}
+
+struct canceller {
+	struct sc_copier *c;
+	struct slow *s;
+	double waited;
+};
+
+static double now_s(void);
+
+static void *cancel_copier(void *arg)
+{
+	struct canceller *k = arg;
+	double t0;
+
+	while (!atomic_load(&k->s->started))
+		usleep(1000);
+	t0 = now_s();
+	sc_copy_ctx_cancel(sc_copier_ctx(k->c));
+	k->waited = now_s() - t0;
+	return NULL;
+}
+
+START_TEST(copier_ctx_cancels_a_running_copy_fd)
+{
+	struct sc_copier *c = copier(0, NULL);
+	struct slow s = { 0 };
+	struct canceller k = { .c = c, .s = &s };
+	pthread_t t;
+	int in, out, e;
+
+	make_file("src", 16 << 20, 4);
+	make_file("dst", 500, 2);
+	ck_assert_int_eq(sc_copier_set_roads(c, SC_ROAD_BIT(SC_ROAD_RW),
+					     true), 0);
+	sc_copy_ctx_set_progress(sc_copier_ctx(c), slow_progress, &s);
+	in = openat(dfd, "src", O_RDONLY | O_CLOEXEC);
+	out = openat(dfd, "dst", O_RDWR | O_CLOEXEC);
+	ck_assert_int_eq(pthread_create(&t, NULL, cancel_copier, &k), 0);
+	e = sc_copier_copy_fd(c, in, out, NULL);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_msg(e == -ECANCELED, "copy_fd %d after %d steps", e,
+		      atomic_load(&s.steps));
+	ck_assert_msg(k.waited < 0.5, "sc_copier_ctx waited %.2fs",
+		      k.waited);
+	ck_assert_int_eq(stat_of("dst").st_size, 0);
+	/* sticky, as documented, until reset */
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, NULL), -ECANCELED);
+	sc_copy_ctx_reset_cancel(sc_copier_ctx(c));
+	sc_copy_ctx_set_progress(sc_copier_ctx(c), NULL, NULL);
+	ck_assert_int_eq(sc_copier_copy_fd(c, in, out, NULL), 0);
+	ck_assert(holds("dst", 16 << 20, 4));
+	close(in);
+	close(out);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* sc_made_check's MODE is "the type and the permission bits it asked
+ * for" of mkdirat(2), mknodat(2), mkfifoat(3) or symlinkat(2); a MODE
+ * that is no such thing -- no type, a type that is none (S_IFMT itself),
+ * bits above the permission bits -- is a bad argument, -EINVAL, not an
+ * object that is not the one made (round 3: -ESTALE, or 0). */
+START_TEST(made_check_refuses_a_mode_that_is_none)
+{
+	static const mode_t bad[] = {
+		0644, S_IFMT | 0644, S_IFREG | 0644 | 010000000,
+		S_IFREG | S_IFDIR | 0644 | 0100000000,
+	};
+	int fd;
+
+	make_file("m", 10, 1);
+	ck_assert_int_eq(fchmodat(dfd, "m", 0644, 0), 0);
+	fd = openat(dfd, "m", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sc_made_check(fd, S_IFREG | 0644, NULL), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(sc_made_check(fd, bad[i], NULL) == -EINVAL,
+			      "mode %o: %d", (unsigned)bad[i],
+			      sc_made_check(fd, bad[i], NULL));
+	ck_assert_int_eq(sc_made_check(-1, S_IFREG | 0644, NULL), -EINVAL);
+	close(fd);
+}
+END_TEST
+
+/* sc_copier_copy_path copies "atomically ... renamed over DST when
+ * complete; on any failure DST is as it was": a DST that is no regular
+ * file -- a FIFO, a device, a socket, or a symlink to one -- cannot be
+ * replaced so, and is refused with -EINVAL, as such a SRC is, and left
+ * as it is (round 3: a FIFO with no reader blocked the call in open(2)
+ * for ever; a device node was written into, not replaced, and 0
+ * returned). */
+START_TEST(copy_path_refuses_a_destination_that_is_no_file)
+{
+	static const char *const dsts[] = { "fifo", "lfifo", "null", "lnull" };
+	struct sc_copier *c = copier(0, NULL);
+	bool have_dev;
+
+	make_file("src", 5000, 3);
+	ck_assert_int_eq(mkfifoat(dfd, "fifo", 0644), 0);
+	ck_assert_int_eq(symlinkat("fifo", dfd, "lfifo"), 0);
+	/* a node of our own, never the machine's /dev/null */
+	have_dev = mknodat(dfd, "null", S_IFCHR | 0644, makedev(1, 3)) == 0;
+	ck_assert_int_eq(symlinkat("null", dfd, "lnull"), 0);
+	for (size_t i = 0; i < sizeof(dsts) / sizeof(dsts[0]); i++) {
+		double t0 = now_s();
+		struct stat st;
+
+		if (!have_dev && i >= 2) {
+			fprintf(stderr, "SKIP %s: cannot mknod\n", dsts[i]);
+			continue;
+		}
+		ck_assert_msg(sc_copier_copy_path(c, path("src"),
+						  path(dsts[i]), NULL) ==
+			      -EINVAL, "%s", dsts[i]);
+		ck_assert_double_lt(now_s() - t0, 1.0);
+		ck_assert_int_eq(fstatat(dfd, dsts[i], &st, 0), 0);
+		ck_assert(i < 2 ? S_ISFIFO(st.st_mode) : S_ISCHR(st.st_mode));
+	}
+	sc_copier_free(c);
+}
+END_TEST
+
+/* sc_copier_copy_fd copies "all of IN (open for reading)", and a stream
+ * is read as a stream: a socket's descriptor as well as a pipe's (only a
+ * socket by name cannot be opened, -ENXIO, as open(2) says).  Round 3:
+ * copy_fd and sc_copy_ctx_copy with SC_FILE_SOURCE_ANY refused a
+ * connected socket with -ENXIO, and sc_copier_explain_fd and
+ * sc_copy_ctx_explain said 0. */
+START_TEST(socket_descriptor_source_is_read_as_a_stream)
+{
+	static const char msg[] = "bytes through a socket\n";
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(0, &x);
+	struct sc_copy_report *rep = NULL;
+	int sv[2], out;
+
+	ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+	for (int i = 0; i < 2; i++) {
+		struct sc_copy_args a = args_of(NULL, "dst",
+						SC_FILE_SOURCE_ANY);
+
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC,
+					    0, sv), 0);
+		ck_assert_int_eq(write(sv[1], msg, sizeof(msg) - 1),
+				 (ssize_t)sizeof(msg) - 1);
+		ck_assert_int_eq(shutdown(sv[1], SHUT_WR), 0);
+		make_file("dst", 500, 2);
+		if (i == 0) {
+			out = openat(dfd, "dst", O_RDWR | O_CLOEXEC);
+			ck_assert_int_eq(sc_copier_explain_fd(c, sv[0], out,
+							      rep), 0);
+			ck_assert_msg(sc_copier_copy_fd(c, sv[0], out, rep) == 0,
+				      "copy_fd %d", sc_copy_report_error(rep));
+			close(out);
+		} else {
+			a.src_fd = sv[0];
+			ck_assert_int_eq(sc_copy_ctx_explain(x, &a, rep), 0);
+			ck_assert_msg(sc_copy_ctx_copy(x, &a, rep) == 0,
+				      "copy %d", sc_copy_report_error(rep));
+		}
+		ck_assert_int_eq(stat_of("dst").st_size, sizeof(msg) - 1);
+		close(sv[0]);
+		close(sv[1]);
+	}
+	sc_copy_report_free(rep);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* sc_copy_ctx_meta of a file onto itself -- its name or a descriptor
+ * as both ends, with any SC_MADE_* bits -- is refused with -EINVAL and
+ * nothing is set, as sc_copy_ctx_copy refuses a file copied onto itself
+ * (round 3: with SC_MADE_OLD, the "old mode" was narrowed before the
+ * chown, then the source -- the same, narrowed file -- was the model:
+ * a 0640 file came out 0600, its ACL's mask emptied, and 0 returned). */
+START_TEST(meta_onto_itself_is_refused)
+{
+	static const unsigned made[] = {
+		0, SC_MADE_OLD,
+		SC_MADE_CREATED | SC_MADE_MODE_KNOWN | SC_MADE_RESTORE,
+		SC_MADE_PARENT,
+	};
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(SC_COPY_KEEP_MODE | SC_COPY_KEEP_OWNER |
+				     SC_COPY_KEEP_TIMES | SC_COPY_KEEP_XATTR,
+				     &x);
+
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		for (int byfd = 0; byfd < 2; byfd++) {
+			struct sc_meta_args m;
+			struct stat st, now;
+			int fd;
+
+			make_file("m", 10, 1);
+			ck_assert_int_eq(fchmodat(dfd, "m", 0640, 0), 0);
+			st = stat_of("m");
+			fd = openat(dfd, "m", O_RDONLY | O_CLOEXEC);
+			ck_assert_int_ge(fd, 0);
+			m = (struct sc_meta_args){
+				.size = sizeof(m),
+				.src_fd = byfd ? fd : -1, .src_dirfd = dfd,
+				.src_name = "m",
+				.dst_fd = byfd ? fd : -1, .dst_dirfd = dfd,
+				.dst_name = "m",
+				.src_st = &st, .made = made[i],
+				.made_mode = 0600, .omitted = 077,
+				.old_mode = st.st_mode,
+			};
+			ck_assert_msg(sc_copy_ctx_meta(x, &m, NULL) == -EINVAL,
+				      "made %#x byfd %d", made[i], byfd);
+			now = stat_of("m");
+			ck_assert_uint_eq(now.st_mode, st.st_mode);
+			ck_assert_int_eq(now.st_ctim.tv_nsec, st.st_ctim.tv_nsec);
+			ck_assert_int_eq(now.st_ctim.tv_sec, st.st_ctim.tv_sec);
+			close(fd);
+		}
+	}
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* sc_copy_ctx_set_fd_short's FN "is called when opening a file fails
+ * with EMFILE or ENFILE": the temporary of SC_COPY_ATOMIC, and the source
+ * and directory sc_copier_copy_path opens, are such files (round 3: their
+ * opens failed with -EMFILE without asking FN, which had descriptors to
+ * give back). */
+struct spares {
+	int fd[16];
+	int n, calls;
+};
+
+static bool give_back(void *arg, int err, unsigned *tries)
+{
+	struct spares *s = arg;
+
+	ck_assert(err == EMFILE || err == ENFILE);
+	(*tries)++;
+	s->calls++;
+	if (s->n == 0)
+		return false;
+	close(s->fd[--s->n]);
+	return true;
+}
+
+START_TEST(fd_short_is_asked_for_the_atomic_temporary)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(SC_COPY_ATOMIC, &x);
+	struct sc_copy_args a = args_of("src", "dst", 0);
+	struct spares s = { .n = 0 };
+	struct rlimit rl = { 64, 64 }, old;
+	int fd, e, filler[64], n = 0;
+
+	make_file("src", 100000, 6);
+	make_file("dst", 500, 2);
+	/* warm: what the first copy loads or makes once is there */
+	ck_assert_int_eq(sc_copy_ctx_copy(x, &a, NULL), 0);
+	make_file("dst", 500, 2);
+	sc_copy_ctx_set_fd_short(x, give_back, &s);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	rl.rlim_max = old.rlim_max;	/* the soft limit alone: it goes back */
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {	/* valgrind keeps some */
+		fprintf(stderr, "SKIP fd_short: cannot lower RLIMIT_NOFILE\n");
+		sc_copy_ctx_free(x);
+		sc_copier_free(c);
+		return;
+	}
+	while (n < 64 && (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (s.n < 8)
+			s.fd[s.n++] = fd;
+		else
+			filler[n++] = fd;
+	}
+	e = sc_copy_ctx_copy(x, &a, NULL);
+	while (n > 0)	/* the filler, for the checks */
+		close(filler[--n]);
+	ck_assert_msg(e == 0, "copy %d after %d calls", e, s.calls);
+	ck_assert_int_ge(s.calls, 2);	/* the source, the temporary */
+	ck_assert(holds("dst", 100000, 6));
+
+	/* sc_copier_copy_path, through the copier's own context: its
+	 * source, the destination's directory, the temporary */
+	make_file("dst", 500, 2);
+	s = (struct spares){ .n = 0 };
+	sc_copy_ctx_set_fd_short(sc_copier_ctx(c), give_back, &s);
+	while (n < 64 && (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (s.n < 8)
+			s.fd[s.n++] = fd;
+		else
+			filler[n++] = fd;
+	}
+	e = sc_copier_copy_path(c, path("src"), path("dst"), NULL);
+	while (n > 0)
+		close(filler[--n]);
+	ck_assert_msg(e == 0, "copy_path %d after %d calls", e, s.calls);
+	ck_assert_int_ge(s.calls, 3);
+	ck_assert(holds("dst", 100000, 6));
+	while (s.n > 0)
+		close(s.fd[--s.n]);
+	/* as it was (CK_FORK=no runs the next test in this process) */
+	rl.rlim_cur = old.rlim_cur;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
+/* SC_COPY_IF_CHANGED with a destination descriptor: "a destination that
+ * holds the source's bytes only gets its metadata" -- and the caller's
+ * descriptor gets bytes only, so nothing: the call returns 0 with
+ * SC_REPORT_UNCHANGED and writes nothing, with or without DST_ST; one
+ * that differs is copied; SC_FILE_COMPARE_ONLY compares.  The comparison
+ * reads the descriptor: one not open for reading is -EBADF at once.
+ * Round 3: without DST_ST every byte was written again; with it the
+ * metadata was set by a name there is none of, and the copy of an equal
+ * file failed with -ESTALE (SC_EV_REPLACED). */
+START_TEST(if_changed_into_a_descriptor)
+{
+	struct sc_copy_ctx *x = NULL;
+	struct sc_copier *c = copier(SC_COPY_IF_CHANGED | SC_COPY_KEEP_MODE |
+				     SC_COPY_KEEP_TIMES, &x);
+	struct sc_copy_report *rep = NULL;
+
+	ck_assert_int_eq(sc_copy_report_new(&rep), 0);
+	make_file("src", 100000, 8);
+	for (int withst = 0; withst < 2; withst++) {
+		for (int compare_only = 0; compare_only < 2; compare_only++) {
+			struct sc_copy_args a = args_of("src", NULL,
+				compare_only ? SC_FILE_COMPARE_ONLY : 0);
+			struct stat st, before;
+			int out;
+
+			make_file("dst", 100000, 8);
+			out = openat(dfd, "dst", O_RDWR | O_CLOEXEC);
+			ck_assert_int_ge(out, 0);
+			ck_assert_int_eq(fstat(out, &st), 0);
+			a.dst_fd = out;
+			a.dst_st = withst ? &st : NULL;
+			before = stat_of("dst");
+			usleep(10000);
+			ck_assert_msg(sc_copy_ctx_copy(x, &a, rep) == 0,
+				      "withst %d compare_only %d: %d", withst,
+				      compare_only, sc_copy_report_error(rep));
+			ck_assert(sc_copy_report_flags(rep) &
+				  SC_REPORT_UNCHANGED);
+			ck_assert_int_eq(sc_copy_report_attempts(rep), 0);
+			ck_assert_int_eq(stat_of("dst").st_mtim.tv_nsec,
+					 before.st_mtim.tv_nsec);
+			/* a destination that differs is copied (or, compare
+			 * only, left) */
+			make_file("dst", 100000, 9);
+			ck_assert_int_eq(fstat(out, &st), 0);
+			ck_assert_int_eq(sc_copy_ctx_copy(x, &a, rep), 0);
+			ck_assert(!(sc_copy_report_flags(rep) &
+				    SC_REPORT_UNCHANGED));
+			ck_assert(holds("dst", 100000, compare_only ? 9 : 8));
+			close(out);
+			/* not readable: the comparison cannot be made */
+			out = openat(dfd, "dst", O_WRONLY | O_CLOEXEC);
+			a.dst_fd = out;
+			ck_assert_int_eq(fstat(out, &st), 0);
+			ck_assert_int_eq(sc_copy_ctx_copy(x, &a, rep), -EBADF);
+			ck_assert_int_eq(sc_copy_ctx_explain(x, &a, rep),
+					 -EBADF);
+			ck_assert(holds("dst", 100000, compare_only ? 9 : 8));
+			close(out);
+		}
+	}
+	sc_copy_report_free(rep);
+	sc_copy_ctx_free(x);
+	sc_copier_free(c);
+}
+END_TEST
+
 static Suite *word_suite(void)
 {
 	Suite *s = suite_create("word");
@@ -1141,6 +1628,13 @@ static Suite *word_suite(void)
 	tcase_add_test(tc, fatal_events_carry_the_error);
 	tcase_add_test(tc, verify_fd_says_where_a_longer_copy_differs);
 	tcase_add_test(tc, verify_fd_reads_generated_files_to_their_end);
+	tcase_add_test(tc, given_descriptors_are_checked_before_anything);
+	tcase_add_test(tc, copier_ctx_cancels_a_running_copy_fd);
+	tcase_add_test(tc, made_check_refuses_a_mode_that_is_none);
+	tcase_add_test(tc, socket_descriptor_source_is_read_as_a_stream);
+	tcase_add_test(tc, meta_onto_itself_is_refused);
+	tcase_add_test(tc, fd_short_is_asked_for_the_atomic_temporary);
+	tcase_add_test(tc, if_changed_into_a_descriptor);
 	suite_add_tcase(s, tc);
 
 	/* a call that waits in open(2) on a FIFO fails by this timeout */
@@ -1148,6 +1642,7 @@ static Suite *word_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 5);
 	tcase_add_test(tc, fifo_source_is_einval_at_once);
+	tcase_add_test(tc, copy_path_refuses_a_destination_that_is_no_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
