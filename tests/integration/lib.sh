@@ -146,6 +146,15 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/smartcp-$TEST_NAME.XXXXXX") ||
 	{ echo "FAIL: $TEST_NAME: cannot make a scratch directory" >&2; exit 1; }
 : >"$T/.undo"
 
+# The machine's own device nodes are never a test's destination: a test
+# that copies onto one as root (-a, -b, --remove-destination) changes
+# them for everything else on the machine.  Their mode, owner and type
+# are read now and again in the trap; a change fails the test that saw
+# it (it, or one running beside it, did it).
+_DEV_NODES="/dev/null /dev/zero /dev/full /dev/random /dev/urandom"
+_dev_state() { stat -c '%n %F %a %u %g %t:%T' $_DEV_NODES 2>/dev/null; }
+_DEV_STATE=$(_dev_state)
+
 _umount() {
 	local d=$1
 	for _ in 1 2 3; do
@@ -173,6 +182,11 @@ _cleanup() {
 			sh) sh -c "$arg" ;;
 			esac
 		done
+	fi
+	if [ "$(_dev_state)" != "$_DEV_STATE" ]; then
+		echo "FAIL: $TEST_NAME: the machine's device nodes changed while it ran (it, or a test beside it, wrote to one):" >&2
+		diff <(echo "$_DEV_STATE") <(_dev_state) >&2
+		rc=1
 	fi
 	# Never delete through a mount point that is somehow still there.
 	if grep -qF " $T/" /proc/self/mounts; then

@@ -75,11 +75,15 @@ state() {
 }
 
 # run PROG ARGS...: exit status, messages without the program's name,
-# and the state after.
+# and the state after.  Descriptors 3 to 9 are closed first, so that
+# /proc/self/fd/N is the program's own, never one the test inherited (the
+# runner's log, or the machine's /dev/null, which -a gave the source's
+# owner and mode).
 run() {
 	local prog=$1 rc=0
 	shift
-	(cd "$T" && eval "\"\$prog\" $*") >"$OUT" 2>"$ERR" || rc=$?
+	(cd "$T" && eval "\"\$prog\" $*") >"$OUT" 2>"$ERR" \
+		3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- || rc=$?
 	echo "exit $rc"
 	sed "s|^$prog: |PROG: |" "$ERR"
 	state
