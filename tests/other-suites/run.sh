@@ -7,7 +7,7 @@
 #
 #   bash tests/other-suites/run.sh [--smartcp PATH] [--gnu PATH]
 #        [--src DIR] [--freebsd FILE] [--only LIST] [--work DIR]
-#        [--details FILE]
+#        [--details FILE] [--fetch-only]
 #
 #   --smartcp PATH  the smartcp to test (default: _build/src/smartcp or
 #                   src/smartcp of this checkout)
@@ -23,6 +23,7 @@
 #                   new folder under /var/tmp, removed when no case differs)
 #   --details FILE  write every difference there, as unified diffs of the
 #                   two records (- GNU cp, + smartcp)
+#   --fetch-only    fetch the sources the suites need, run nothing
 #
 # The suites (see README): BusyBox's testsuite/cp.tests and testsuite/cp/,
 # toybox's tests/cp.test (both from Debian's source packages, fetched with
@@ -52,7 +53,7 @@ die() {
 }
 
 smartcp='' gnu=/bin/cp src=/var/tmp/smartcp-other-suites freebsd='' only=''
-work='' details=''
+work='' details='' fetch_only=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smartcp | --gnu | --src | --freebsd | --only | --work | --details)
@@ -71,6 +72,7 @@ while [ $# -gt 0 ]; do
 		printf -v "$opt" '%s' "${1#*=}"
 		shift
 		;;
+	--fetch-only) fetch_only=yes; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument: $1 (see --help)" ;;
 	esac
@@ -91,10 +93,13 @@ if [ -z "$smartcp" ]; then
 		[ -x "$c" ] && { smartcp=$c; break; }
 	done
 fi
-[ -n "$smartcp" ] && [ -x "$smartcp" ] || die "smartcp not found (build it, or pass --smartcp PATH)"
-smartcp=$(cd "$(dirname "$smartcp")" && pwd)/$(basename "$smartcp")
-"$gnu" --version 2>/dev/null | grep -q 'GNU coreutils' || die "$gnu is not GNU cp"
-gnu=$(command -v "$gnu")
+if [ $fetch_only = no ]; then
+	[ -n "$smartcp" ] && [ -x "$smartcp" ] ||
+		die "smartcp not found (build it, or pass --smartcp PATH)"
+	smartcp=$(cd "$(dirname "$smartcp")" && pwd)/$(basename "$smartcp")
+	"$gnu" --version 2>/dev/null | grep -q 'GNU coreutils' || die "$gnu is not GNU cp"
+	gnu=$(command -v "$gnu")
+fi
 [ -n "$freebsd" ] || [ ! -f "$src/freebsd/cp_test.sh" ] || freebsd=$src/freebsd/cp_test.sh
 
 # Some cases run as uid 65534 (toybox's cases that root would pass anyway,
@@ -152,6 +157,7 @@ for s in $suites; do
 	toybox) fetch toybox ;;
 	esac
 done
+[ $fetch_only = no ] || exit 0
 bb_dir=$(ls -d "$src"/busybox/busybox-*/ 2>/dev/null | head -n 1)
 toy_dir=$(ls -d "$src"/toybox/toybox-*/ 2>/dev/null | head -n 1)
 

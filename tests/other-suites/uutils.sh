@@ -238,4 +238,94 @@ uutils_cases() {
 	u non-utf8-dest		0 'cp hello_world.txt "$(printf "\377\377dest")"'
 	u non-utf8-target	0 'mkdir "$(printf "\377\377dest")"; cp -t "$(printf "\377\377dest")" hello_world.txt'
 	u one-file-system	0 'cp -rx hello_dir_with_file new'
+	# the same file reached by two names (their same_file tests)
+	local o fl='echo abcd >foo; ln -s foo symlink;'
+	for o in -d -f -df; do u "same-file-to-symlink$o" 1 "$fl cp $o foo symlink"; done
+	u same-file-to-symlink--rem 0 "$fl cp --rem foo symlink"
+	for o in -b -bd -bf -bdf; do u "same-file-to-symlink$o" 0 "$fl cp $o foo symlink"; done
+	for o in -l -dl; do u "same-file-to-symlink$o" 1 "$fl cp $o foo symlink"; done
+	for o in -fl -dfl -bl -bdl -bfl -bdfl; do u "same-file-to-symlink$o" 0 "$fl cp $o foo symlink"; done
+	u same-file-to-symlink-s 1 "$fl cp -s foo symlink"
+	u same-file-to-symlink-sf 0 "$fl cp -sf foo symlink"
+	for o in -d -f -df --rem -b -bf -s -sf; do u "same-symlink-to-file$o" 1 "$fl cp $o symlink foo"; done
+	for o in -bd -bdf -l -dl -fl -bl -bfl; do u "same-symlink-to-file$o" 0 "$fl cp $o symlink foo"; done
+	for o in -d -f -df --rem -b -bd -s -sf; do u "same-file-to-itself$o" 1 "echo abcd >foo; cp $o foo foo"; done
+	for o in -bf -bdf -l -dl -fl -dfl -bl -bdl -bfl -bdfl; do u "same-file-to-itself$o" 0 "echo abcd >foo; cp $o foo foo"; done
+	local sl='echo abcd >foo; ln -s foo sl1; ln -s foo sl2;'
+	for o in -d -df --rem -b -bf -bd -bdf -fl -bl -bfl -sf; do u "same-symlinks$o" 0 "$sl cp $o sl1 sl2"; done
+	for o in -f -l -s; do u "same-symlinks$o" 1 "$sl cp $o sl1 sl2"; done
+	u same-symlink-itself-P 1 "$fl cp -P symlink symlink"
+	u same-dangling-itself-P 1 'ln -s nonexistent_file symlink; cp -P symlink symlink'
+	local hl='echo abcd >foo; ln foo hardlink;'
+	for o in -d -f -df -s -sf; do u "same-file-to-hardlink$o" 1 "$hl cp $o foo hardlink"; done
+	for o in --rem -b -bd -bf -bdf -l -dl -fl -dfl -bl -bdl -bfl -bdfl; do u "same-file-to-hardlink$o" 0 "$hl cp $o foo hardlink"; done
+	local hs='echo abcd >foo; ln -s foo symlink; ln symlink hlsl;'
+	for o in '' -f -l -s; do u "same-hardlinked-symlink${o:--}" 1 "$hs cp $o hlsl symlink"; done
+	for o in -d -df --rem -b -bf -bd -bdf -dl -dfl -fl -bl -bfl -bdl -bdfl -sf; do u "same-hardlinked-symlink$o" 0 "$hs cp $o hlsl symlink"; done
+	u same-hardlinked-symlinks-P 0 'echo abcd >foo; ln -s foo symlink; ln symlink h1; ln symlink h2; cp -P h1 h2'
+	# --link and symbolic links as sources (their link_deref tests)
+	local src r
+	for src in file_link dir_link dang_link; do
+		for r in '' -R; do
+			u "link-P-$src$r" 0 "touch file; mkdir dir; ln -s file file_link; ln -s dir dir_link; ln -s nowhere dang_link; cp --link -P $src dst $r"
+		done
+	done
+	for o in '' -L -H; do
+		for r in '' -R; do
+			u "link-dangling$o$r" 1 "ln -s nowhere dang_link; cp --link dang_link dst $r $o"
+		done
+		u "link-dir-link$o" 1 "mkdir dir; ln -s dir dir_link; cp --link dir_link dst $o"
+		u "link-R-dir-link$o" 0 "mkdir dir; ln -s dir dir_link; cp --link -R dir_link dst $o"
+		u "link-R-file-link$o" 0 "touch file; ln -s file file_link; cp --link -R file_link dst $o && test file -ef dst"
+	done
+	# option order and overriding
+	for o in -d -a; do u "no-preserve-all$o" 0 "touch file; ln -s file symlink; cp $o --no-preserve=all symlink dest && test -L dest"; done
+	local i=0
+	for o in '-r --preserve=mode,link,timestamp --no-preserve=link' \
+		'-r --preserve=mode --preserve=link --preserve=timestamp --no-preserve=link' \
+		'-r --preserve=mode,link --no-preserve=link --preserve=timestamp' \
+		'-a --no-preserve=link' '-r --preserve --no-preserve=link'; do
+		i=$((i + 1))
+		u "preserve-overriding-$i" 0 "mkdir folder; touch folder/file1; chmod 775 folder/file1; ln folder/file1 folder/file2; cp $o folder dest && test ! dest/file1 -ef dest/file2"
+	done
+	for o in -HP -PH -Ha -aH -Hd -dH -La -aL -Ld -dL; do u "deref-order$o" 0 "touch file.txt; ln -s file.txt symlink; cp $o symlink dest"; done
+	# more from their later tests
+	u preserve-through-symlink 0 'touch a; chmod 700 a; ln -s a symlink; mkdir dest; cp --preserve symlink dest'
+	u parents-a-symlink-file 0 'mkdir a; touch a/file; chmod 700 a; ln -s a symlink; mkdir dest; cp --parents -a symlink/file dest'
+	u parents-a-symlink-dir	0 'mkdir -p a/b; ln -s a symlink; mkdir dest; cp --parents -a symlink/b dest'
+	u parents-absolute	0 'mkdir -p a/b dest; touch a/b/f; cp --parents "$PWD/a/b/f" dest'
+	u symlink-overwrite	1 'mkdir a b c; echo hello >t; ln -s ../t a/1; ln -s ../t b/1; cp --no-dereference a/1 b/1 c'
+	u s-overwrite		1 'mkdir a b; echo hello >a/t; echo hello >b/t; cp -s a/t b/t .'
+	u b-rem-dest-symlink	0 'echo xyz >file; mkdir inner_dir; echo abc >inner_dir/inner_file; ln -s inner_file inner_dir/sl; cp -b --rem file inner_dir/sl'
+	u no-operand		1 'cp'
+	u stdin-source		0 'echo "Hello, World!" | cp /dev/fd/0 target'
+	u stdin-shorter		0 'touch target; echo longer content >x; cp /dev/fd/0 target <x; printf short | cp /dev/fd/0 target'
+	u stdin-through-link	0 'touch target; ln -s target link; chmod 777 target; echo hi | cp /dev/fd/0 link'
+	u a-dir-modes		0 'mkdir t; for d in a b c; do mkdir t/$d; chmod 755 t/$d; echo x >t/$d/f; done; cp -a t t2'
+	u dot-to-existing	0 'mkdir -p s/sub d; touch s/f1 s/sub/f3; cd s && cp -r . ../d'
+	u dot-to-new		0 'mkdir -p s/sub; touch s/f1 s/sub/f3; cd s && cp -r . ../n'
+	u dot-verbose		0 'mkdir s d; touch s/f1 s/f2; cd s && cp -rv . ../d'
+	u dot-p			0 'mkdir s d; touch s/f1 s/f2; chmod 755 s/f2; cd s && cp -rp . ../d'
+	u dot-to-itself		1 'mkdir s; touch s/f1; cd s && cp -r . .'
+	u dot-symlinks		0 'mkdir -p s/sub d; touch s/f1 s/sub/f2; ln -s f1 s/l1; ln -s ../f1 s/sub/l2; cd s && cp -r . ../d'
+	u parents-P-dir-link	0 'mkdir directory; ln -s directory symlink-to-directory; cp --parents --no-dereference symlink-to-directory x; mkdir x; cp --parents --no-dereference symlink-to-directory x'
+	u rP-dir-link		0 'mkdir source_dir; touch source_dir/file.txt; ln -s source_dir symlink_to_dir; cp -r --no-dereference symlink_to_dir dest && test -L dest'
+	u r-backslash-name	0 'mkdir a; touch "a/foo\\"; cp -r a b'
+	u rT-repeated		0 'mkdir -p a/b/c/d; touch a/b/c/d/f1; cp -rT a e && touch e/f2 && cp -rT a/ e/ && touch e/f3 && cp -rvT a/b/c e/ && cp -rvT a/b/ e/b/c/d/ && cp -rT a/b/c .'
+	u rv			0 'mkdir source_dir; touch source_dir/file; cp source_dir target_dir -r --verbose'
+	u rv-symlink		0 'mkdir source_dir; touch file; ln -s file source_dir/symlink; cp source_dir target_dir -r --verbose'
+	u rvT-symlink-exists	0 'mkdir source_dir target_dir; touch file; ln -s file source_dir/symlink; ln -s file target_dir/symlink; cp source_dir target_dir -r --verbose -T'
+	u rL-circular		1 'mkdir source_dir; ln -s source_dir/a source_dir/b; ln -s source_dir/b source_dir/a; cp source_dir target_dir -rL'
+	u existing-keeps-mode	0 'touch src dst; chmod 444 src; cp src dst'
+	u r-existing-dir-mode	0 'umask 022; mkdir -p -m 775 src/dir; mkdir -p -m 700 dst/dir; cp -r src/. dst/'
+	u no-preserve-mode-r	0 'mkdir d2; chmod 705 d2; cp --no-preserve=mode -r d2 d3'
+	u r-555-tree		0 'mkdir -p a/b/c/d; touch a/b/c/d/foo.txt; chmod -R 555 a; cp -r a c'
+	u r-non-utf8-dot	0 'mkdir "$(printf "dir\200")" dir2; touch "$(printf "dir\200")/a"; cp -r "$(printf "dir\200")/." dir2'
+	u attr-only-a-rem-symlink 0 'echo 1 >file1; echo 2 >file2; ln -s file1 sym1; cp -a --remove-destination --attributes-only sym1 file2'
+	u attr-only-P-symlink	1 'echo 1 >file1; echo 2 >file2; ln -s file1 sym1; cp --no-dereference --attributes-only sym1 file2'
+	u missing-dest-operand	1 'touch a; cp a'
+	u n-twice		0 'touch source.txt; cp --no-clobber source.txt dest.txt; echo x >>source.txt; cp --no-clobber source.txt dest.txt && test ! -s dest.txt'
+	u update-i-newer	0 'touch a b; cp -i -u a b </dev/null'
+	u dir-perm-dest-setgid	0 'umask 0; mkdir src dest; chmod 775 src; chmod 2775 dest; touch src/f; cp --preserve=mode -R --parents src dest'
+	u parents-2-dirs-v	0 'mkdir -p a/b d; touch a/b/c; ln -s b a/link; cp -v --parents a/link/c d'
 }
