@@ -170,6 +170,43 @@ bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
 	return dev == st->st_dev && ino == st->st_ino;
 }
 
+/* cp finds a directory that holds its own destination when its walk meets
+ * the copy it made.  Met right inside the source, by a source operand
+ * named through a symbolic link ("cp -RH l d", l -> d, or "l/"), the copy
+ * and the entry met are not one directory entry to cp, which compares
+ * their parents without following the last link: it says then that it
+ * will not make a hard link to the directory it made, DST.  Is that the
+ * case here?  SRC, SST: the source operand and what it leads to; DST is
+ * to be made, and w->anc holds the directories above it. */
+static _noinline_ bool met_through_link(const struct walk *w, const char *src,
+					const struct stat *sst)
+{
+	_cleanup_free_ char *s = NULL;
+	struct stat l;
+
+	if (w->n_anc == 0 || !same_dir(w->anc[0].dev, w->anc[0].ino, sst))
+		return false;
+	s = strdup(src);
+	if (!s)
+		return false;
+	sc_path_strip_slashes(s);
+	return lstat(s, &l) == 0 &&
+	       !(S_ISDIR(l.st_mode) && same_dir(l.st_dev, l.st_ino, sst));
+}
+
+/* cp's words for the copy of DST it would have met in DST: "will not
+ * create hard link 'DST/NAME' to directory 'DST'".  -errno (said). */
+static _noinline_ int refuse_as_link(struct walk *w, const char *dst)
+{
+	_cleanup_free_ char *base = sc_path_base(dst);
+	_cleanup_free_ char *met = base ? sc_path_join(dst, base) : NULL;
+
+	if (!met)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM, dst,
+				      NULL);
+	return sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_LINK, 0, met, dst);
+}
+
 /* A directory that must not be copied: one the walk is already inside
  * (a link that leads back, -L or -H), or one that holds its destination,
  * found by device and inode: an operand among the directories that hold
@@ -199,6 +236,9 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 		into = top = levels_with(w, sst, LEVEL_COPY | LEVEL_MADE);
 	if (!into)
 		return 0;
+	if (cmdline && !top && !dst_st &&
+	    w->run->o->deref != SC_DEREF_ALWAYS && met_through_link(w, src, sst))
+		return refuse_as_link(w, dst);
 	if (top && w->top_src) {
 		src = w->top_src;
 		dst = w->top_dst;

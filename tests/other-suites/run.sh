@@ -296,7 +296,7 @@ run_freebsd() {
 		if [ "$(bash -c "$load; atf_require_user $t" "$here")" = unprivileged ] &&
 			[ ${#NB[@]} -gt 0 ]; then
 			chown 65534:65534 "$d"
-			chmod 777 "$log"
+			chown -R 65534:65534 "$log"
 			pre=("${NB[@]}")
 		fi
 		(cd "$d" && PATH=$PATH_RUN SUITE_WORK=$d "${pre[@]}" bash -c \
@@ -334,7 +334,7 @@ done
 # ---- the comparison
 
 norm() {
-	sed -e "s#$W/bin-[go]/cp#cp#g" -e "s#$W/log-[go]/#LOG/#g" -e "s#$W/[go]/#WORK/#g"
+	sed -e "s#$W/bin-[go]/cp#cp#g" -e "s#$W/log-[go]\b#LOG#g" -e "s#$W/[go]\b#WORK#g"
 }
 
 # record LOGDIR NNN: the case's record, run folders replaced.

@@ -1,8 +1,8 @@
 # shellcheck shell=sh
-# BusyBox's new-style tests (testsuite/NAME.tests) source ./testing.sh and
-# call
+# BusyBox's new-style tests (testsuite/NAME.tests) source BusyBox's
+# harness from the folder they run in, and call
 #	testing NAME COMMAND EXPECTED INPUT STDIN
-# run.sh copies this file there as testing.sh.  A case passes, as in
+# run.sh puts this file there under the harness's name.  A case passes, as in
 # BusyBox, when what COMMAND prints on stdout (STDIN on its standard input,
 # INPUT in the file "input") is EXPECTED, both taken with printf's \
 # escapes.  Its stderr is kept beside; every cp call is noted (lib.sh).
