@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Enough of ATF's shell interface (atf-sh) to run FreeBSD's test of cp on
-# Linux, case by case, and record each case as lib.sh does:
+# Enough of ATF's shell interface (atf-sh) to run FreeBSD's and NetBSD's
+# tests of cp on Linux, case by case, and record each case as lib.sh does:
 #
 #	. lib.sh; . atf.sh; . THE-TEST; atf_init_test_cases
 #	atf_list			the cases, one a line
@@ -10,10 +10,11 @@
 # atf_check follows atf-check(1): -s exit:N|not-exit:N|ignore, -o and -e
 # empty|not-empty|ignore|inline:TEXT|file:F|match:RE|not-match:RE|save:F
 # (by default exit:0 and empty outputs); a failed check ends the case.
-# atf_skip ends it as skipped.  FreeBSD's stat(1) options the test uses are
-# mapped onto GNU stat: -f %z, %d, %i and %p, and -h, which lists a file's
-# holes (here: prints "0-0" when the file has fewer blocks than its size
-# needs, nothing else).  BSD file flags (%Sf) print nothing.
+# atf_skip ends it as skipped.  The BSD stat(1) options the tests use are
+# mapped onto GNU stat: -f with %z, %d, %i, %u, %g, %m, %p and %Lp, and -h,
+# which lists a file's holes (here: prints "0-0" when the file has fewer
+# blocks than its size needs, nothing else).  There are no BSD file
+# flags: %f is 0 and %Sf "-".
 
 atf_cases=()
 atf_user=''
@@ -103,22 +104,49 @@ atf_check() {
 	for o in "${errs[@]}"; do atf_stream stderr "$ATF_TMP/err" "$o"; done
 }
 
-# FreeBSD's stat(1), as far as the test uses it.
+# bsd_stat_format FMT: FMT of BSD stat(1) -f in GNU stat's words, for the
+# formats the tests use; fails on another.
+bsd_stat_format() {
+	local f=$1 out='' c
+	while [ -n "$f" ]; do
+		case $f in
+		%Lp*) out+=%a; f=${f#%Lp} ;;
+		%Sf*) out+=-; f=${f#%Sf} ;;
+		%*)
+			c=${f:1:1}
+			case $c in
+			z) out+=%s ;;
+			d | i | u | g) out+=%$c ;;
+			m) out+=%Y ;;
+			p) out+=%f@ ;;	# hexadecimal: made octal below
+			f) out+=0 ;;	# no BSD file flags here
+			*) return 1 ;;
+			esac
+			f=${f:2}
+			;;
+		*) out+=${f:0:1}; f=${f:1} ;;
+		esac
+	done
+	printf '%s' "$out"
+}
+
+# BSD's stat(1), as far as the tests use it: -f FORMAT, and -h, which
+# lists a file's holes.
 stat() {
-	local fmt f b bs sz
+	local fmt gfmt out b bs sz
 	case $1 in
 	-f*)
 		fmt=${1#-f}
 		shift
 		[ -n "$fmt" ] || { fmt=$1; shift; }
-		f=$1
+		gfmt=$(bsd_stat_format "$fmt") ||
+			{ echo "stat: format $fmt not mapped" >&2; return 2; }
+		out=$(command stat -c "$gfmt" -- "$1") || return 1
+		# %p, first in every format the tests use: the mode in octal
 		case $fmt in
-		%z) command stat -c %s -- "$f" ;;
-		%d,%i) command stat -c %d,%i -- "$f" ;;
-		%p) printf '%o\n' "0x$(command stat -c %f -- "$f")" ;;
-		%Sf) echo ;;
-		*) echo "stat: format $fmt not mapped" >&2; return 2 ;;
+		%p*) out=$(printf '%o' "0x${out%%@*}")${out#*@} ;;
 		esac
+		printf '%s\n' "$out"
 		;;
 	-h)
 		read -r b bs sz < <(command stat -c '%b %B %s' -- "$2") || return 1

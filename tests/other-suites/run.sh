@@ -6,7 +6,8 @@
 # with apt-get and runs some cases as another user; see README here).
 #
 #   bash tests/other-suites/run.sh [--smartcp PATH] [--gnu PATH]
-#        [--src DIR] [--freebsd FILE] [--only LIST] [--work DIR]
+#        [--src DIR] [--freebsd FILE] [--netbsd FILE] [--only LIST]
+#        [--work DIR]
 #        [--details FILE] [--fetch-only]
 #
 #   --smartcp PATH  the smartcp to test (default: _build/src/smartcp or
@@ -17,8 +18,11 @@
 #   --freebsd FILE  FreeBSD's ATF test of cp (bin/cp/tests/ in FreeBSD's
 #                   tree): Debian has no package of it, so it is run only
 #                   when given (default: DIR/freebsd/cp_test.sh if there)
+#   --netbsd FILE   NetBSD's ATF test of cp (tests/bin/cp/ in NetBSD's tree),
+#                   the same way (default: DIR/netbsd/t_cp.sh if there)
 #   --only LIST     suites to run, comma separated, of: busybox,
-#                   busybox-old, toybox, freebsd, uutils (default: all)
+#                   busybox-old, toybox, freebsd, netbsd, uutils (default:
+#                   all)
 #   --work DIR      where the cases run and their records stay (default: a
 #                   new folder under /var/tmp, removed when no case differs)
 #   --details FILE  write every difference there, as unified diffs of the
@@ -28,15 +32,16 @@
 # The suites (see README): BusyBox's testsuite/cp.tests and testsuite/cp/,
 # toybox's tests/cp.test (both from Debian's source packages, fetched with
 # apt-get source through an apt configuration of its own, made from the
-# system's deb entries, in DIR/apt), FreeBSD's ATF test, and cases written
-# here from what uutils' tests of cp assert (uutils.sh).
+# system's deb entries, in DIR/apt), FreeBSD's and NetBSD's ATF tests, and
+# cases written here from what uutils' tests of cp assert (uutils.sh).
 #
 # Each case runs twice, in folders of the same path length, once per cp.
 # A case's record is the suite's verdict, what the case printed, every cp
 # call (arguments, exit status, stdout, stderr) and the files left; run
 # folder names are replaced before the records are compared.  The table:
-# suite, cases run, passed with GNU cp, passed with smartcp, cases whose
-# records differ; then each differing case.  Exit status 1 when a case
+# suite, cases run, cases the suite skipped, passed with GNU cp, passed
+# with smartcp, cases whose records differ; then each differing case, with
+# the parts of its record that differ (verdict, out, err, calls, files).  Exit status 1 when a case
 # differs, 2 when a suite could not run.
 
 set -u
@@ -52,11 +57,12 @@ die() {
 	exit 2
 }
 
-smartcp='' gnu=/bin/cp src=/var/tmp/smartcp-other-suites freebsd='' only=''
+smartcp='' gnu=/bin/cp src=/var/tmp/smartcp-other-suites freebsd='' netbsd=''
+only=''
 work='' details='' fetch_only=no
 while [ $# -gt 0 ]; do
 	case $1 in
-	--smartcp | --gnu | --src | --freebsd | --only | --work | --details)
+	--smartcp | --gnu | --src | --freebsd | --netbsd | --only | --work | --details)
 		[ $# -ge 2 ] || die "$1 needs an argument"
 		opt=${1#--}
 		printf -v "$opt" '%s' "$2"
@@ -66,7 +72,7 @@ while [ $# -gt 0 ]; do
 		opt=${1%%=*}
 		opt=${opt#--}
 		case $opt in
-		smartcp | gnu | src | freebsd | only | work | details) ;;
+		smartcp | gnu | src | freebsd | netbsd | only | work | details) ;;
 		*) die "unknown option: $1 (see --help)" ;;
 		esac
 		printf -v "$opt" '%s' "${1#*=}"
@@ -78,7 +84,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-all_suites="busybox busybox-old toybox freebsd uutils"
+all_suites="busybox busybox-old toybox freebsd netbsd uutils"
 suites=${only//,/ }
 suites=${suites:-$all_suites}
 for s in $suites; do
@@ -101,6 +107,7 @@ if [ $fetch_only = no ]; then
 	gnu=$(command -v "$gnu")
 fi
 [ -n "$freebsd" ] || [ ! -f "$src/freebsd/cp_test.sh" ] || freebsd=$src/freebsd/cp_test.sh
+[ -n "$netbsd" ] || [ ! -f "$src/netbsd/t_cp.sh" ] || netbsd=$src/netbsd/t_cp.sh
 
 # Some cases run as uid 65534 (toybox's cases that root would pass anyway,
 # FreeBSD's cases that require an unprivileged user): as root only.
@@ -225,6 +232,7 @@ if [ ${#NB[@]} -gt 0 ] && ! "${NB[@]}" "$W/bin-o/cp" --version >/dev/null 2>&1; 
 fi
 
 export SUITE_LIB=$here/lib.sh
+head -c 64 < <(yes 'the same bytes in both runs') >"$W/random"
 
 # ---- the suites: run_SUITE g|o, in $W/g|o/SUITE, records in $W/log-g|o/SUITE
 
@@ -273,7 +281,6 @@ run_busybox_old() {
 # 65534, since it skips three cases for root.
 run_toybox() {
 	prep toybox "$1"
-	head -c 64 < <(yes 'the same bytes in both runs') >"$W/random"
 	sed 's#if=/dev/urandom#if="$SUITE_RANDOM"#' "$toy_dir/tests/cp.test" >"$log/cp.test"
 	[ ${#NB[@]} -eq 0 ] || chown -R 65534:65534 "$run" "$log"
 	(cd "$run" && PATH=$PATH_RUN SUITE_RANDOM=$W/random "${NB[@]}" bash -c \
@@ -281,14 +288,15 @@ run_toybox() {
 		>"$log/suite.out" 2>&1
 }
 
-# FreeBSD's test, case by case in a folder of its own; the cases that
-# require an unprivileged user run as uid 65534 (as root).  Its process
-# number in one case's file name is made a constant, for the same reason.
-run_freebsd() {
+# An ATF test of a BSD, case by case in a folder of its own; the cases that
+# require an unprivileged user run as uid 65534 (as root).  The process
+# number in a file name of FreeBSD's is made a constant, so that the runs
+# compare.  run_atf SUITE FILE IMPL.
+run_atf() {
 	local t d pre
-	prep freebsd "$1"
-	sed 's/\$\$/4242/g' "$freebsd" >"$log/cp_test"
-	local load='. "$SUITE_LIB"; . "$0/atf.sh"; . "$SUITE_LOG/cp_test"; atf_init_test_cases'
+	prep "$1" "$3"
+	sed 's/\$\$/4242/g' "$2" >"$log/atf_test"
+	local load='. "$SUITE_LIB"; . "$0/atf.sh"; . "$SUITE_LOG/atf_test"; atf_init_test_cases'
 	for t in $(bash -c "$load; atf_list" "$here"); do
 		d=$run/$t
 		mkdir "$d"
@@ -303,6 +311,8 @@ run_freebsd() {
 			"$load; atf_run $t" "$here") >>"$log/suite.out" 2>&1
 	done
 }
+run_freebsd() { run_atf freebsd "$freebsd" "$1"; }
+run_netbsd() { run_atf netbsd "$netbsd" "$1"; }
 
 run_uutils() {
 	prep uutils "$1"
@@ -320,11 +330,14 @@ for s in $suites; do
 			[ -n "$bb_dir" ] || { echo "other-suites: no busybox source" >&2; continue; }
 		fi
 		;;
-	freebsd)
-		[ -n "$freebsd" ] && [ -f "$freebsd" ] ||
-			{ echo "other-suites: FreeBSD's test not given (--freebsd FILE): not run" >&2; continue; }
+	freebsd | netbsd)
+		f=${!s}
+		[ -n "$f" ] && [ -f "$f" ] ||
+			{ echo "other-suites: $s's test not given (--$s FILE): not run" >&2; continue; }
 		;;
 	esac
+	# one after the other: side by side, the two trees' inodes would
+	# interleave, and a directory's entries are copied in inode order
 	for impl in g o; do
 		"run_${s//-/_}" "$impl"
 	done
@@ -337,15 +350,28 @@ norm() {
 	sed -e "s#$W/bin-[go]/cp#cp#g" -e "s#$W/log-[go]\b#LOG#g" -e "s#$W/[go]\b#WORK#g"
 }
 
-# record LOGDIR NNN: the case's record, run folders replaced.
+# part LOGDIR NNN PART: one part of a case's record (name, verdict, out,
+# err, calls, files), run folders replaced.
+part() {
+	[ -f "$1/$2.$3" ] && norm <"$1/$2.$3"
+}
+
+# record LOGDIR NNN: the case's record.
 record() {
-	local c=$1/$2 f
-	echo "case: $(cat "$c.name")"
-	echo "verdict: $(cat "$c.verdict" 2>/dev/null)"
-	for f in out err calls files; do
+	local f
+	for f in name verdict out err calls files; do
 		echo "--- $f"
-		[ -f "$c.$f" ] && norm <"$c.$f"
+		part "$1" "$2" "$f"
 	done
+}
+
+# parts_differ NNN: the parts of the case's two records that differ.
+parts_differ() {
+	local f list=()
+	for f in name verdict out err calls files; do
+		cmp -s <(part "$lg" "$1" "$f") <(part "$lo" "$1" "$f") || list+=("$f")
+	done
+	echo "${list[*]}"
 }
 
 : >"$W/details"
@@ -373,7 +399,7 @@ for s in "${ran[@]}"; do
 		if ! diff -u --label "GNU cp" --label smartcp <(record "$lg" "$c") <(record "$lo" "$c") \
 			>"$W/diff" 2>&1; then
 			nd=$((nd + 1))
-			differ+=("$s: $(cat "$lg/$c.name" 2>/dev/null || cat "$lo/$c.name") (GNU cp ${vg:-none}, smartcp ${vo:-none})")
+			differ+=("$s: $(cat "$lg/$c.name" 2>/dev/null || cat "$lo/$c.name") (GNU cp ${vg:-none}, smartcp ${vo:-none}; differ: $(parts_differ "$c"))")
 			{ echo "=== $s $c"; cat "$W/diff"; } >>"$W/details"
 		fi
 	done
