@@ -171,27 +171,30 @@ bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
 }
 
 /* cp finds a directory that holds its own destination when its walk meets
- * the copy it made.  Met right inside the source, by a source operand
- * named through a symbolic link ("cp -RH l d", l -> d, or "l/"), the copy
- * and the entry met are not one directory entry to cp, which compares
- * their parents without following the last link: it says then that it
- * will not make a hard link to the directory it made, DST.  Is that the
- * case here?  SRC, SST: the source operand and what it leads to; DST is
- * to be made, and w->anc holds the directories above it. */
+ * the copy it made.  Met right inside the source, the entry met is the
+ * source operand joined with the copy's name; cp calls it the copy itself
+ * only when that entry's parent, unfollowed (lstat), is the copy's: not
+ * when the operand is a symbolic link and the copy's parent the directory
+ * it leads to ("cp -RH l d", l -> d, or "l/").  It says then that it will
+ * not make a hard link to the directory it made.  Is that the case here?
+ * SRC, SST: the source operand and what it leads to; DST is to be made,
+ * and w->anc holds the directories above it. */
 static _noinline_ bool met_through_link(const struct walk *w, const char *src,
-					const struct stat *sst)
+					const char *dst, const struct stat *sst)
 {
 	_cleanup_free_ char *s = NULL;
-	struct stat l;
+	_cleanup_free_ char *dir = NULL;
+	struct stat ls, ld;
 
 	if (w->n_anc == 0 || !same_dir(w->anc[0].dev, w->anc[0].ino, sst))
 		return false;
 	s = strdup(src);
-	if (!s)
+	dir = sc_path_dir(dst);
+	if (!s || !dir)
 		return false;
 	sc_path_strip_slashes(s);
-	return lstat(s, &l) == 0 &&
-	       !(S_ISDIR(l.st_mode) && same_dir(l.st_dev, l.st_ino, sst));
+	return lstat(s, &ls) == 0 && lstat(dir, &ld) == 0 &&
+	       !same_dir(ls.st_dev, ls.st_ino, &ld);
 }
 
 /* cp's words for the copy of DST it would have met in DST: "will not
@@ -237,7 +240,8 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 	if (!into)
 		return 0;
 	if (cmdline && !top && !dst_st &&
-	    w->run->o->deref != SC_DEREF_ALWAYS && met_through_link(w, src, sst))
+	    w->run->o->deref != SC_DEREF_ALWAYS &&
+	    met_through_link(w, src, dst, sst))
 		return refuse_as_link(w, dst);
 	if (top && w->top_src) {
 		src = w->top_src;
