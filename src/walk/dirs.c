@@ -170,6 +170,46 @@ bool same_dir(dev_t dev, ino_t ino, const struct stat *st)
 	return dev == st->st_dev && ino == st->st_ino;
 }
 
+/* cp finds a directory that holds its own destination when its walk meets
+ * the copy it made.  Met right inside the source, the entry met is the
+ * source operand joined with the copy's name; cp calls it the copy itself
+ * only when that entry's parent, unfollowed (lstat), is the copy's: not
+ * when the operand is a symbolic link and the copy's parent the directory
+ * it leads to ("cp -RH l d", l -> d, or "l/").  It says then that it will
+ * not make a hard link to the directory it made.  Is that the case here?
+ * SRC, SST: the source operand and what it leads to; DST is to be made,
+ * and w->anc holds the directories above it. */
+static _noinline_ bool met_through_link(const struct walk *w, const char *src,
+					const char *dst, const struct stat *sst)
+{
+	_cleanup_free_ char *s = NULL;
+	_cleanup_free_ char *dir = NULL;
+	struct stat ls, ld;
+
+	if (w->n_anc == 0 || !same_dir(w->anc[0].dev, w->anc[0].ino, sst))
+		return false;
+	s = strdup(src);
+	dir = sc_path_dir(dst);
+	if (!s || !dir)
+		return false;
+	sc_path_strip_slashes(s);
+	return lstat(s, &ls) == 0 && lstat(dir, &ld) == 0 &&
+	       !same_dir(ls.st_dev, ls.st_ino, &ld);
+}
+
+/* cp's words for the copy of DST it would have met in DST: "will not
+ * create hard link 'DST/NAME' to directory 'DST'".  -errno (said). */
+static _noinline_ int refuse_as_link(struct walk *w, const char *dst)
+{
+	_cleanup_free_ char *base = sc_path_base(dst);
+	_cleanup_free_ char *met = base ? sc_path_join(dst, base) : NULL;
+
+	if (!met)
+		return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM, dst,
+				      NULL);
+	return sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_LINK, 0, met, dst);
+}
+
 /* A directory that must not be copied: one the walk is already inside
  * (a link that leads back, -L or -H), or one that holds its destination,
  * found by device and inode: an operand among the directories that hold
@@ -199,6 +239,10 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 		into = top = levels_with(w, sst, LEVEL_COPY | LEVEL_MADE);
 	if (!into)
 		return 0;
+	if (cmdline && !top && !dst_st &&
+	    w->run->o->deref != SC_DEREF_ALWAYS &&
+	    met_through_link(w, src, dst, sst))
+		return refuse_as_link(w, dst);
 	if (top && w->top_src) {
 		src = w->top_src;
 		dst = w->top_dst;

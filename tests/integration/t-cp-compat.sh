@@ -11,7 +11,9 @@
 # Known GNU 9.1 behaviour not followed on purpose: "cp -r d d" and
 # "cp -r d d/sub/x" copy part of d into itself before refusing; smartcp
 # refuses before creating anything.  Those cases compare messages and
-# exit status only (-nolist).
+# exit status only (-nolist), also where the source is named by a
+# symbolic link and cp's refusal, met in the copy it made, is worded as a
+# hard link it will not make.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-compat.sh"
@@ -91,6 +93,14 @@ c r-into-existing	'"$CP" -r d e'
 c r-twice		'"$CP" -r d e; "$CP" -r d e'
 c -nolist r-into-itself	'"$CP" -r d d'
 c -nolist r-into-own-subdir	'"$CP" -r d d/sub/x'
+c -nolist rH-link-into-itself	'"$CP" -RH ld d'
+c -nolist r-link-slash-into	'"$CP" -R ld/ d'
+c -nolist rH-link-into-new	'"$CP" -RH ld d/new'
+c -nolist rH-link-dot-dst	'"$CP" -RH ./ld ./d'
+c -nolist rH-link-into-sub	'"$CP" -RH ld d/sub'
+c -nolist rH-link-into-link	'"$CP" -RH ld ld/new'
+c -nolist rHT-link-into-new	'"$CP" -RHT ld d/new'
+c -nolist r-dot-into-new	'cd d && "$CP" -r . new'
 c rT			'"$CP" -rT d e'
 c parents		'"$CP" --parents d/f d/sub/g e'
 c parents-v		'"$CP" -v --parents d/sub/g e'
