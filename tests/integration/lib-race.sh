@@ -66,6 +66,19 @@ attacker_dir() {
 	chown "$ATTACKER" "$@"
 }
 
+# variant LABEL ATTEMPTS ATTEMPT-ARGS...: ATTEMPTS runs (RACE_RUNS wins) of
+# the test's own attempt() with ATTEMPT-ARGS, counted and judged as one
+# variant.  A test that needs more defines its own after sourcing this.
+variant() {
+	local label=$1 n=$2
+	shift 2
+	race_begin "$label"
+	for _ in $(seq "$(runs "$n")"); do
+		attempt "$@"
+	done
+	race_verdict
+}
+
 # runs DEFAULT: the number of attempts of a variant (RACE_RUNS wins).
 runs() { echo "${RACE_RUNS:-$1}"; }
 

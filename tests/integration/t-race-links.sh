@@ -85,17 +85,6 @@ attempt() {
 	race_outcome l x y
 }
 
-# variant LABEL ATTEMPTS ATTEMPT-ARGS...
-variant() {
-	local label=$1 n=$2
-	shift 2
-	race_begin "$label"
-	for _ in $(seq "$(runs "$n")"); do
-		attempt "$@"
-	done
-	race_verdict
-}
-
 variant "symlink -a, swapped for a link" 20 -a S/l D/
 variant "hard links -a" 20 -a S/x S/y D/
 variant "hard links -a -L" 20 -a -L S/x S/y D/

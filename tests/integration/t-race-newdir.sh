@@ -64,17 +64,6 @@ attempt() {
 	fi
 }
 
-# variant LABEL ATTEMPTS SMARTCP-OPTIONS...
-variant() {
-	local label=$1 n=$2
-	shift 2
-	race_begin "$label"
-	for _ in $(seq "$(runs "$n")"); do
-		attempt "$@"
-	done
-	race_verdict
-}
-
 variant "new directory -a" 20 -a
 variant "new directory -r" 20 -r
 [ -n "$RACE_CP" ] || variant "new directory -j4 -a" 20 -j4 -a

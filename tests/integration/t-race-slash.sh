@@ -66,17 +66,6 @@ attempt() {
 	fi
 }
 
-# variant LABEL ATTEMPTS SMARTCP-OPTIONS...
-variant() {
-	local label=$1 n=$2
-	shift 2
-	race_begin "$label"
-	for _ in $(seq "$(runs "$n")"); do
-		attempt "$@"
-	done
-	race_verdict
-}
-
 variant "new directory D/t/ -a" 20 -a
 variant "new directory D/t/ -r" 20 -r
 rm -rf D

@@ -93,17 +93,6 @@ attempt() {
 	race_outcome "$name" p1 p2 p3 p4 p5 p6 p7 p8
 }
 
-# variant LABEL ATTEMPTS ATTEMPT-ARGS...
-variant() {
-	local label=$1 n=$2
-	shift 2
-	race_begin "$label"
-	for _ in $(seq "$(runs "$n")"); do
-		attempt "$@"
-	done
-	race_verdict
-}
-
 jobs=-j4
 [ -z "$RACE_CP" ] || jobs=
 variant "fifo -a" 20 symlink f fifo 4777 1 -a S/f D/
