@@ -81,7 +81,11 @@
 #            the options cp has, without smartcp's own) gives the file
 #            it wrote whole in the same set-up (issue 37: --atomic
 #            --remove-destination gave a 0600 secret the old file's 0644).
-#            Where "cp" below runs cp.
+#            Where "cp" below runs cp, and only where cp ran to its end:
+#            a cp killed by a signal (SIGINT, SIGPIPE) can leave a file
+#            whose data is whole but whose mode is still the 0700 it was
+#            made with, and which file that is depends on the order
+#            readdir gives (ext4's hash seed).
 #   discard  under the setattr fault, a run that failed after an
 #            attribute was refused and left a file without the copy (the
 #            old file kept, none made) says so: a message names it and
@@ -988,12 +992,14 @@ mx_discard() {
 }
 
 # mx_gnu_mode: after GNU cp's run (without smartcp's own options) in the
-# same set-up: a file both runs wrote whole has the mode cp gave it.
+# same set-up, RC its exit status: a file both runs wrote whole has the
+# mode cp gave it, where cp was not killed.
 # shellcheck disable=SC2034 # CPA, CPA_i, CPA_l: filled through the nameref
 declare -A CPA CPA_y CPA_m CPA_s CPA_i CPA_l
 mx_gnu_mode() {
 	local i p
 	[ ${#DONE_M[@]} -gt 0 ] || return 0
+	[ "$RC" -le 128 ] || return 0	# cp was killed: not its last word
 	mx_snap "$T/aux/snap.3"
 	mx_load "$T/aux/snap.3" CPA
 	for i in "${!MX_WP[@]}"; do
