@@ -104,7 +104,8 @@ static int replay_push(struct walk *w, size_t y)
 	}
 	e = replay_open(w, w->n_levels - 1);
 	if (e < 0) {
-		say_level_lost(w, level_name(w, w->n_levels - 1, true), e);
+		say_level_lost(w, NULL, level_name(w, w->n_levels - 1, true),
+			       e);
 		w->run->failures++;
 		n->lost = true;
 		return e;

@@ -2,6 +2,7 @@
  * their levels (dirs.h). */
 #include "system.h"
 #include "walk/dirs.h"
+#include "walk/fail.h"
 #include "walk/deferred.h"
 #include "walk/jobs.h"
 #include "walk/levels.h"
@@ -205,9 +206,12 @@ static _noinline_ int refuse_as_link(struct walk *w, const char *dst)
 	_cleanup_free_ char *met = base ? sc_path_join(dst, base) : NULL;
 
 	if (!met)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM, dst,
-				      NULL);
-	return sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_LINK, 0, met, dst);
+		return walk_fail(w, SC_TREE_MEMORY, ENOMEM,
+				 &(struct sc_tree_entry){
+					.kind = SC_TREE_DIR, .dst = dst });
+	return walk_fail(w, SC_TREE_DIR_LINK, 0, &(struct sc_tree_entry){
+				.kind = SC_TREE_DIR, .top = true, .dst = dst,
+				.earlier = met });
 }
 
 /* A directory that must not be copied: one the walk is already inside
@@ -226,7 +230,9 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 	bool into = false, top = false;
 
 	if (levels_with(w, sst, LEVEL_SOURCE))
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_CYCLE, 0, src, NULL);
+		return walk_fail(w, SC_TREE_CYCLE, 0, &(struct sc_tree_entry){
+					.kind = SC_TREE_DIR, .top = cmdline,
+					.src = src, .dst = dst, .sst = sst });
 	if (cmdline)
 		load_ancestors(w, dst);
 	if (cmdline || w->run->o->deref == SC_DEREF_ALWAYS) {
@@ -247,7 +253,9 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 		src = w->top_src;
 		dst = w->top_dst;
 	}
-	return sc_report_fail(&w->wk.msgs, SC_FAIL_INTO_ITSELF, 0, src, dst);
+	return walk_fail(w, SC_TREE_INTO_ITSELF, 0, &(struct sc_tree_entry){
+				.kind = SC_TREE_DIR, .top = cmdline,
+				.src = src, .dst = dst, .sst = sst });
 }
 
 /* Makes directory DST like SST, less what must wait (M says what), and
@@ -261,6 +269,9 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 				     dev_t *ret_dev, ino_t *ret_ino,
 				     int *ret_fd)
 {
+	/* (no SRC: the memory it may run out of is for DST's name) */
+	const struct sc_tree_entry te = { .kind = SC_TREE_DIR, .dst = dst,
+					  .sst = sst };
 	_cleanup_free_ char *bare = NULL;
 	const char *made = w->e.dst_name;
 	size_t n = strlen(made);
@@ -274,8 +285,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	 * made is looked for without it. */
 	if (n > 1 && made[n - 1] == '/') {
 		if (!(bare = strdup(made)))
-			return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY,
-					      ENOMEM, dst, NULL);
+			return walk_fail(w, SC_TREE_MEMORY, ENOMEM, &te);
 		sc_path_strip_slashes(bare);
 		made = bare;
 	}
@@ -283,8 +293,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
 	mode = sst->st_mode & 07777 & ~m->omitted;
 	if (mkdirat(w->e.dst_fd, w->e.dst_name, mode) < 0)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_MKDIR, errno, dst,
-				      NULL);
+		return walk_fail(w, SC_TREE_MAKE, errno, &te);
 	m->flags |= SC_MADE_CREATED;
 	/* Between mkdirat and this open, whoever may write the parent can
 	 * rename the new directory away and put a symlink or a directory
@@ -297,9 +306,8 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 			close(fd);
 		/* gone, or another in its place */
 		if (e == -ESTALE || e == -ENOENT)
-			return say_replaced(w, dst);
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, -e, dst,
-				      NULL);
+			return walk_fail(w, SC_TREE_REPLACED, 0, &te);
+		return walk_fail(w, SC_TREE_CHECK, -e, &te);
 	}
 	m->mode = now.st_mode;
 	m->flags |= SC_MADE_MODE_KNOWN;
@@ -311,8 +319,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 		e = sc_path_chmod_fd(fd, (now.st_mode & 07777) | S_IRWXU);
 		if (e < 0) {
 			close(fd);
-			return sc_report_fail(&w->wk.msgs, SC_FAIL_SET_MODE, -e,
-					      dst, NULL);
+			return walk_fail(w, SC_TREE_ENTER_MODE, -e, &te);
 		}
 	}
 	*ret_fd = fd;
@@ -366,7 +373,7 @@ static _noinline_ void level_enter(struct walk *w, size_t k, const char *src,
 			     &l->n_ents);
 	}
 	if (e < 0) {
-		say_level_lost(w, src, e);
+		say_level_lost(w, src, NULL, e);
 		l->failed = true;
 		l->src_replaced = e == -ESTALE;
 		return;
@@ -424,7 +431,7 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 				       O_PATH | (l->dup ? O_NOFOLLOW : 0),
 				       l->ddev, l->dino);
 		if (dfd < 0)
-			return say_level_lost(w, dst, dfd);
+			return say_level_lost(w, NULL, dst, dfd);
 		own = dfd;
 	}
 	{
@@ -496,8 +503,10 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 		       dfd) < 0) {
 		if (dfd >= 0)
 			close(dfd);
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM, src,
-				      NULL);
+		return walk_fail(w, SC_TREE_MEMORY, ENOMEM,
+				 &(struct sc_tree_entry){
+					.kind = SC_TREE_DIR, .top = cmdline,
+					.src = src, .dst = dst, .sst = sst });
 	}
 	/* -x: a mount point is made, not entered */
 	if (!o->one_file_system || cmdline || sst->st_dev == w->run->root_dev)

@@ -3,6 +3,7 @@
 #include "system.h"
 #include "walk/levels.h"
 #include "walk/jobs.h"
+#include "walk/fail.h"
 #include "output/quote.h"
 #include "output/report.h"
 #include "walk/walk_state.h"
@@ -444,17 +445,23 @@ void level_pop(struct walk *w, int *ret_dfd)
 	w->n_levels--;
 }
 
-_noinline_ int say_replaced(struct walk *w, const char *name)
+_noinline_ int say_replaced(struct walk *w, const char *dst)
 {
-	return sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_REPLACED, 0, name,
-			      NULL);
+	return walk_fail(w, SC_TREE_REPLACED, 0, &(struct sc_tree_entry){
+				.kind = SC_TREE_DIR, .dst = dst });
 }
 
-_noinline_ int say_level_lost(struct walk *w, const char *name, int e)
+_noinline_ int say_level_lost(struct walk *w, const char *src,
+			      const char *dst, int e)
 {
-	if (e == -ESTALE)
-		return say_replaced(w, name);
-	return sc_report_fail(&w->wk.msgs, SC_FAIL_ACCESS, -e, name, NULL);
+	struct sc_tree_entry te = { .kind = SC_TREE_DIR, .src = src,
+				    .dst = dst };
+
+	if (dst)
+		return walk_fail(w, e == -ESTALE ? SC_TREE_REPLACED :
+				 SC_TREE_COPY_LOST, e == -ESTALE ? 0 : -e, &te);
+	return walk_fail(w, e == -ESTALE ? SC_TREE_SRC_REPLACED :
+			 SC_TREE_READ_DIR, e == -ESTALE ? 0 : -e, &te);
 }
 
 _noinline_ int level_push(struct walk *w, const char *src,

@@ -165,13 +165,14 @@ void level_pop(struct walk *w, int *ret_dfd);
  * the walk has said already what became of a source it lost. */
 int replay_open(struct walk *w, size_t k);
 
-/* Directory NAME, replaced by something else while the walk was in it or
- * about to enter it, is left: said.  Returns -ESTALE. */
-int say_replaced(struct walk *w, const char *name);
+/* The copy DST of a directory, replaced by something else while the walk
+ * was in it or about to enter it, is left: said.  Returns -ESTALE. */
+int say_replaced(struct walk *w, const char *dst);
 
-/* A level, or the directory NAME it copies or its copy, cannot be opened
- * (again) (E = -errno): said.  Returns E. */
-int say_level_lost(struct walk *w, const char *name, int e);
+/* A level, the directory SRC it copies or its copy DST (the one not
+ * NULL), cannot be opened (again) (E = -errno; -ESTALE: it was
+ * replaced): said.  Returns E. */
+int say_level_lost(struct walk *w, const char *src, const char *dst, int e);
 
 /* An open failed with ERR: when it is EMFILE or ENFILE, the walk gives
  * back the descriptors it can spare (directories it keeps open, fewer

@@ -18,6 +18,7 @@
 struct sc_seen;
 
 struct sc_jobs;
+struct sc_tree_ops;
 
 /* The convention of src/, as of lib/: a function that can fail returns
  * -errno (a message said by then, through report.h's sc_report_fail(),
@@ -66,6 +67,9 @@ struct run {
 	/* several operands into a directory: what they were and became
 	 * (the walk's; walk thread only) */
 	const struct sc_seen *seen;
+	/* the caller's callbacks (tree.h) and their argument */
+	const struct sc_tree_ops *ops;
+	void *ops_arg;
 };
 
 /* One thread's means of copying: the walk's own, or a -j worker's. */

@@ -6,6 +6,7 @@
 #include "system.h"
 #include "walk/walk_state.h"
 #include "walk/entry.h"
+#include "walk/fail.h"
 #include "policy/seen.h"
 #include "policy/attrs.h"
 #include "walk/deferred.h"
@@ -82,8 +83,10 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 
 	target = read_link(w->e.at_fd, w->e.at_name, sst->st_size, &n);
 	if (!target)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_READLINK, errno,
-				      src, NULL);
+		return walk_fail(w, SC_TREE_READLINK, errno,
+				 &(struct sc_tree_entry){
+					.kind = SC_TREE_SYMLINK, .src = src,
+					.dst = dst, .sst = sst });
 	if (w->run->o->explain) {
 		free(target);
 		sc_entry_report(&w->wk, &w->e, &rec);
@@ -109,8 +112,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	free(target);
 	if (e < 0)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_SYMLINK, -e, dst,
-				      NULL);
+		return walk_fail(w, SC_TREE_MAKE, -e, &(struct sc_tree_entry){
+					.kind = SC_TREE_SYMLINK, .src = src,
+					.dst = dst, .sst = sst });
 	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
 		w->wk.msgs.failed = true;
 	sc_entry_report(&w->wk, &w->e, &rec);
@@ -120,6 +124,8 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 static int copy_special(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst)
 {
+	const struct sc_tree_entry te = { .kind = SC_TREE_SPECIAL,
+					  .src = src, .dst = dst, .sst = sst };
 	struct sc_record rec = { .src = src, .dst = dst,
 				 .kind = SC_KIND_SPECIAL };
 	struct sc_made m = { .flags = SC_MADE_CREATED };
@@ -135,9 +141,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	if (S_ISFIFO(sst->st_mode) ?
 	    mkfifoat(w->e.dst_fd, w->e.dst_name, mode & 07777) :
 	    mknodat(w->e.dst_fd, w->e.dst_name, mode, sst->st_rdev))
-		return sc_report_fail(&w->wk.msgs, S_ISFIFO(sst->st_mode) ?
-				      SC_FAIL_MKFIFO : SC_FAIL_MKNOD, errno,
-				      dst, NULL);
+		return walk_fail(w, SC_TREE_MAKE, errno, &te);
 	/* Held from here on, and checked to be the node made: its name may
 	 * lead to a symlink or a hard link by now, and every attribute
 	 * (a mode of 4777 asked by the source's owner...) would land on
@@ -146,10 +150,9 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		    O_CLOEXEC);
 	e = fd < 0 ? -errno : sc_made_check(fd, mode, NULL);
 	if (e == -ESTALE || e == -ENOENT)
-		e = sc_report_fail(&w->wk.msgs, SC_FAIL_FILE_REPLACED, 0, dst,
-				   NULL);
+		e = walk_fail(w, SC_TREE_REPLACED, 0, &te);
 	else if (e < 0)
-		e = sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, -e, dst, NULL);
+		e = walk_fail(w, SC_TREE_CHECK, -e, &te);
 	else if (sc_entry_set_attrs(&w->wk, &w->e, -1, fd, src, dst, sst,
 				    &m) < 0)
 		w->wk.msgs.failed = true;
@@ -321,10 +324,11 @@ static _noinline_ int stat_source(struct walk *w, struct decision *e)
 		 * summary counts it */
 		int err = errno;
 
-		if (!e->cmdline && err == ENOENT)
-			sc_report_vanished(w->run->rep);
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_STAT, err, e->src,
-				      NULL);
+		return walk_fail(w, !e->cmdline && err == ENOENT ?
+				 SC_TREE_VANISHED : SC_TREE_STAT, err,
+				 &(struct sc_tree_entry){
+					.kind = SC_TREE_FILE, .top = e->cmdline,
+					.src = e->src, .dst = e->dst });
 	}
 	return 0;
 }
@@ -348,8 +352,11 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	if (!e->dst_exists && !e->loop && e->dst[0] &&
 	    e->dst[strlen(e->dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_CREATE, ENOTDIR,
-				      e->dst, NULL);
+		return walk_fail(w, SC_TREE_NO_DIR, ENOTDIR,
+				 &(struct sc_tree_entry){
+					.kind = SC_TREE_FILE, .top = e->cmdline,
+					.src = e->src, .dst = e->dst,
+					.sst = &e->sst });
 	}
 	/* Hard links within the copied set (-a, --preserve=links). */
 	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
@@ -397,8 +404,11 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	if (cmdline)
 		w->run->root_dev = e->sst.st_dev;
 	if (S_ISDIR(e->sst.st_mode) && !o->recursive)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_OMIT_DIR, 0, src,
-				      NULL);
+		return walk_fail(w, SC_TREE_NOT_RECURSIVE, 0,
+				 &(struct sc_tree_entry){
+					.kind = SC_TREE_DIR, .top = cmdline,
+					.src = src, .dst = dst,
+					.sst = &e->sst });
 	if (cmdline && w->multi && !o->explain &&
 	    sc_seen_named_twice(&w->seen, &w->wk,
 				o->backup != SC_BACKUP_NONE, src, dst, &e->sst))
@@ -460,8 +470,10 @@ static bool level_step(struct walk *w, size_t k)
 		if (!s2 || !d2) {
 			free(s2);
 			free(d2);
-			sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
-				       level_name(w, k, false), NULL);
+			walk_fail(w, SC_TREE_MEMORY, ENOMEM,
+				  &(struct sc_tree_entry){
+					.kind = SC_TREE_DIR,
+					.src = level_name(w, k, false) });
 			l->failed = true;
 			goto next;
 		}
@@ -496,8 +508,9 @@ static bool level_step(struct walk *w, size_t k)
 	s = entry_name(w, k, false, ent->name);
 	d = s ? entry_name(w, k, true, ent->name) : NULL;
 	if (!s || !d) {
-		sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
-			       level_name(w, k, false), NULL);
+		walk_fail(w, SC_TREE_MEMORY, ENOMEM, &(struct sc_tree_entry){
+				.kind = SC_TREE_DIR,
+				.src = level_name(w, k, false) });
 		l->failed = true;
 		goto next;
 	}
@@ -566,7 +579,8 @@ static int level_finish(struct walk *w, size_t k)
 	dst = level_name(w, k, true);
 	/* lost at an entry, or when a subdirectory came back to it */
 	if (l->lost) {
-		say_level_lost(w, l->lost_copy ? dst : src, l->lost);
+		say_level_lost(w, l->lost_copy ? NULL : src,
+			       l->lost_copy ? dst : NULL, l->lost);
 		l->failed = true;
 	}
 	attrs = !l->lost_copy && !l->src_replaced &&

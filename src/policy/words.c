@@ -1,0 +1,84 @@
+/* cp's words for the walk's failures: each stage of walk/tree.h said as
+ * cp says it, about the source or the copy as the stage names it. */
+#include "system.h"
+#include "policy/words.h"
+#include "output/report.h"
+
+/* The message of each stage, and whether it names the copy (DST). */
+static const struct {
+	enum sc_fail what;
+	bool dst;
+} stage_words[] = {
+	[SC_TREE_STAT] = { SC_FAIL_STAT, false },
+	[SC_TREE_VANISHED] = { SC_FAIL_STAT, false },
+	[SC_TREE_NOT_RECURSIVE] = { SC_FAIL_OMIT_DIR, false },
+	[SC_TREE_NO_DIR] = { SC_FAIL_CREATE, true },
+	[SC_TREE_READLINK] = { SC_FAIL_READLINK, false },
+	[SC_TREE_MAKE] = { SC_FAIL_MKDIR, true },	/* by kind: make_words() */
+	[SC_TREE_CHECK] = { SC_FAIL_STAT, true },
+	[SC_TREE_REPLACED] = { SC_FAIL_DIR_REPLACED, true },
+	[SC_TREE_SRC_REPLACED] = { SC_FAIL_DIR_REPLACED, false },
+	[SC_TREE_ENTER_MODE] = { SC_FAIL_SET_MODE, true },
+	[SC_TREE_READ_DIR] = { SC_FAIL_ACCESS, false },
+	[SC_TREE_COPY_LOST] = { SC_FAIL_ACCESS, true },
+	[SC_TREE_CYCLE] = { SC_FAIL_CYCLE, false },
+	[SC_TREE_INTO_ITSELF] = { SC_FAIL_INTO_ITSELF, false },
+	[SC_TREE_DIR_LINK] = { SC_FAIL_DIR_LINK, true },
+	[SC_TREE_MEMORY] = { SC_FAIL_MEMORY, false },
+};
+
+/* What could not be made, by what it is (SC_TREE_MAKE). */
+static enum sc_fail make_words(const struct sc_tree_entry *e)
+{
+	switch (e->kind) {
+	case SC_TREE_SYMLINK:
+		return SC_FAIL_SYMLINK;
+	case SC_TREE_SPECIAL:
+		return e->sst && S_ISFIFO(e->sst->st_mode) ? SC_FAIL_MKFIFO :
+		       SC_FAIL_MKNOD;
+	default:
+		return SC_FAIL_MKDIR;
+	}
+}
+
+static enum sc_tree_verdict words_error(void *arg,
+					const struct sc_tree_entry *e,
+					enum sc_tree_stage stage, int err)
+{
+	struct words *w = arg;
+	enum sc_fail what;
+	const char *a, *b = NULL;
+
+	if ((unsigned)stage >= ARRAY_SIZE(stage_words))
+		return SC_TREE_CONTINUE;
+	what = stage == SC_TREE_MAKE ? make_words(e) : stage_words[stage].what;
+	a = stage_words[stage].dst ? e->dst : e->src;
+	switch (stage) {
+	case SC_TREE_REPLACED:
+		if (e->kind != SC_TREE_DIR)
+			what = SC_FAIL_FILE_REPLACED;
+		break;
+	case SC_TREE_VANISHED:
+		sc_report_vanished(w->rep);	/* the summary counts it */
+		break;
+	case SC_TREE_INTO_ITSELF:
+		b = e->dst;
+		break;
+	case SC_TREE_DIR_LINK:
+		a = e->earlier;
+		b = e->dst;
+		break;
+	case SC_TREE_MEMORY:
+		a = e->src ? e->src : e->dst;
+		break;
+	default:
+		break;
+	}
+	sc_report_fail(w->msgs, what, err, a, b);
+	return SC_TREE_CONTINUE;
+}
+
+const struct sc_tree_ops words_ops = {
+	.size = sizeof(words_ops),
+	.error = words_error,
+};
