@@ -149,14 +149,21 @@ check() {
 		done
 		# make expands $(SOURCE_CHECKS): tests/Makemodule.am's
 		make -s -j"$jobs" check \
-			TESTS='$(SOURCE_CHECKS) '"${tests[*]}" >/dev/null 2>&1
+			TESTS='$(SOURCE_CHECKS) '"${tests[*]}" >make-check.log 2>&1
 	else
-		make -s -j"$jobs" check >/dev/null 2>&1
+		make -s -j"$jobs" check >make-check.log 2>&1
 	fi
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		echo "---- $name: test-suite.log (the logs of the tests that did not pass)"
-		cat test-suite.log 2>/dev/null || echo "(none: make check did not get to the tests)"
+		if [ -f test-suite.log ]; then
+			cat test-suite.log
+		else
+			# what make said before it got to them: a build
+			# that failed
+			echo "(none: make check did not get to the tests; the end of what make said:)"
+			tail -n 40 make-check.log
+		fi
 	fi
 	u=$(unit_summary tests/unit/check_smartcp.log tests/unit/check_copier.log)
 	i=$(integration_summary "$@")
