@@ -12,7 +12,7 @@
 #include "walk/levels.h"
 #include "policy/operands.h"
 #include "policy/seen.h"
-#include "policy/words.h"
+#include "policy/hooks.h"
 #include "cli/signals.h"
 #include "walk/workers.h"
 
@@ -72,7 +72,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
 	struct run run = { .o = opts, .rep = rep };
-	struct words words;
+	struct hooks hooks;
 	struct walk w = {
 		.run = &run,
 		.wk = { .run = &run },
@@ -110,9 +110,9 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_report_copier(rep, run.copier);
 	w.max_open = sc_jobs_levels(run.jobs);
 	run.seen = &w.seen;
-	words = (struct words){ .msgs = &w.wk.msgs, .rep = rep };
-	run.ops = &words_ops;
-	run.ops_arg = &words;
+	hooks = (struct hooks){ .msgs = &w.wk.msgs, .rep = rep, .walk = &w };
+	run.ops = &hooks_ops;
+	run.ops_arg = &hooks;
 	/* Progress: never in scripts -- only when stderr is a terminal. */
 	if (sc_report_stderr_tty() && !opts->quiet && !opts->explain &&
 	    (!opts->as_cp || opts->progress)) {

@@ -415,6 +415,15 @@ static void verbose_advice(FILE *out, const struct sc_record *rec)
 	}
 }
 
+/* -v: a link took the place of what was at REC's destination: said
+ * after the entry's line, as GNU cp says it. */
+static void say_removed(const struct sc_report *rep,
+			const struct sc_record *rec, FILE *out)
+{
+	if (rec->replaced && rep->verbose)
+		fprintf(out, _("removed %s\n"), sc_quote(rec->dst));
+}
+
 void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		      FILE *out)
 {
@@ -446,14 +455,17 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 	if (rep->json) {
 		sc_report_json_record(rec, rep->kernel_assumed ? &rep->kernel :
 				      NULL, rep->fs_assumed, out);
+		say_removed(rep, rec, out);
 		return;
 	}
 	if (rep->explain) {
 		explain_record(rep, rec);
 		return;
 	}
-	if (!rep->verbose || rec->err || rec->announced)
+	if (!rep->verbose || rec->err || rec->announced) {
+		say_removed(rep, rec, out);
 		return;
+	}
 	fprintf(out, "%s -> %s", sc_quote(rec->src), sc_quote(rec->dst));
 	if (rec->backup)
 		fprintf(out, _(" (backup: %s)"), sc_quote(rec->backup));
@@ -484,6 +496,7 @@ void sc_report_record(struct sc_report *rep, const struct sc_record *rec,
 		fputs("]", out);
 	}
 	fputc('\n', out);
+	say_removed(rep, rec, out);
 }
 
 void sc_report_vanished(struct sc_report *rep)

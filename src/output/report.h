@@ -42,6 +42,8 @@ struct sc_record {
 	bool unchanged;			/* --if-changed found it equal */
 	const char *backup;		/* backup made of the old destination */
 	bool announced;			/* its cp-style -v line is out already */
+	bool replaced;			/* a link took the place of what was
+					 * there: -v says "removed" after it */
 	/* CURRENT: the source changed while it was copied, and the copy
 	 * equals it as it now is; RECOPIED: ... once copied again */
 	enum { SC_VERIFY_NONE, SC_VERIFY_OK, SC_VERIFY_REPAIRED,

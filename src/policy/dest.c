@@ -9,6 +9,7 @@
 #include "policy/seen.h"
 #include "policy/file.h"
 #include "walk/links.h"
+#include "walk/linkto.h"
 #include "base/paths.h"
 #include "output/quote.h"
 
@@ -21,65 +22,6 @@
 #include <time.h>
 
 #define SAME_INODE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
-
-/* Makes NAME in DIRFD a hard link to the object held as FD (O_PATH).
- * 0 or -errno. */
-static int link_held(int fd, int dirfd, const char *name)
-{
-	char proc[32];
-
-	/* by the descriptor itself where we may (CAP_DAC_READ_SEARCH: root),
-	 * else by /proc's link to it, which leads to that inode and no
-	 * further (a symlink's too) */
-	if (linkat(fd, "", dirfd, name, AT_EMPTY_PATH) == 0)
-		return 0;
-	if (errno != ENOENT && errno != EPERM)
-		return -errno;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	return linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) < 0 ?
-	       -errno : 0;
-}
-
-/* Makes NAME in DIRFD a hard link to TARGET (LINK_HARD, LINK_FOLLOW,
- * LINK_HELD of FLAGS) or a symlink holding TARGET's name.  0 or
- * -errno. */
-static int make_name(const struct sc_at *target, int dirfd,
-		     const char *name, unsigned flags)
-{
-	int r;
-
-	if (flags & LINK_HELD)
-		return link_held(target->dirfd, dirfd, name);
-	r = flags & LINK_HARD ?
-	    linkat(target->dirfd, target->name, dirfd, name,
-		   flags & LINK_FOLLOW ? AT_SYMLINK_FOLLOW : 0) :
-	    symlinkat(target->name, dirfd, name);
-	return r < 0 ? -errno : 0;
-}
-
-/* make_name() under a free temporary name, ".smartcp." and letters no
- * one can guess (temp_letters()), in DST's directory: in its DIRFD, or
- * beside its path when that is AT_FDCWD.  The name (relative to
- * DST->dirfd) is written to TMP.  0 or -errno. */
-static int make_temp_name(const struct sc_at *target, unsigned flags,
-			  const struct sc_at *dst, char *tmp, size_t size)
-{
-	_cleanup_free_ char *dir = NULL;
-	char letters[SC_TEMP_LETTERS + 1];
-
-	if (dst->dirfd < 0 && !(dir = sc_path_dir(dst->path)))
-		return -ENOMEM;
-	for (unsigned i = 0;; i++) {
-		temp_letters(letters);
-		if (snprintf(tmp, size, "%s%s.smartcp.%s", dir ? dir : "",
-			     dir ? "/" : "", letters) >= (int)size)
-			return -ENAMETOOLONG;
-		int e = make_name(target, dst->dirfd, tmp, flags);
-
-		if (e != -EEXIST || i > 100)
-			return e;
-	}
-}
 
 /* An answer to a question, read from stdin: yes in the locale's words. */
 static bool answer_is_yes(void)
@@ -363,35 +305,6 @@ bool sc_dest_update_skips(const struct sc_options *o, const struct stat *sst,
 		 dst_st->st_mtim.tv_nsec >= sst->st_mtim.tv_nsec));
 }
 
-int sc_dest_make_link(const struct sc_at *target, const struct sc_at *dst,
-		      unsigned flags)
-{
-	_cleanup_free_ char *tmp = NULL;
-	struct stat st;
-	int e;
-
-	e = make_name(target, dst->dirfd, dst->name, flags);
-	if (e == 0)
-		return SC_LINKED;
-	if (e != -EEXIST || !(flags & LINK_REPLACE))
-		return e;
-	tmp = malloc(PATH_MAX);
-	if (!tmp)
-		return -ENOMEM;
-	e = make_temp_name(target, flags, dst, tmp, PATH_MAX);
-	if (e < 0)
-		return e;
-	if (renameat(dst->dirfd, tmp, dst->dirfd, dst->name) < 0) {
-		e = -errno;
-		unlinkat(dst->dirfd, tmp, 0);
-		return e;
-	}
-	/* renaming one name of a file onto another does nothing */
-	if (fstatat(dst->dirfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		unlinkat(dst->dirfd, tmp, 0);
-	return SC_LINK_REPLACED;
-}
-
 bool sc_dest_must_remove(const struct sc_options *o, const struct stat *sst,
 			 const struct stat *dst_st, bool cmdline)
 {
@@ -412,33 +325,6 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose)
 }
 
 /* --- the entry the walk copies ----------------------------------------- */
-
-_noinline_ int sc_dest_stat(struct worker *wk, struct entry *ent,
-				 struct decision *e)
-{
-	const struct sc_options *o = wk->run->o;
-	bool as_regular = !o->recursive || o->copy_contents;
-	mode_t mode = e->sst.st_mode;
-	int r = sc_seen_dir_again(wk->run->seen, wk, e);
-	bool use_lstat = (!S_ISREG(mode) &&
-			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
-			 o->symbolic_link || o->hard_link ||
-			 o->backup != SC_BACKUP_NONE || o->remove_destination;
-
-	if (r < 0)
-		return r;
-	e->dst_exists = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
-				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
-	if (!e->dst_exists && errno == ELOOP && !use_lstat && o->force) {
-		/* a symlink loop: -f removes it when it cannot be opened */
-		e->loop = fstatat(ent->dst_fd, ent->dst_name, &e->dst_st,
-				  AT_SYMLINK_NOFOLLOW) == 0;
-	} else if (!e->dst_exists && errno != ENOENT) {
-		return sc_report_fail(&wk->msgs, SC_FAIL_STAT, errno, e->dst,
-				      NULL);
-	}
-	return 0;
-}
 
 /* The backup B of ENT's destination DST (B is DST and a suffix, which
  * may hold a slash) as a name in the entry's directory (ENT->dst_fd), or
@@ -558,12 +444,12 @@ static int keep_newer(struct worker *wk, struct entry *ent,
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
 		prev = sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev) {
-			int r = link_to_earlier(wk, ent, prev, e->src,
+			int r = walk_link_earlier(wk, ent, prev, e->src,
 						e->dst, &e->sst);
 
 			return r < 0 ? r : SC_SETTLED_DONE;
 		}
-		remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
+		walk_remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
 	}
 	return SC_SETTLED_DONE;
 }
@@ -587,7 +473,7 @@ static int left_unchanged(struct worker *wk, struct entry *ent,
 				      &e->dst_st, e->follow);
 		if (r == SC_FILE_SAME && !wk->msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
-			remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
+			walk_remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
 		if (r != SC_FILE_DIFFERS)
 			return r < 0 ? r : SC_SETTLED_DONE;
 	}
@@ -688,135 +574,4 @@ _noinline_ int sc_dest_settle(struct worker *wk, struct entry *ent,
 	if (r != SC_SETTLED_COPY)
 		return r;
 	return clear_the_way(wk, ent, e, &dst);
-}
-
-/* Is DST's directory (of entry ENT) the current one? */
-static bool in_cwd(const struct entry *ent, const char *dst)
-{
-	struct stat d, dot;
-
-	if (ent->dst_fd < 0)
-		return sc_path_in_cwd(dst);
-	return fstat(ent->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
-	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
-}
-
-int sc_dest_link_instead(struct worker *wk, struct entry *ent,
-			 const struct decision *e)
-{
-	const struct sc_options *o = wk->run->o;
-	struct sc_record rec = { .src = e->src, .dst = e->dst,
-		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
-	struct sc_at to = sc_entry_dst(ent, e->dst);
-	struct sc_at target = o->hard_link ? sc_entry_src(ent, e->src) :
-			      (struct sc_at){ AT_FDCWD, e->src, e->src };
-	unsigned how = (o->hard_link ? LINK_HARD : 0) |
-		       (e->follow ? LINK_FOLLOW : 0);
-	int r;
-
-	if (o->force || (o->hard_link && o->interactive == SC_OVERWRITE_ASK))
-		how |= LINK_REPLACE;
-	if (o->explain) {
-		sc_entry_report(wk, ent, &rec);
-		return 0;
-	}
-	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(ent, e->dst))
-		/* a relative target would be resolved from the link's
-		 * directory, not from here */
-		return sc_report_fail(&wk->msgs, SC_FAIL_SYMLINK_HERE, 0,
-				      e->dst, NULL);
-	r = sc_dest_make_link(&target, &to, how);
-	if (r < 0)
-		return sc_report_fail(&wk->msgs, o->hard_link ? SC_FAIL_LINK :
-				      SC_FAIL_SYMLINK_TO, -r, e->dst, e->src);
-	sc_entry_report(wk, ent, &rec);
-	return 0;
-}
-
-/* DST (the entry ENT) becomes a hard link to PREV, a copy
- * made earlier of ST (the source), which may be anywhere in the tree,
- * deeper than PATH_MAX.  Found by its path, it must still be that copy:
- * a directory on the way may lead elsewhere by now (-ESTALE).  It is
- * held, checked, and linked from what is held: checked by its path and
- * then linked by that path again, it could be another file at the link
- * than at the check (whoever may write a directory on the way can swap
- * it in between, and root's linkat is not stopped by
- * fs.protected_hardlinks).  enum sc_linked, or -errno. */
-static _noinline_ int link_earlier_copy(struct worker *wk,
-					const struct entry *ent,
-					const char *prev, const char *dst,
-					const struct stat *st)
-{
-	struct sc_at to = sc_entry_dst(ent, dst), from = { .path = prev };
-	int e = sc_path_open_parent(prev, &from.dirfd, &from.name), fd;
-	struct stat now;
-
-	if (e < 0)
-		return e;
-	fd = openat(from.dirfd, from.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &now) < 0)
-		e = -errno;
-	else if (!sc_links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
-		e = -ESTALE;
-	else if ((e = sc_dest_make_link(&(struct sc_at){ fd, "", prev }, &to,
-					LINK_HARD | LINK_HELD |
-					LINK_REPLACE)) == -ENOENT &&
-		 faccessat(AT_FDCWD, "/proc/self/fd", F_OK, 0) < 0)
-		/* neither root nor /proc: by its name, checked a moment
-		 * ago */
-		e = sc_dest_make_link(&from, &to, LINK_HARD | LINK_REPLACE);
-	if (fd >= 0)
-		close(fd);
-	if (from.dirfd >= 0)
-		close(from.dirfd);
-	return e;
-}
-
-/* -a, --preserve=links: DST, the copy of ST (the entry ENT),
- * is remembered as the copy of its source, with what it is: COPY (a
- * destination found and kept), else what DST is now, if that can only
- * be the copy just made: of the source's type, and no other name.  A
- * hard link to any file, put in the new copy's place by whoever may
- * write its directory, must not become what the source's other names
- * are linked to; then they are copied each on its own. */
-void remember_copy(struct worker *wk, const struct entry *ent,
-		   const struct stat *st, const char *dst,
-		   const struct stat *copy)
-{
-	struct stat now;
-
-	if (!copy) {
-		if (fstatat(ent->dst_fd, ent->dst_name, &now,
-			    AT_SYMLINK_NOFOLLOW) < 0 ||
-		    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
-		    now.st_nlink != 1)
-			return;
-		copy = &now;
-	}
-	if (sc_links_remember(wk->links, st->st_dev, st->st_ino, dst) == 0)
-		sc_links_identify(wk->links, st->st_dev, st->st_ino, copy);
-}
-
-/* -a, --preserve=links: SRC (ST) is another name of a file already
- * copied to PREV; DST becomes another name of PREV. */
-int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
-		    const char *src, const char *dst, const struct stat *st)
-{
-	struct sc_record rec = { .src = src, .dst = dst,
-				 .kind = SC_KIND_HARDLINK };
-	int e = wk->run->o->explain ? 0 :
-		link_earlier_copy(wk, ent, prev, dst, st);
-
-	/* the earlier copy is not there as it was made: what someone put
-	 * in its place gets no new name */
-	if (e == -ESTALE)
-		return sc_report_fail(&wk->msgs, SC_FAIL_FILE_REPLACED, 0, prev,
-				      NULL);
-	if (e < 0)
-		return sc_report_fail(&wk->msgs, SC_FAIL_LINK, -e, dst, prev);
-	sc_entry_report(wk, ent, &rec);
-	/* cp -v says it after the "->" line, as GNU cp does */
-	if (e == SC_LINK_REPLACED && wk->run->o->verbose)
-		sc_report_removed(&wk->msgs, dst);
-	return 0;
 }

@@ -69,51 +69,12 @@ bool sc_dest_backup_is_source(const struct sc_options *o, const char *src,
  * --remove-destination.  0, or -errno (said). */
 int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose);
 
-/* What sc_dest_make_link() did, when it did not fail. */
-enum sc_linked {
-	SC_LINKED = 0,		/* made where nothing was */
-	SC_LINK_REPLACED,	/* ... in place of an existing DST */
-};
-
-/* How sc_dest_make_link() makes DST: bits of its flags word. */
-enum {
-	LINK_HARD = 1 << 0,	/* a hard link, else a symlink */
-	LINK_FOLLOW = 1 << 1,	/* hard: to what a symlink TARGET names */
-	LINK_REPLACE = 1 << 2,	/* an existing DST is replaced */
-	LINK_HELD = 1 << 3,	/* hard: to the object TARGET's dirfd holds
-				 * (O_PATH), its name unused */
-};
-
-/* Makes DST a hard link to TARGET (LINK_HARD; with LINK_FOLLOW to what a
- * symlink TARGET names; with LINK_HELD to the object held as TARGET's
- * dirfd) or a symlink holding TARGET's name.  An existing
- * DST is replaced only with LINK_REPLACE, in one rename, so DST never
- * goes missing.  Returns enum sc_linked, or -errno. */
-int sc_dest_make_link(const struct sc_at *target, const struct sc_at *dst,
-		      unsigned flags);
-
 /* --- the entry the walk copies ----------------------------------------- */
 
 struct worker;
 struct entry;
+struct decision;
 struct sc_seen;
-
-/* One entry the walk copies, as the decisions about it see it. */
-struct decision {
-	const char *src, *dst;
-	bool cmdline;		/* an operand, not found in a directory */
-	bool follow;		/* symlinks to the source are followed */
-	struct stat sst, dst_st;
-	bool dst_exists;	/* DST_ST holds the destination's stat */
-	bool loop;		/* ... of a symlink loop that -f removes */
-};
-
-/* The destination of E (the entry ENT, on WK: the walk's worker) as cp
- * sees it: through a symlink when the data of a regular file will be
- * written there; the name itself when it is to be replaced or backed
- * up.  0, or -errno (said), also when E is a directory an earlier
- * operand named (sc_seen_dir_again()). */
-int sc_dest_stat(struct worker *wk, struct entry *ent, struct decision *e);
 
 /* What cp decides about E's existing destination before it copies: the
  * same file, --update, -n, -i, a directory against a file, what this
@@ -130,23 +91,5 @@ int sc_dest_settle(struct worker *wk, struct entry *ent, struct decision *e,
  * could not be kept: cp puts the old file back then too).  Nothing to do
  * without a backup.  A rename that fails is said. */
 void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst);
-
-/* -l, -s: E's destination becomes a link to the source instead of a
- * copy.  0 or -errno (said). */
-int sc_dest_link_instead(struct worker *wk, struct entry *ent,
-			 const struct decision *e);
-
-/* -a, --preserve=links: SRC (ST) is another name of a file already
- * copied to PREV; DST becomes another name of PREV.  0 or -errno
- * (said). */
-int link_to_earlier(struct worker *wk, struct entry *ent, const char *prev,
-		    const char *src, const char *dst, const struct stat *st);
-
-/* -a, --preserve=links: DST, the copy of ST (the entry ENT), is
- * remembered as the copy of its source: COPY its stat, else what DST is
- * now if it can only be the copy just made (else it is not remembered). */
-void remember_copy(struct worker *wk, const struct entry *ent,
-		   const struct stat *st, const char *dst,
-		   const struct stat *copy);
 
 #endif

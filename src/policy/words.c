@@ -1,7 +1,7 @@
 /* cp's words for the walk's failures: each stage of walk/tree.h said as
  * cp says it, about the source or the copy as the stage names it. */
 #include "system.h"
-#include "policy/words.h"
+#include "policy/hooks.h"
 #include "output/report.h"
 
 /* The message of each stage, and whether it names the copy (DST). */
@@ -24,6 +24,8 @@ static const struct {
 	[SC_TREE_CYCLE] = { SC_FAIL_CYCLE, false },
 	[SC_TREE_INTO_ITSELF] = { SC_FAIL_INTO_ITSELF, false },
 	[SC_TREE_DIR_LINK] = { SC_FAIL_DIR_LINK, true },
+	[SC_TREE_RELATIVE_LINK] = { SC_FAIL_SYMLINK_HERE, true },
+	[SC_TREE_EARLIER_REPLACED] = { SC_FAIL_FILE_REPLACED, false },
 	[SC_TREE_MEMORY] = { SC_FAIL_MEMORY, false },
 };
 
@@ -31,8 +33,10 @@ static const struct {
 static enum sc_fail make_words(const struct sc_tree_entry *e)
 {
 	switch (e->kind) {
+	case SC_TREE_HARDLINK:
+		return SC_FAIL_LINK;
 	case SC_TREE_SYMLINK:
-		return SC_FAIL_SYMLINK;
+		return e->earlier ? SC_FAIL_SYMLINK_TO : SC_FAIL_SYMLINK;
 	case SC_TREE_SPECIAL:
 		return e->sst && S_ISFIFO(e->sst->st_mode) ? SC_FAIL_MKFIFO :
 		       SC_FAIL_MKNOD;
@@ -45,7 +49,7 @@ static enum sc_tree_verdict words_error(void *arg,
 					const struct sc_tree_entry *e,
 					enum sc_tree_stage stage, int err)
 {
-	struct words *w = arg;
+	struct hooks *w = arg;
 	enum sc_fail what;
 	const char *a, *b = NULL;
 
@@ -54,7 +58,14 @@ static enum sc_tree_verdict words_error(void *arg,
 	what = stage == SC_TREE_MAKE ? make_words(e) : stage_words[stage].what;
 	a = stage_words[stage].dst ? e->dst : e->src;
 	switch (stage) {
+	case SC_TREE_MAKE:
+		b = e->earlier;	/* a link's target */
+		break;
+	case SC_TREE_EARLIER_REPLACED:
+		a = e->earlier;
+		break;
 	case SC_TREE_REPLACED:
+	case SC_TREE_SRC_REPLACED:
 		if (e->kind != SC_TREE_DIR)
 			what = SC_FAIL_FILE_REPLACED;
 		break;
@@ -78,7 +89,9 @@ static enum sc_tree_verdict words_error(void *arg,
 	return SC_TREE_CONTINUE;
 }
 
-const struct sc_tree_ops words_ops = {
-	.size = sizeof(words_ops),
+const struct sc_tree_ops hooks_ops = {
+	.size = sizeof(hooks_ops),
+	.before = hooks_before,
+	.after = hooks_after,
 	.error = words_error,
 };

@@ -206,10 +206,10 @@ static _noinline_ int refuse_as_link(struct walk *w, const char *dst)
 	_cleanup_free_ char *met = base ? sc_path_join(dst, base) : NULL;
 
 	if (!met)
-		return walk_fail(w, SC_TREE_MEMORY, ENOMEM,
+		return walk_fail(w->run, SC_TREE_MEMORY, ENOMEM,
 				 &(struct sc_tree_entry){
 					.kind = SC_TREE_DIR, .dst = dst });
-	return walk_fail(w, SC_TREE_DIR_LINK, 0, &(struct sc_tree_entry){
+	return walk_fail(w->run, SC_TREE_DIR_LINK, 0, &(struct sc_tree_entry){
 				.kind = SC_TREE_DIR, .top = true, .dst = dst,
 				.earlier = met });
 }
@@ -230,7 +230,7 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 	bool into = false, top = false;
 
 	if (levels_with(w, sst, LEVEL_SOURCE))
-		return walk_fail(w, SC_TREE_CYCLE, 0, &(struct sc_tree_entry){
+		return walk_fail(w->run, SC_TREE_CYCLE, 0, &(struct sc_tree_entry){
 					.kind = SC_TREE_DIR, .top = cmdline,
 					.src = src, .dst = dst, .sst = sst });
 	if (cmdline)
@@ -253,7 +253,7 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 		src = w->top_src;
 		dst = w->top_dst;
 	}
-	return walk_fail(w, SC_TREE_INTO_ITSELF, 0, &(struct sc_tree_entry){
+	return walk_fail(w->run, SC_TREE_INTO_ITSELF, 0, &(struct sc_tree_entry){
 				.kind = SC_TREE_DIR, .top = cmdline,
 				.src = src, .dst = dst, .sst = sst });
 }
@@ -285,7 +285,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	 * made is looked for without it. */
 	if (n > 1 && made[n - 1] == '/') {
 		if (!(bare = strdup(made)))
-			return walk_fail(w, SC_TREE_MEMORY, ENOMEM, &te);
+			return walk_fail(w->run, SC_TREE_MEMORY, ENOMEM, &te);
 		sc_path_strip_slashes(bare);
 		made = bare;
 	}
@@ -293,7 +293,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	m->omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
 	mode = sst->st_mode & 07777 & ~m->omitted;
 	if (mkdirat(w->e.dst_fd, w->e.dst_name, mode) < 0)
-		return walk_fail(w, SC_TREE_MAKE, errno, &te);
+		return walk_fail(w->run, SC_TREE_MAKE, errno, &te);
 	m->flags |= SC_MADE_CREATED;
 	/* Between mkdirat and this open, whoever may write the parent can
 	 * rename the new directory away and put a symlink or a directory
@@ -306,8 +306,8 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 			close(fd);
 		/* gone, or another in its place */
 		if (e == -ESTALE || e == -ENOENT)
-			return walk_fail(w, SC_TREE_REPLACED, 0, &te);
-		return walk_fail(w, SC_TREE_CHECK, -e, &te);
+			return walk_fail(w->run, SC_TREE_REPLACED, 0, &te);
+		return walk_fail(w->run, SC_TREE_CHECK, -e, &te);
 	}
 	m->mode = now.st_mode;
 	m->flags |= SC_MADE_MODE_KNOWN;
@@ -319,7 +319,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 		e = sc_path_chmod_fd(fd, (now.st_mode & 07777) | S_IRWXU);
 		if (e < 0) {
 			close(fd);
-			return walk_fail(w, SC_TREE_ENTER_MODE, -e, &te);
+			return walk_fail(w->run, SC_TREE_ENTER_MODE, -e, &te);
 		}
 	}
 	*ret_fd = fd;
@@ -503,7 +503,7 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 		       dfd) < 0) {
 		if (dfd >= 0)
 			close(dfd);
-		return walk_fail(w, SC_TREE_MEMORY, ENOMEM,
+		return walk_fail(w->run, SC_TREE_MEMORY, ENOMEM,
 				 &(struct sc_tree_entry){
 					.kind = SC_TREE_DIR, .top = cmdline,
 					.src = src, .dst = dst, .sst = sst });

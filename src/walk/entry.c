@@ -9,6 +9,7 @@
 #include "walk/entry.h"
 #include "policy/attrs.h"
 #include "walk/jobs.h"
+#include "walk/fail.h"
 #include "cli/signals.h"
 
 #include <errno.h>
@@ -111,7 +112,7 @@ static int say_replaced(struct worker *wk, const struct stat *st,
 			const char *src, const char *dst)
 {
 	unsigned n = sc_copy_report_events(wk->crep);
-	const char *name = dst;
+	const char *name = dst;	/* which of the two, by pointer */
 
 	/* a source the walk found replaced has been said so already */
 	if (wk->msgs.failed && wk->msgs.code == -ESTALE)
@@ -124,9 +125,12 @@ static int say_replaced(struct worker *wk, const struct stat *st,
 		    ev.kind == SC_EV_REPLACED && ev.which == 0)
 			name = src;
 	}
-	return sc_report_fail(&wk->msgs, S_ISDIR(st->st_mode) ?
-			      SC_FAIL_DIR_REPLACED : SC_FAIL_FILE_REPLACED,
-			      0, name, NULL);
+	return walk_fail(wk->run, name == src ? SC_TREE_SRC_REPLACED :
+			 SC_TREE_REPLACED, 0, &(struct sc_tree_entry){
+				.kind = S_ISDIR(st->st_mode) ? SC_TREE_DIR :
+					S_ISLNK(st->st_mode) ? SC_TREE_SYMLINK :
+					SC_TREE_SPECIAL,
+				.src = src, .dst = dst, .sst = st });
 }
 
 /* The metadata of S's copy D (their paths name them in messages)

@@ -2,7 +2,7 @@
  * the caller says them, the walk goes on with what the failure left. */
 #include "system.h"
 #include "walk/fail.h"
-#include "walk/walk_state.h"
+#include "walk/state.h"
 
 /* The errno a stage stands for when the kernel gave none. */
 static const int stage_errno[] = {
@@ -24,10 +24,9 @@ static const int stage_errno[] = {
 	[SC_TREE_MEMORY] = ENOMEM,
 };
 
-int walk_fail(struct walk *w, enum sc_tree_stage stage, int err,
+int walk_fail(const struct run *run, enum sc_tree_stage stage, int err,
 	      const struct sc_tree_entry *e)
 {
-	const struct run *run = w->run;
 	struct sc_tree_entry ent = *e;
 
 	ent.size = sizeof(ent);

@@ -4,12 +4,12 @@
 
 #include "walk/tree.h"
 
-struct walk;
+struct run;
 
 /* Entry E (its size set here) failed at STAGE with errno ERR, or 0: the
- * caller's error callback hears it.  Returns -ERR, or the -errno the
- * stage stands for. */
-int walk_fail(struct walk *w, enum sc_tree_stage stage, int err,
+ * caller's error callback (RUN's) hears it.  Returns -ERR, or the -errno
+ * the stage stands for.  The walk thread only. */
+int walk_fail(const struct run *run, enum sc_tree_stage stage, int err,
 	      const struct sc_tree_entry *e);
 
 #endif

@@ -447,7 +447,7 @@ void level_pop(struct walk *w, int *ret_dfd)
 
 _noinline_ int say_replaced(struct walk *w, const char *dst)
 {
-	return walk_fail(w, SC_TREE_REPLACED, 0, &(struct sc_tree_entry){
+	return walk_fail(w->run, SC_TREE_REPLACED, 0, &(struct sc_tree_entry){
 				.kind = SC_TREE_DIR, .dst = dst });
 }
 
@@ -458,9 +458,9 @@ _noinline_ int say_level_lost(struct walk *w, const char *src,
 				    .dst = dst };
 
 	if (dst)
-		return walk_fail(w, e == -ESTALE ? SC_TREE_REPLACED :
+		return walk_fail(w->run, e == -ESTALE ? SC_TREE_REPLACED :
 				 SC_TREE_COPY_LOST, e == -ESTALE ? 0 : -e, &te);
-	return walk_fail(w, e == -ESTALE ? SC_TREE_SRC_REPLACED :
+	return walk_fail(w->run, e == -ESTALE ? SC_TREE_SRC_REPLACED :
 			 SC_TREE_READ_DIR, e == -ESTALE ? 0 : -e, &te);
 }
 

@@ -33,6 +33,8 @@ enum sc_copied {
 				 * level's end does the rest */
 	SC_HANDED_BACK,		/* not taken by the fast path: the general
 				 * one copies it and says why not */
+	SC_SKIPPED,		/* left as it was, as the caller's before
+				 * decided (walk.c, between its steps) */
 };
 
 /* What the decisions before a copy came to (dest.c), when they did not
@@ -90,6 +92,17 @@ struct worker {
 	/* the walk's hard-link table; NULL in a -j worker, which hands a
 	 * file with other names back to the walk */
 	struct sc_links *links;
+};
+
+/* One entry the walk copies, as the decisions about it (the walk's and
+ * the caller's, policy/hooks.c) see it. */
+struct decision {
+	const char *src, *dst;
+	bool cmdline;		/* an operand, not found in a directory */
+	bool follow;		/* symlinks to the source are followed */
+	struct stat sst, dst_st;
+	bool dst_exists;	/* DST_ST holds the destination's stat */
+	bool loop;		/* ... of a symlink loop that -f removes */
 };
 
 /* The entry being copied, and what has been said of it. */

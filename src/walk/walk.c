@@ -10,7 +10,8 @@
 #include "policy/seen.h"
 #include "policy/attrs.h"
 #include "walk/deferred.h"
-#include "policy/dest.h"
+#include "walk/linkto.h"
+#include "walk/mklink.h"
 #include "walk/dirs.h"
 #include "policy/file.h"
 #include "walk/jobs.h"
@@ -83,7 +84,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 
 	target = read_link(w->e.at_fd, w->e.at_name, sst->st_size, &n);
 	if (!target)
-		return walk_fail(w, SC_TREE_READLINK, errno,
+		return walk_fail(w->run, SC_TREE_READLINK, errno,
 				 &(struct sc_tree_entry){
 					.kind = SC_TREE_SYMLINK, .src = src,
 					.dst = dst, .sst = sst });
@@ -96,7 +97,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		struct sc_at to = sc_entry_dst(&w->e, dst);
 		struct sc_at what = { AT_FDCWD, target, target };
 
-		e = sc_dest_make_link(&what, &to,
+		e = walk_make_link(&what, &to,
 				      w->run->o->force ? LINK_REPLACE : 0);
 	}
 	if (e == -EEXIST && w->run->o->update != SC_UPDATE_ALL && dst_st &&
@@ -112,7 +113,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 	}
 	free(target);
 	if (e < 0)
-		return walk_fail(w, SC_TREE_MAKE, -e, &(struct sc_tree_entry){
+		return walk_fail(w->run, SC_TREE_MAKE, -e, &(struct sc_tree_entry){
 					.kind = SC_TREE_SYMLINK, .src = src,
 					.dst = dst, .sst = sst });
 	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
@@ -141,7 +142,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 	if (S_ISFIFO(sst->st_mode) ?
 	    mkfifoat(w->e.dst_fd, w->e.dst_name, mode & 07777) :
 	    mknodat(w->e.dst_fd, w->e.dst_name, mode, sst->st_rdev))
-		return walk_fail(w, SC_TREE_MAKE, errno, &te);
+		return walk_fail(w->run, SC_TREE_MAKE, errno, &te);
 	/* Held from here on, and checked to be the node made: its name may
 	 * lead to a symlink or a hard link by now, and every attribute
 	 * (a mode of 4777 asked by the source's owner...) would land on
@@ -150,9 +151,9 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		    O_CLOEXEC);
 	e = fd < 0 ? -errno : sc_made_check(fd, mode, NULL);
 	if (e == -ESTALE || e == -ENOENT)
-		e = walk_fail(w, SC_TREE_REPLACED, 0, &te);
+		e = walk_fail(w->run, SC_TREE_REPLACED, 0, &te);
 	else if (e < 0)
-		e = walk_fail(w, SC_TREE_CHECK, -e, &te);
+		e = walk_fail(w->run, SC_TREE_CHECK, -e, &te);
 	else if (sc_entry_set_attrs(&w->wk, &w->e, -1, fd, src, dst, sst,
 				    &m) < 0)
 		w->wk.msgs.failed = true;
@@ -211,7 +212,7 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	if (tracked &&
 	    (prev = sc_links_find(wk->links, ist.st_dev, ist.st_ino))) {
 		close(in);
-		return link_to_earlier(wk, ent, prev, src, dst, &ist);
+		return walk_link_earlier(wk, ent, prev, src, dst, &ist);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
 	 * must not hang us); regular files ignore it. */
@@ -219,7 +220,7 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	/* a copy that failed in part is not linked to: cp forgets it, and
 	 * copies the file's other names each on its own */
 	if (r == 0 && !wk->msgs.failed && tracked)
-		remember_copy(wk, ent, &ist, dst, NULL);
+		walk_remember_copy(wk, ent, &ist, dst, NULL);
 	return r < 0 ? r : SC_COPIED;
 }
 
@@ -240,6 +241,24 @@ static void entry_end(struct walk *w, const char *src, const char *dst,
 
 	free(w->e.backup);
 	w->e.backup = NULL;
+}
+
+/* The end of entry SRC -> DST (CMDLINE: an operand), told to the caller:
+ * R, SC_COPIED, SC_SKIPPED (the caller's before left it) or -errno. */
+static void entry_after(struct walk *w, const char *src, const char *dst,
+			bool cmdline, int r)
+{
+	const struct sc_tree_ops *ops = w->run->ops;
+	const struct sc_tree_entry te = {
+		.size = sizeof(te), .top = cmdline, .src = src, .dst = dst,
+	};
+	const struct sc_tree_result res = {
+		.size = sizeof(res), .err = r < 0 ? r : 0,
+		.skipped = r == SC_SKIPPED,
+	};
+
+	if (ops && ops->after)
+		ops->after(w->run->ops_arg, &te, &res);
 }
 
 /* Copies SRC to DST, or, a directory, makes it a level of the walk
@@ -279,11 +298,10 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 		l->outer_announced = outer_announced;
 		return SC_ENTERED;
 	}
-	if (w->wk.msgs.failed)
-		sc_dest_unbackup(&w->wk, &w->e, dst);
+	entry_after(w, src, dst, cmdline, r);
 	entry_end(w, src, dst, cmdline, &outer_msgs, outer_reported,
 		  outer_announced);
-	return r;
+	return r == SC_SKIPPED ? SC_COPIED : r;
 }
 
 /* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
@@ -324,13 +342,83 @@ static _noinline_ int stat_source(struct walk *w, struct decision *e)
 		 * summary counts it */
 		int err = errno;
 
-		return walk_fail(w, !e->cmdline && err == ENOENT ?
+		return walk_fail(w->run, !e->cmdline && err == ENOENT ?
 				 SC_TREE_VANISHED : SC_TREE_STAT, err,
 				 &(struct sc_tree_entry){
 					.kind = SC_TREE_FILE, .top = e->cmdline,
 					.src = e->src, .dst = e->dst });
 	}
 	return 0;
+}
+
+/* What E (its source stat'ed) is, as the caller is told. */
+static enum sc_tree_kind kind_of(const struct sc_options *o,
+				 const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return SC_TREE_DIR;
+	if (S_ISLNK(st->st_mode))
+		return SC_TREE_SYMLINK;
+	if (S_ISREG(st->st_mode) || !o->recursive || o->copy_contents)
+		return SC_TREE_FILE;
+	return SC_TREE_SPECIAL;
+}
+
+/* Looks at E's destination as the copy will meet it: through a symlink
+ * where the data of a regular file is written there (a FIFO or device
+ * read as a file too), else the name itself, which is replaced, backed
+ * up or made a link.  A symlink loop that cannot be followed is looked
+ * at itself under -f, which removes it (E->loop).  0, or -errno: it
+ * could not be looked at (not being there is no error). */
+static _noinline_ int dest_lookup(struct walk *w, struct decision *e)
+{
+	const struct sc_options *o = w->run->o;
+	bool as_regular = !o->recursive || o->copy_contents;
+	mode_t mode = e->sst.st_mode;
+	bool use_lstat = (!S_ISREG(mode) &&
+			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
+			 o->symbolic_link || o->hard_link ||
+			 o->backup != SC_BACKUP_NONE || o->remove_destination;
+
+	e->dst_exists = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
+				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
+	if (e->dst_exists)
+		return 0;
+	if (errno == ELOOP && !use_lstat && o->force)
+		e->loop = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
+				  AT_SYMLINK_NOFOLLOW) == 0;
+	else if (errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/* The caller's decision about E, its destination looked at (DST_ERR:
+ * -errno, why it could not be, or 0): copy it (SC_SETTLED_COPY), leave it
+ * (SC_SETTLED_DONE), or -errno (said).  A destination the caller moved
+ * to its backup or removed is made anew. */
+static _noinline_ int ask_before(struct walk *w, struct decision *e,
+				 int dst_err)
+{
+	const struct sc_tree_ops *ops = w->run->ops;
+	struct sc_tree_entry te = {
+		.size = sizeof(te), .kind = kind_of(w->run->o, &e->sst),
+		.top = e->cmdline, .src = e->src, .dst = e->dst,
+		.sst = &e->sst, .followed = e->follow,
+		.dst_st = e->dst_exists || e->loop ? &e->dst_st : NULL,
+		.dst_loop = e->loop, .dst_err = -dst_err,
+	};
+	struct sc_tree_decision d = { .size = sizeof(d) };
+	int r;
+
+	if (!ops || !ops->before)
+		return dst_err ? walk_fail(w->run, SC_TREE_CHECK, -dst_err, &te) :
+		       SC_SETTLED_COPY;
+	r = ops->before(w->run->ops_arg, &te, &d);
+	if (r < 0)
+		return r;
+	if (d.flags & SC_TREE_DST_GONE)
+		e->dst_exists = false;
+	return d.verdict == SC_TREE_SKIP ? SC_SETTLED_DONE : SC_SETTLED_COPY;
 }
 
 /* Copies what is not a directory, by its type: another name of a file
@@ -352,7 +440,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	if (!e->dst_exists && !e->loop && e->dst[0] &&
 	    e->dst[strlen(e->dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
-		return walk_fail(w, SC_TREE_NO_DIR, ENOTDIR,
+		return walk_fail(w->run, SC_TREE_NO_DIR, ENOTDIR,
 				 &(struct sc_tree_entry){
 					.kind = SC_TREE_FILE, .top = e->cmdline,
 					.src = e->src, .dst = e->dst,
@@ -362,10 +450,10 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
-		return link_to_earlier(&w->wk, &w->e, prev, e->src, e->dst,
+		return walk_link_earlier(&w->wk, &w->e, prev, e->src, e->dst,
 				       &e->sst);
 	if (o->hard_link || o->symbolic_link)
-		return sc_dest_link_instead(&w->wk, &w->e, e);
+		return walk_link_instead(&w->wk, &w->e, e);
 
 	if (S_ISLNK(e->sst.st_mode))
 		r = copy_symlink(w, e->src, e->dst, &e->sst,
@@ -379,7 +467,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
 	if (r == 0 && !w->wk.msgs.failed && tracked)
-		remember_copy(&w->wk, &w->e, &e->sst, e->dst, NULL);
+		walk_remember_copy(&w->wk, &w->e, &e->sst, e->dst, NULL);
 	return r;
 }
 
@@ -404,41 +492,20 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	if (cmdline)
 		w->run->root_dev = e->sst.st_dev;
 	if (S_ISDIR(e->sst.st_mode) && !o->recursive)
-		return walk_fail(w, SC_TREE_NOT_RECURSIVE, 0,
+		return walk_fail(w->run, SC_TREE_NOT_RECURSIVE, 0,
 				 &(struct sc_tree_entry){
 					.kind = SC_TREE_DIR, .top = cmdline,
 					.src = src, .dst = dst,
 					.sst = &e->sst });
-	if (cmdline && w->multi && !o->explain &&
-	    sc_seen_named_twice(&w->seen, &w->wk,
-				o->backup != SC_BACKUP_NONE, src, dst, &e->sst))
-		return SC_COPIED;
-	r = sc_dest_stat(&w->wk, &w->e, e);
-	if (r < 0)
-		return r;
-	if (e->dst_exists) {
-		r = sc_dest_settle(&w->wk, &w->e, e,
-				   cmdline && w->multi ? &w->seen : NULL);
-		if (r != SC_SETTLED_COPY)
-			return r < 0 ? r : SC_COPIED;
-	}
-	if (cmdline && w->multi && o->backup == SC_BACKUP_NONE &&
-	    !o->explain) {
-		r = sc_seen_through_new_symlink(&w->seen, &w->wk, e);
-		if (r < 0)
-			return r;
-	}
+	r = ask_before(w, e, dest_lookup(w, e));
+	if (r != SC_SETTLED_COPY)
+		return r < 0 ? r : SC_SKIPPED;
 
 	if (S_ISDIR(e->sst.st_mode))
-		r = copy_dir(w, src, dst, &e->sst,
-			     e->dst_exists ? &e->dst_st : NULL, cmdline,
-			     e->follow);
-	else
-		r = copy_non_directory(w, e);
-	if (r == SC_COPIED && cmdline && w->multi && !o->explain)
-		/* (a directory: at its end) */
-		sc_seen_remember_made(&w->seen, dst);
-	return r;
+		return copy_dir(w, src, dst, &e->sst,
+				e->dst_exists ? &e->dst_st : NULL, cmdline,
+				e->follow);
+	return copy_non_directory(w, e);
 }
 
 /* Copies the next entry of level K, the deepest, or enters it (a new
@@ -470,7 +537,7 @@ static bool level_step(struct walk *w, size_t k)
 		if (!s2 || !d2) {
 			free(s2);
 			free(d2);
-			walk_fail(w, SC_TREE_MEMORY, ENOMEM,
+			walk_fail(w->run, SC_TREE_MEMORY, ENOMEM,
 				  &(struct sc_tree_entry){
 					.kind = SC_TREE_DIR,
 					.src = level_name(w, k, false) });
@@ -508,7 +575,7 @@ static bool level_step(struct walk *w, size_t k)
 	s = entry_name(w, k, false, ent->name);
 	d = s ? entry_name(w, k, true, ent->name) : NULL;
 	if (!s || !d) {
-		walk_fail(w, SC_TREE_MEMORY, ENOMEM, &(struct sc_tree_entry){
+		walk_fail(w->run, SC_TREE_MEMORY, ENOMEM, &(struct sc_tree_entry){
 				.kind = SC_TREE_DIR,
 				.src = level_name(w, k, false) });
 		l->failed = true;
@@ -607,8 +674,7 @@ static int level_finish(struct walk *w, size_t k)
 	if (dfd >= 0)
 		close(dfd);
 	rc = !done.failed ? SC_COPIED : done.lost ? done.lost : -EIO;
-	if (rc == SC_COPIED && done.cmdline && w->multi && !o->explain)
-		sc_seen_remember_made(&w->seen, dst);
+	entry_after(w, src, dst, done.cmdline, rc);
 	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
 		  done.outer_reported, done.outer_announced);
 	if (done.up) {

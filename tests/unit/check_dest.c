@@ -14,6 +14,7 @@
 #include "suites.h"
 #include "copier.h"
 #include "policy/dest.h"
+#include "walk/mklink.h"
 #include "cli/options.h"
 
 static struct stat at(long sec, long nsec)
@@ -257,15 +258,15 @@ START_TEST(link_replaces_only_when_asked)
 	touch("d");
 	snprintf(target, sizeof(target), "%s/t", scratch);
 	snprintf(dst, sizeof(dst), "%s/d", scratch);
-	ck_assert_int_eq(sc_dest_make_link(&t, &d, LINK_HARD), -EEXIST);
+	ck_assert_int_eq(walk_make_link(&t, &d, LINK_HARD), -EEXIST);
 	/* 1: it replaced an existing name */
-	ck_assert_int_eq(sc_dest_make_link(&t, &d, LINK_HARD | LINK_REPLACE),
+	ck_assert_int_eq(walk_make_link(&t, &d, LINK_HARD | LINK_REPLACE),
 			 1);
 	ck_assert_int_eq(stat(target, &a), 0);
 	ck_assert_int_eq(stat(dst, &b), 0);
 	ck_assert(a.st_ino == b.st_ino);
 	/* a symlink in place of the hard link, in one rename */
-	ck_assert_int_eq(sc_dest_make_link(&name_t, &d, LINK_REPLACE), 1);
+	ck_assert_int_eq(walk_make_link(&name_t, &d, LINK_REPLACE), 1);
 	n = readlink(dst, buf, sizeof(buf));
 	ck_assert_int_eq(n, 1);
 	ck_assert(buf[0] == 't');
@@ -292,7 +293,7 @@ START_TEST(held_link_is_to_what_is_held)
 	ck_assert_int_eq(fstat(fd, &held), 0);
 	ck_assert_int_eq(rename(path, other), 0);
 	touch("copy");
-	ck_assert_int_eq(sc_dest_make_link(&(struct sc_at){ fd, "", path }, &d,
+	ck_assert_int_eq(walk_make_link(&(struct sc_at){ fd, "", path }, &d,
 					   LINK_HARD | LINK_HELD), 0);
 	ck_assert_int_eq(lstat(dst, &got), 0);
 	ck_assert(got.st_ino == held.st_ino && got.st_dev == held.st_dev);
@@ -300,7 +301,7 @@ START_TEST(held_link_is_to_what_is_held)
 	ck_assert(st.st_ino != held.st_ino);
 	ck_assert_int_eq(unlink(dst), 0);
 	touch("y");
-	ck_assert_int_eq(sc_dest_make_link(&(struct sc_at){ fd, "", path }, &d,
+	ck_assert_int_eq(walk_make_link(&(struct sc_at){ fd, "", path }, &d,
 					   LINK_HARD | LINK_HELD | LINK_REPLACE),
 			 1);
 	ck_assert_int_eq(lstat(dst, &got), 0);
