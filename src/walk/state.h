@@ -18,6 +18,7 @@
 struct sc_seen;
 
 struct sc_jobs;
+struct tree_live;
 
 /* The convention of src/, as of lib/: a function that can fail returns
  * -errno (a message said by then, through report.h's sc_report_fail(),
@@ -66,6 +67,8 @@ struct run {
 	/* several operands into a directory: what they were and became
 	 * (the walk's; walk thread only) */
 	const struct sc_seen *seen;
+	/* the counters and the copies in progress a signal handler reads */
+	struct tree_live *live;
 };
 
 /* One thread's means of copying: the walk's own, or a -j worker's. */
@@ -77,7 +80,7 @@ struct worker {
 	struct sc_copy_report *crep;
 	struct sc_msgs msgs;	/* its messages about its entry */
 	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
-	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (progress.h) */
 	/* Out of descriptors (ERR: EMFILE, ENFILE) in an open: give some
 	 * back (the walk: the levels it keeps open; a -j worker: wait for
 	 * the others) and say whether to try again (TRIES: how often). */
