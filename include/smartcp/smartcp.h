@@ -961,6 +961,55 @@ int sc_copier_verify_fd(struct sc_copier *c, int in, int out,
  * NULL or memory ran out. */
 struct sc_copy_ctx *sc_copier_ctx(struct sc_copier *c);
 
+/* ---- Backup names (API 1.2) ------------------------------------------ */
+
+/* How a file's backup is named, as GNU's --backup=CONTROL names it. */
+enum sc_backup {
+	SC_BACKUP_NONE,		/* no backup (sc_backup_name: -EINVAL) */
+	SC_BACKUP_SIMPLE,	/* NAME and the suffix: NAME~ */
+	SC_BACKUP_NUMBERED,	/* NAME.~N~, N one more than the highest */
+	SC_BACKUP_EXISTING,	/* numbered where NAME has numbered backups,
+				 * else simple */
+};
+
+/* What the name sc_backup_name() made is (bits of what it returns). */
+enum {
+	/* NAME.~N~: another process may take it between this call and
+	 * the rename, so rename with RENAME_NOREPLACE and, on EEXIST, ask
+	 * again */
+	SC_BACKUP_NAME_NUMBERED = 1u << 0,
+	/* too long for the directory (its NAME_MAX): NAME's first bytes
+	 * and "~", always the same name for NAME, as GNU cp makes it */
+	SC_BACKUP_NAME_SHORTENED = 1u << 1,
+};
+
+/* The name of the next backup of NAME (a name in directory DIRFD, or
+ * AT_FDCWD; NAME may have a directory part, resolved as openat(2)
+ * resolves it) under CONTROL, with SUFFIX for a simple one (NULL: "~";
+ * used as given, so a suffix with a slash names another directory:
+ * GNU cp takes "~" for one).  *RET_NAME gets the new name, with NAME's
+ * directory part (free() it).  A numbered backup reads the directory
+ * for the highest N of NAME.~N~ (any kind of entry: the names only, none
+ * followed; N a decimal number without leading zeros, of any length,
+ * counted as text as GNU cp counts).  A numbered or "existing" name
+ * that would be NAME_MAX bytes or more in the directory
+ * (fpathconf(_PC_NAME_MAX)) is shortened as GNU cp shortens it: the
+ * first bytes of NAME, NAME_MAX - 2 at most, and "~"; one as long as a
+ * backup that is there is not (that one fits).  A simple name is never
+ * shortened nor is the directory read.  Reentrant: no state is kept
+ * between calls, so any thread may call it.  Nothing is made or
+ * renamed.  A bit set of SC_BACKUP_NAME_* (0: a simple name), or
+ * -errno, *RET_NAME then NULL:
+ *   -EINVAL  NAME NULL or "", or ending in "/", RET_NAME NULL, CONTROL
+ *            SC_BACKUP_NONE or no control;
+ *   -ENOENT, -EACCES, -ENOTDIR, -EBADF, -EMFILE ...  the directory
+ *            could not be opened or read (numbered and existing only;
+ *            GNU cp takes such a directory to have no numbered backups
+ *            and does not shorten: the caller decides);
+ *   -ENOMEM. */
+int sc_backup_name(int dirfd, const char *name, enum sc_backup control,
+		   const char *suffix, char **ret_name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* enum sc_reflink, enum sc_sparse, SC_ROADMASK_ALL */
+/* enum sc_reflink, enum sc_sparse, enum sc_backup, SC_ROADMASK_ALL */
 #include <smartcp/smartcp.h>
 
 /* How symbolic links met on the way are treated (-P, -L, -H). */
@@ -17,8 +17,6 @@ enum sc_deref {
 };
 enum sc_interactive { SC_OVERWRITE_ASK_UNSET, SC_OVERWRITE_ALWAYS,
 		      SC_OVERWRITE_ASK, SC_OVERWRITE_NEVER };
-enum sc_backup { SC_BACKUP_NONE, SC_BACKUP_SIMPLE, SC_BACKUP_NUMBERED,
-		 SC_BACKUP_EXISTING };
 /* --update[=WHEN] */
 enum sc_update {
 	SC_UPDATE_ALL, SC_UPDATE_OLDER, SC_UPDATE_NONE,

@@ -15,6 +15,7 @@
 #include "policy/hooks.h"
 #include "cli/signals.h"
 #include "walk/workers.h"
+#include "walk/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,10 +69,15 @@ static int make_copier(struct run *run, const struct sc_options *o,
 	return 0;
 }
 
+/* The tree's counters and copies in progress: in static storage, as the
+ * signal handler may read them until the process ends, after
+ * sc_walk_run() has returned too. */
+static struct tree_live live;
+
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
-	struct run run = { .o = opts, .rep = rep };
+	struct run run = { .o = opts, .rep = rep, .live = &live };
 	struct hooks hooks;
 	struct walk w = {
 		.run = &run,
@@ -106,7 +112,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		return EXIT_FAILURE;
 	}
 	sc_copy_ctx_set_fd_short(w.wk.cx, sc_workers_fd_short, &w);
-	sc_signals_register(0, w.wk.cx);
+	tree_copying(run.live, 0, w.wk.cx);
 	sc_report_copier(rep, run.copier);
 	w.max_open = sc_jobs_levels(run.jobs);
 	run.seen = &w.seen;
@@ -121,7 +127,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	}
 	if (!opts->explain)
 		/* the summary's condition (smartcp.c): a terminal */
-		sc_signals_catch(!opts->quiet && !opts->as_cp &&
+		sc_signals_catch(run.live, !opts->quiet && !opts->as_cp &&
 				 !opts->json && sc_report_stderr_tty());
 
 	rc = sc_operands_run(&w, operands, n) < 0 ? EXIT_FAILURE :
@@ -137,7 +143,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 
 	sc_jobs_free(run.jobs);
 	sc_report_copier(rep, NULL);
-	sc_signals_register(0, NULL);
+	tree_copying(run.live, 0, NULL);
 	sc_copy_ctx_free(w.wk.cx);
 	sc_copy_report_free(w.wk.crep);
 	sc_copier_free(run.copier);

@@ -13,7 +13,6 @@
 #include "base/paths.h"
 #include "output/quote.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -36,119 +35,44 @@ static bool answer_is_yes(void)
 	return r;
 }
 
-/* What backup_name() made. */
-enum {
-	BACKUP_NUMBERED = 1 << 0,	/* a numbered name: never replaces */
-	BACKUP_SHORTENED = 1 << 1,	/* ... shortened to NAME~ */
-};
-
-/* DST's directory, open for reading: DIRFD's, or by DST's path when
- * DIRFD is AT_FDCWD.  NULL (errno) when it cannot be read. */
-static DIR *open_dst_dir(int dirfd, const char *dst)
+/* sc_dest_backup_name(), into *RET_NAME: what the name is
+ * (SC_BACKUP_NAME_*), or -errno.  The library names the backup in AT
+ * (DST's last name there; by DST's path when AT is not a descriptor),
+ * and DST's directory part goes before it.  A directory that cannot be
+ * read has no numbered backups and no known NAME_MAX, as for cp. */
+static int backup_name(const struct sc_options *o, int at, const char *dst,
+		       char **ret_name)
 {
 	const char *slash = strrchr(dst, '/');
-	_cleanup_free_ char *dir = NULL;
-	DIR *d;
-	int fd;
+	const char *name = at >= 0 && slash ? slash + 1 : dst;
+	bool numbered = o->backup == SC_BACKUP_NUMBERED;
+	_cleanup_free_ char *b = NULL;
+	int how;
 
-	if (dirfd >= 0) {
-		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return NULL;
-		d = fdopendir(fd);
-		if (!d)
-			close(fd);
-		return d;
+	*ret_name = NULL;
+	at = at >= 0 ? at : AT_FDCWD;
+	how = sc_backup_name(at, name, o->backup, o->suffix, &b);
+	if (how < 0 && how != -ENOMEM) {
+		how = sc_backup_name(at, name, SC_BACKUP_SIMPLE,
+				     numbered ? ".~1~" : o->suffix, &b);
+		if (how >= 0 && numbered)
+			how = SC_BACKUP_NAME_NUMBERED;
 	}
-	dir = slash ? strndup(dst, (size_t)(slash - dst + 1)) : strdup(".");
-	return dir ? opendir(*dir ? dir : "/") : NULL;
-}
-
-/* The highest N of the backups BASE.~N~ in D; 0 where there is none. */
-static unsigned long highest_number(DIR *d, const char *base)
-{
-	size_t blen = strlen(base);
-	unsigned long max = 0;
-	struct dirent *e;
-
-	while ((e = readdir(d))) {
-		char *end;
-		unsigned long v;
-
-		if (strncmp(e->d_name, base, blen) ||
-		    strncmp(e->d_name + blen, ".~", 2))
-			continue;
-		v = strtoul(e->d_name + blen + 2, &end, 10);
-		if (end[0] == '~' && !end[1] && v > max)
-			max = v;
+	if (how < 0)
+		return how;
+	if (asprintf(ret_name, "%.*s%s", (int)(name - dst), dst, b) < 0) {
+		*ret_name = NULL;
+		return -ENOMEM;
 	}
-	return max;
-}
-
-/* B, the backup name of DST in a directory whose names are at most
- * NAME_MAX bytes (< 0: no limit known), as cp makes it fit there: a
- * last name of NAME_MAX bytes or more becomes the first bytes of DST's
- * last name, NAME_MAX - 2 of them at most, and "~" (GNU cp 9.1, whose
- * backup names come from gnulib's backupfile: a numbered backup of a
- * 252-byte name is NAME~).  B, or its replacement (B freed; *HOW gets
- * BACKUP_SHORTENED), or NULL when out of memory. */
-static char *fit_name(char *b, const char *dst, long name_max, unsigned *how)
-{
-	const char *bb = strrchr(b, '/'), *db = strrchr(dst, '/');
-	size_t n;
-	char *s;
-
-	bb = bb ? bb + 1 : b;
-	db = db ? db + 1 : dst;
-	if (name_max < 2 || strlen(bb) < (size_t)name_max)
-		return b;
-	n = strlen(db);
-	if (n > (size_t)name_max - 2)
-		n = (size_t)name_max - 2;
-	if (asprintf(&s, "%.*s%.*s~", (int)(db - dst), dst, (int)n, db) < 0)
-		s = NULL;
-	free(b);
-	*how |= BACKUP_SHORTENED;
-	return s;
-}
-
-/* sc_dest_backup_name(), and in *HOW what the name is (BACKUP_*).  A
- * simple backup's name is never shortened (cp's rename then fails:
- * "File name too long"); a numbered one, or an "existing" one, is. */
-static char *backup_name(const struct sc_options *o, int at,
-			 const char *dst, unsigned *how)
-{
-	enum sc_backup kind = o->backup;
-	char *name = NULL;
-
-	*how = 0;
-	if (kind == SC_BACKUP_NUMBERED || kind == SC_BACKUP_EXISTING) {
-		const char *slash = strrchr(dst, '/');
-		DIR *d = open_dst_dir(at, dst);
-		unsigned long max = d ? highest_number(d, slash ? slash + 1 :
-						       dst) : 0;
-		long name_max = d ? fpathconf(dirfd(d), _PC_NAME_MAX) : -1;
-		int r;
-
-		if (d)
-			closedir(d);
-		if (kind == SC_BACKUP_NUMBERED || max) {
-			*how = BACKUP_NUMBERED;
-			r = asprintf(&name, "%s.~%lu~", dst, max + 1);
-		} else {
-			r = asprintf(&name, "%s%s", dst, o->suffix);
-		}
-		return r < 0 ? NULL : fit_name(name, dst, name_max, how);
-	}
-	return asprintf(&name, "%s%s", dst, o->suffix) < 0 ? NULL : name;
+	return how;
 }
 
 char *sc_dest_backup_name(const struct sc_options *o, int dirfd,
 			  const char *dst)
 {
-	unsigned how;
+	char *b;
 
-	return backup_name(o, dirfd, dst, &how);
+	return backup_name(o, dirfd, dst, &b) < 0 ? NULL : b;
 }
 
 bool sc_dest_deref_never(const struct sc_options *o, bool cmdline)
@@ -343,17 +267,18 @@ enum backed_up {
 	NOTHING_TO_BACK_UP,	/* "." or ".." as the source */
 };
 
-/* ENT's destination DST is renamed to its backup name B (HOW: BACKUP_*),
+/* ENT's destination DST is renamed to its backup name B (HOW:
+ * SC_BACKUP_NAME_*),
  * which, numbered, must not be taken (as cp, which renames with
  * RENAME_NOREPLACE there).  0 (also when the destination is gone), or
  * an errno. */
 static int to_backup(const struct entry *ent, const char *b, const char *dst,
-		     unsigned how)
+		     int how)
 {
 	struct stat st;
 	int r;
 
-	if (!(how & BACKUP_NUMBERED))
+	if (!(how & SC_BACKUP_NAME_NUMBERED))
 		r = renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
 			     backup_at(ent, b, dst));
 	else if ((r = renameat2(ent->dst_fd, ent->dst_name, ent->dst_fd,
@@ -376,9 +301,8 @@ static int back_up(struct worker *wk, struct entry *ent,
 {
 	const struct sc_options *o = wk->run->o;
 	_cleanup_free_ char *base = sc_path_base(e->src);
-	unsigned how;
-	char *b;
-	int err;
+	char *b = NULL;
+	int how, err;
 
 	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
 		return NOTHING_TO_BACK_UP;
@@ -389,11 +313,12 @@ static int back_up(struct worker *wk, struct entry *ent,
 	if (o->explain)
 		return BACKED_UP;	/* decided: nothing is moved */
 	for (int tries = 0;; tries++) {
-		b = backup_name(o, ent->dst_fd, e->dst, &how);
-		err = b ? to_backup(ent, b, e->dst, how) : ENOMEM;
+		how = backup_name(o, ent->dst_fd, e->dst, &b);
+		err = how < 0 ? -how : to_backup(ent, b, e->dst, how);
 		/* a numbered name taken meanwhile: count again (a shortened
 		 * one stays the same: cp fails, "File exists") */
-		if (err != EEXIST || (how & BACKUP_SHORTENED) || tries >= 3)
+		if (err != EEXIST || (how & SC_BACKUP_NAME_SHORTENED) ||
+		    tries >= 3)
 			break;
 		free(b);
 	}

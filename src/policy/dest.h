@@ -51,9 +51,10 @@ bool sc_dest_ask_overwrite(const struct sc_options *o, bool privileged,
 			   const struct sc_at *dst, const struct stat *dst_st);
 
 /* The name DST's backup gets: DST~ (--suffix), or DST.~N~ for numbered
- * backups (--backup=numbered, or =existing where numbered ones exist; the
- * directory is read for the highest N: DIRFD, the one DST's last name is
- * in, or by DST's path when DIRFD is AT_FDCWD).  NULL when out of
+ * backups (--backup=numbered, or =existing where numbered ones exist),
+ * shortened as cp shortens a name too long for the directory: the
+ * library's sc_backup_name() in DIRFD, the directory DST's last name is
+ * in, or by DST's path when DIRFD is AT_FDCWD.  NULL when out of
  * memory. */
 char *sc_dest_backup_name(const struct sc_options *o, int dirfd,
 			  const char *dst);

@@ -3,14 +3,13 @@
  * the -j workers (workers.c) all see it: its record and what has been
  * said of it, its attributes, the facts of its filesystems.  It calls
  * none of them back; what it calls above the walk (the report, the
- * attributes' messages, the signal handler's count) src/layers.txt
- * lists. */
+ * attributes' messages) src/layers.txt lists. */
 #include "system.h"
 #include "walk/entry.h"
 #include "policy/attrs.h"
 #include "walk/jobs.h"
 #include "walk/fail.h"
-#include "cli/signals.h"
+#include "walk/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +39,8 @@ void sc_entry_report(struct worker *wk, struct entry *ent,
 	rec->announced = ent->announced;
 	/* counted as the summary counts files */
 	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
-		sc_signals_done(sc_copy_report_bytes(rec->res));
+		tree_count_file(wk->run->live,
+				sc_copy_report_bytes(rec->res));
 	sc_report_record(wk->run->rep, rec, sc_report_out(&wk->msgs));
 }
 

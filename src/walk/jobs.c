@@ -2,7 +2,7 @@
  * output put back in the walk's order. */
 #include "system.h"
 #include "walk/jobs.h"
-#include "cli/signals.h"
+#include "walk/progress.h"
 #include "base/paths.h"
 #include "output/quote.h"
 #include "walk/readahead.h"
@@ -94,7 +94,7 @@ static unsigned jobs_for(const struct sc_options *o)
 	    o->interactive == SC_OVERWRITE_ASK)
 		return 1;
 	if (o->jobs)
-		return MIN(o->jobs, SC_SIGNALS_THREADS - 1);
+		return MIN(o->jobs, TREE_THREADS - 1);
 	n = cpus_usable();
 	return n > 1 ? (unsigned)MIN(n, 16) : 1;
 }

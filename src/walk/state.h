@@ -19,6 +19,7 @@ struct sc_seen;
 
 struct sc_jobs;
 struct sc_tree_ops;
+struct tree_live;
 
 /* The convention of src/, as of lib/: a function that can fail returns
  * -errno (a message said by then, through report.h's sc_report_fail(),
@@ -72,6 +73,8 @@ struct run {
 	/* the caller's callbacks (tree.h) and their argument */
 	const struct sc_tree_ops *ops;
 	void *ops_arg;
+	/* the counters and the copies in progress a signal handler reads */
+	struct tree_live *live;
 };
 
 /* One thread's means of copying: the walk's own, or a -j worker's. */
@@ -83,7 +86,7 @@ struct worker {
 	struct sc_copy_report *crep;
 	struct sc_msgs msgs;	/* its messages about its entry */
 	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
-	unsigned thread;	/* 0: the walk's, 1 + N: worker N (signals.h) */
+	unsigned thread;	/* 0: the walk's, 1 + N: worker N (progress.h) */
 	/* Out of descriptors (ERR: EMFILE, ENFILE) in an open: give some
 	 * back (the walk: the levels it keeps open; a -j worker: wait for
 	 * the others) and say whether to try again (TRIES: how often). */

@@ -9,7 +9,7 @@
 #include "walk/walk_state.h"
 #include "walk/entry.h"
 #include "walk/levels.h"
-#include "cli/signals.h"
+#include "walk/progress.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -130,7 +130,7 @@ static unsigned start_workers(void *arg, unsigned n)
 			break;
 		}
 		sc_copy_ctx_set_fd_short(wk->cx, worker_fd_short, wk);
-		sc_signals_register(1 + i, wk->cx);
+		tree_copying(w->run->live, 1 + i, wk->cx);
 	}
 	return i;
 }
@@ -140,7 +140,7 @@ static void stop_workers(void *arg, unsigned n)
 	struct walk *w = arg;
 
 	for (unsigned i = 0; w->workers && i < n; i++) {
-		sc_signals_register(1 + i, NULL);
+		tree_copying(w->run->live, 1 + i, NULL);
 		sc_copy_ctx_free(w->workers[i].cx);
 		sc_copy_report_free(w->workers[i].crep);
 	}

@@ -7,7 +7,8 @@
 # shortened, and its rename fails "File name too long" as cp's does.  A
 # numbered name, shortened or not, never replaces a file already there
 # (cp renames with RENAME_NOREPLACE: "cannot backup ...: File exists"); a
-# simple one does.  Before, smartcp failed every backup name over 255
+# simple one does.  A name as long as the highest backup there is not
+# shortened (that length fits), and N is counted as cp counts it.  Before, smartcp failed every backup name over 255
 # bytes ("cannot backup ...: File name too long", exit 1).  Same case
 # runner as t-cp-compat.sh (lib-compat.sh): status, output, messages and
 # the files left.
@@ -38,6 +39,17 @@ c existing-10-of-250	"$(n 250) echo old >\"\$N\"; echo 9 >\"\$N.~9~\"; \"\$CP\" 
 c numbered-252-taken	"$(n 252) echo old >\"\$N\"; echo prev >\"\$N~\"; \"\$CP\" --backup=numbered s \"\$N\""
 c existing-251-bak-taken "$(n 251) echo old >\"\$N\"; echo prev >\"\$N~\"; \"\$CP\" --backup=existing --suffix=.bak s \"\$N\""
 c numbered-255-cut-taken "$(n 255) echo old >\"\$N\"; echo prev >\"\${N%x}~\"; \"\$CP\" --backup=numbered s \"\$N\""
+# a name as long as a backup already there is kept, though it is 255
+# bytes (smartcp made NAME~ of these before issue 38)
+c numbered-2-of-251	"$(n 251) echo old >\"\$N\"; echo 1 >\"\$N.~1~\"; \"\$CP\" --backup=numbered s \"\$N\""
+c existing-2-of-251	"$(n 251) echo old >\"\$N\"; echo 1 >\"\$N.~1~\"; \"\$CP\" --backup=existing s \"\$N\""
+# only an N of digits without a leading zero counts, and as text (before,
+# f.~05~ gave f.~6~, f.~-1~ f.~0~ and a 20-digit N f.~0~)
+i=0
+for b in 'f.~05~' 'f.~-1~' 'f.~+4~' 'f.~ 3~' 'f.~0~' 'f.~3~x' \
+	 'f.~99999999999999999999~'; do
+	c "numbered-after-$((i += 1))" "echo old >f; echo x >'$b'; \"\$CP\" --backup=numbered s f"
+done
 # a multibyte last name is cut at a byte, as cp cuts it
 c numbered-multibyte	'N=$(printf "x%.0s" {1..248})ééé; echo old >"$N"; "$CP" --backup=numbered s "$N"'
 # into a directory, and in a tree (the name below an operand's directory)
