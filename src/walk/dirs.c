@@ -445,7 +445,7 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		close(own);
 	if (r < 0)
 		w->wk.msgs.failed = true;
-	return r < 0 ? sc_report_code(&w->wk.msgs) : 0;
+	return r < 0 ? r : 0;
 }
 
 /* Is the copy of level L (just left: struct walk names it as an entry of
