@@ -10,6 +10,7 @@
 #include "walk/entry.h"
 #include "walk/jobs.h"
 #include "walk/levels.h"
+#include "policy/file.h"
 #include "policy/operands.h"
 #include "policy/seen.h"
 #include "policy/hooks.h"
@@ -85,8 +86,11 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		.e = { .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 },
 		.op_dfd = AT_FDCWD,
 	};
+	/* the workers' copies, said by file.c on this thread */
+	struct sc_jobs_ops jobs_ops = sc_workers_ops;
 	int rc;
 
+	jobs_ops.after = sc_file_after;
 	w.wk.links = &w.links;
 	w.wk.fd_short = sc_workers_fd_short;
 	w.wk.fd_short_arg = &w;
@@ -100,7 +104,7 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	run.euid = geteuid();
 	run.privileged = run.euid == 0;
 	if (make_copier(&run, opts, run.umask) < 0 ||
-	    sc_jobs_new(opts, &sc_workers_ops, &w, &run.jobs) < 0 ||
+	    sc_jobs_new(opts, &jobs_ops, &w, &run.jobs) < 0 ||
 	    sc_copy_ctx_new(run.copier, &w.wk.cx) < 0 ||
 	    sc_copy_report_new(&w.wk.crep) < 0) {
 		sc_report_fail(&w.wk.msgs, SC_FAIL_NO_MEMORY, 0, NULL, NULL);

@@ -61,6 +61,8 @@
 #include "policy/file.h"
 #include "walk/state.h"
 #include "walk/entry.h"
+#include "walk/jobs.h"
+#include "walk/walk_state.h"
 #include "policy/attrs.h"
 #include "policy/dest.h"
 #include "output/quote.h"
@@ -417,10 +419,11 @@ static void say_not_replaced(struct worker *wk, const struct file_copy *f)
 			       SC_WARN_NOT_CREATED, 0, f->dst, NULL);
 }
 
-/* The outcome of a copy that returned E, its events said (F says what
- * they came to).  0, or -errno with the record made for --json. */
+/* The outcome of a copy that returned E in SECONDS, its events said (F
+ * says what they came to).  0, or -errno with the record made for
+ * --json. */
 static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
-		   int e, const struct timespec *t0)
+		   int e, double seconds)
 {
 	struct sc_record *rec = f->rec;
 	unsigned flags = sc_copy_report_flags(f->rep);
@@ -431,7 +434,7 @@ static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
 		       !(flags & SC_REPORT_UNCHANGED))) {
 		/* done; an attribute that was not kept, in place, fails the
 		 * entry but not the copy (its data is whole) */
-		rec->seconds = elapsed(t0);
+		rec->seconds = seconds;
 		sc_entry_report(wk, ent, rec);
 		return 0;
 	}
@@ -449,7 +452,7 @@ static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
 	}
 	if (!rec->err)
 		rec->err = e;
-	rec->seconds = elapsed(t0);
+	rec->seconds = seconds;
 	if (wk->run->o->json)
 		sc_entry_report(wk, ent, rec);
 	return failure(wk, e);
@@ -500,6 +503,38 @@ int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
 	return SC_FILE_SAME;
 }
 
+/* What the copy of F (its report F->rep) came to, the library having
+ * answered E after SECONDS: its events said, its record made, and
+ * --debug's line.  0, or -errno (said). */
+static int say_copy(struct worker *wk, struct entry *ent, struct file_copy *f,
+		    int e, double seconds)
+{
+	const struct sc_options *o = wk->run->o;
+	struct sc_record *rec = f->rec;
+	int r;
+
+	fill_record(rec, f->rep);
+	say_events(wk, f);
+	r = outcome(wk, ent, f, e, seconds);
+	/* the old file's mode not taken, said: and yet replaced */
+	if (r == 0 && f->atomic && f->env.old_mode_lost)
+		sc_report_warn(&wk->msgs, SC_WARN_REPLACED_ANYWAY, 0, f->dst,
+			       NULL);
+	if (r == 0 && o->verbose)
+		say_links_left(wk, f);
+	/* --debug: how the data went, once the source was open, as cp
+	 * says it (cp 9.2 and later) */
+	if ((sc_copy_report_flags(f->rep) & SC_REPORT_OPENED) && o->debug &&
+	    !o->attributes_only && !o->json && !o->explain)
+		sc_report_debug(sc_report_out(&wk->msgs),
+				rec->copied ? rec->res : NULL,
+				rec->planned ? rec->plan : NULL,
+				o->reflink != SC_REFLINK_NEVER &&
+				!(rec->planned &&
+				  sc_plan_by_option(rec->plan, SC_ROAD_CLONE)));
+	return r;
+}
+
 /* Copies regular file SRC (or the data of a FIFO or device) to DST.
  * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
  * of a fresh tree); else SRC is opened by the library and checked
@@ -533,27 +568,42 @@ int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
 	} else {
 		e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
 		f.rep = wk->crep;
-		fill_record(&rec, f.rep);
-		say_events(wk, &f);
-		r = outcome(wk, ent, &f, e, &t0);
-		/* the old file's mode not taken, said: and yet replaced */
-		if (r == 0 && f.atomic && f.env.old_mode_lost)
-			sc_report_warn(&wk->msgs, SC_WARN_REPLACED_ANYWAY, 0,
-				       dst, NULL);
-		if (r == 0 && o->verbose)
-			say_links_left(wk, &f);
+		r = say_copy(wk, ent, &f, e, elapsed(&t0));
 	}
 	if (pre_in >= 0)
 		close(pre_in);
-	/* --debug: how the data went, once the source was open, as cp
-	 * says it (cp 9.2 and later) */
-	if ((sc_copy_report_flags(f.rep) & SC_REPORT_OPENED) && o->debug &&
-	    !o->attributes_only && !o->json && !o->explain)
-		sc_report_debug(sc_report_out(&wk->msgs),
-				rec.copied ? rec.res : NULL,
-				rec.planned ? rec.plan : NULL,
-				o->reflink != SC_REFLINK_NEVER &&
-				!(rec.planned &&
-				  sc_plan_by_option(rec.plan, SC_ROAD_CLONE)));
 	return r;
+}
+
+int sc_file_after(void *arg, const struct sc_job_file *jf,
+		  const struct sc_job_result *res)
+{
+	const struct walk *w = arg;
+	const struct sc_options *o = w->run->o;
+	/* the walk thread's means, with messages of this file's own that
+	 * go straight to stdout and stderr */
+	struct worker wk = w->wk;
+	struct entry ent = {
+		.at_fd = jf->dirfd, .at_name = sc_path_last(jf->src),
+		.dst_fd = jf->dst_dirfd, .dst_name = sc_path_last(jf->dst),
+		.parent_facts = jf->parent_facts, .ahead_fd = -1,
+	};
+	struct sc_record rec = {
+		.src = jf->src, .dst = jf->dst, .kind = SC_KIND_FILE,
+	};
+	struct file_copy f = {
+		.src = jf->src, .dst = jf->dst, .rec = &rec, .rep = res->rep,
+		.atomic = o->atomic && !o->attributes_only,
+	};
+	int r;
+
+	wk.msgs = (struct sc_msgs){ 0 };
+	/* cp's -v line: before the copy's messages, as it came before the
+	 * copy */
+	sc_entry_announce(&wk, &ent, jf->src, jf->dst);
+	r = say_copy(&wk, &ent, &f, res->err, res->seconds);
+	if (!wk.msgs.failed)
+		return 0;
+	sc_entry_report_failed(&wk, &ent, jf->src, jf->dst, false);
+	return r < 0 ? r : failure(&wk, r);
 }

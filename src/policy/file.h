@@ -8,6 +8,8 @@
 
 struct worker;
 struct entry;
+struct sc_job_file;
+struct sc_job_result;
 
 /* Copies regular file SRC (or the data of a FIFO or device) to DST, the
  * entry ENT.
@@ -38,5 +40,12 @@ enum sc_file_same {
 int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
 		      const char *dst, const struct stat *sst,
 		      const struct stat *dst_st, bool follow);
+
+/* -j (struct sc_jobs_ops' after), on the walk thread (ARG: the struct
+ * walk), in the walk's order: what a worker's copy of new file JF came to
+ * (RES), said as sc_file_copy() says it, straight to stdout and stderr.
+ * 0, or -errno when it failed (said). */
+int sc_file_after(void *arg, const struct sc_job_file *jf,
+		  const struct sc_job_result *res);
 
 #endif

@@ -16,15 +16,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static struct sc_pool_slot *current_slot(const struct worker *wk)
-{
-	return wk->slot ? wk->slot : sc_jobs_own_slot(wk->run->jobs);
-}
-
-/* Where worker ARG's -v lines and messages go now (struct sc_msgs). */
+/* Where the walk thread's (worker ARG's) -v lines and messages go now
+ * (struct sc_msgs). */
 void sc_entry_streams(void *arg, FILE **out, FILE **err)
 {
-	struct sc_pool_slot *s = current_slot(arg);
+	const struct worker *wk = arg;
+	struct sc_pool_slot *s = sc_jobs_own_slot(wk->run->jobs);
 
 	*out = s ? s->out : NULL;
 	*err = s ? s->err : NULL;

@@ -25,7 +25,8 @@ static inline struct sc_at sc_entry_dst(const struct entry *ent,
 	return (struct sc_at){ ent->dst_fd, ent->dst_name, dst };
 }
 
-/* Where worker ARG's -v lines and messages go now (struct sc_msgs). */
+/* Where the walk thread's (worker ARG's) -v lines and messages go now
+ * (struct sc_msgs): its place in -j's order. */
 void sc_entry_streams(void *arg, FILE **out, FILE **err);
 
 /* Records REC (its backup and -v state from ENT) for the report, in

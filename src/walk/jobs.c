@@ -1,5 +1,5 @@
-/* -j: runs of new files handed to worker threads, read ahead, and their
- * output put back in the walk's order. */
+/* -j: runs of new files handed to worker threads, read ahead, and what
+ * their copies came to said on the walk thread, in the walk's order. */
 #include "system.h"
 #include "walk/jobs.h"
 #include "walk/progress.h"
@@ -33,7 +33,9 @@ struct sc_job {
 	char *src[JOB_MAX], *dst[JOB_MAX];
 	unsigned n;
 	unsigned n_done;	/* the worker handed back the rest */
-	unsigned failed;	/* files that failed */
+	/* what the copies of the first N_DONE came to, said by the walk
+	 * thread (their reports from the run's spares) */
+	struct sc_job_result res[JOB_MAX];
 	const struct sc_fs_facts *parent_facts;
 	/* their data is read ahead in batches (readahead.c): the source
 	 * directory is on a block-device filesystem */
@@ -52,10 +54,16 @@ struct sc_jobs {
 	/* Each worker's batches of reads (readahead.c), or NULL where
 	 * io_uring cannot be had: posix_fadvise() then. */
 	struct sc_readahead **ra;
-	/* The pool is printing a finished job, on the walk thread: output
+	/* The pool is saying a finished job, on the walk thread: output
 	 * goes straight out. */
 	bool flushing;
 	unsigned failed;	/* files that failed on workers */
+	/* Reports no job holds, for the workers' next files: as many as
+	 * were ever in jobs at once (at most JOB_MAX for each job in the
+	 * queue), made as they were first needed.  Under SPARE_LOCK. */
+	struct sc_copy_report **spare;
+	size_t n_spare, cap_spare;
+	pthread_mutex_t spare_lock;
 	/* The descriptors allowed, shared out (fd_plan()): directory levels
 	 * the walk keeps open, jobs queued (two each), files opened ahead
 	 * by each worker. */
@@ -192,6 +200,7 @@ int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
 		j->levels = 2;
 	pthread_mutex_init(&j->gate, NULL);
 	pthread_cond_init(&j->gate_open, NULL);
+	pthread_mutex_init(&j->spare_lock, NULL);
 	*ret = j;
 	return 0;
 }
@@ -226,6 +235,38 @@ static void gate_leave(struct sc_jobs *j)
 	j->active--;
 	pthread_cond_broadcast(&j->gate_open);
 	pthread_mutex_unlock(&j->gate);
+}
+
+/* A report for a worker's next file: a spare one, or a new one.  NULL
+ * when there is no memory for it. */
+static struct sc_copy_report *report_get(struct sc_jobs *j)
+{
+	struct sc_copy_report *rep = NULL;
+
+	pthread_mutex_lock(&j->spare_lock);
+	if (j->n_spare)
+		rep = j->spare[--j->n_spare];
+	pthread_mutex_unlock(&j->spare_lock);
+	if (!rep && sc_copy_report_new(&rep) < 0)
+		return NULL;
+	return rep;
+}
+
+/* The N reports of RES back among the spares. */
+static void reports_put(struct sc_jobs *j, struct sc_job_result *res,
+			unsigned n)
+{
+	pthread_mutex_lock(&j->spare_lock);
+	for (unsigned i = 0; i < n; i++) {
+		struct sc_copy_report *rep = (struct sc_copy_report *)res[i].rep;
+
+		if (sc_grow(j->spare, j->n_spare, j->cap_spare, 64) == 0)
+			j->spare[j->n_spare++] = rep;
+		else
+			sc_copy_report_free(rep);
+		res[i].rep = NULL;
+	}
+	pthread_mutex_unlock(&j->spare_lock);
 }
 
 /* Closes what JOB keeps open. */
@@ -325,9 +366,9 @@ static void ahead_close(const struct sc_job *job, struct ahead *a)
 			close(a->fd[i]);
 }
 
-/* -j worker thread: copy a run of new files into the job's slot. */
-static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
-		    unsigned id)
+/* -j worker thread: copy a run of new files, keeping what each came to
+ * in the job. */
+static void run_job(void *arg, void *p, unsigned id)
 {
 	struct sc_jobs *j = arg;
 	struct sc_job *job = p;
@@ -347,8 +388,12 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 			.parent_facts = job->parent_facts,
 			.ahead_fd = -1,
 		};
+		struct sc_job_result *res = &job->res[i];
+		struct sc_copy_report *rep = report_get(j);
 		int r;
 
+		if (!rep)
+			break;	/* no memory: the walk copies the rest */
 		gate_enter(j);
 		read_ahead(j, job, &a, i);
 		if (i < a.next) {
@@ -356,18 +401,21 @@ static void run_job(void *arg, void *p, struct sc_pool_slot *slot,
 			f.ahead_st = &a.st[i % (READ_AHEAD + 1)];
 			a.fd[i] = -1;	/* the copy closes it */
 		}
-		r = j->ops->copy(j->arg, id, slot, &f);
+		*res = (struct sc_job_result){ .rep = rep };
+		r = j->ops->copy(j->arg, id, &f, rep, res);
 		gate_leave(j);
-		if (r == SC_JOB_BACK)
+		if (r == SC_JOB_BACK) {
+			reports_put(j, res, 1);
 			break;	/* the rest goes back to the walk, in order */
-		job->failed += r < 0;
+		}
 	}
 	ahead_close(job, &a);
 	if (a.ra)
 		sc_readahead_wait(a.ra);
-	/* its directories go back now, not when the walk prints the job,
-	 * unless the walk still has files of it to copy */
-	if (job->n_done == job->n)
+	/* its directories go back now, not when the walk says the job,
+	 * unless the walk still has files of it to copy, or --json may
+	 * have to look at a source that failed (the ops' after) */
+	if (job->n_done == job->n && !j->o->json)
 		job_close(job);
 }
 
@@ -392,20 +440,42 @@ static void copy_back(struct sc_jobs *j, struct sc_job *job)
 	job_free(job);
 }
 
-/* -j, on the walk thread: print a finished slot, in order. */
+/* On the walk thread, in the walk's order: what the copies of JOB's
+ * files that a worker made came to, said. */
+static void say_job(struct sc_jobs *j, struct sc_job *job)
+{
+	j->flushing = true;
+	for (unsigned i = 0; i < job->n_done; i++) {
+		struct sc_job_file f = {
+			.src = job->src[i], .dst = job->dst[i],
+			.dirfd = job->dirfd, .dst_dirfd = job->dst_dirfd,
+			.parent_facts = job->parent_facts,
+			.ahead_fd = -1,
+		};
+
+		j->failed += j->ops->after(j->arg, &f, &job->res[i]) < 0;
+	}
+	j->flushing = false;
+	reports_put(j, job->res, job->n_done);
+}
+
+/* -j, on the walk thread: say a finished job, or print what the walk
+ * thread said while jobs before it were not yet said, in order. */
 static void flush_slot(void *arg, struct sc_pool_slot *slot)
 {
 	struct sc_jobs *j = arg;
 	struct sc_job *job = slot->job;
 
-	if (slot->n_runs)
-		sc_report_buffered_runs(slot->seq, slot->runs, slot->n_runs);
-	else
-		sc_report_buffered(slot->out_buf, slot->out_len,
-				   slot->err_buf, slot->err_len);
-	if (!job)
+	if (!job) {
+		if (slot->n_runs)
+			sc_report_buffered_runs(slot->seq, slot->runs,
+						slot->n_runs);
+		else
+			sc_report_buffered(slot->out_buf, slot->out_len,
+					   slot->err_buf, slot->err_len);
 		return;
-	j->failed += job->failed;
+	}
+	say_job(j, job);
 	/* Files a worker handed back (a hard link, a file that changed
 	 * type): the general path, here, at their place in the order. */
 	copy_back(j, job);
@@ -699,6 +769,11 @@ void sc_jobs_finish(struct sc_jobs *j)
 		sc_readahead_free(j->ra[i]);
 	free(j->ra);
 	j->ra = NULL;
+	while (j->n_spare)
+		sc_copy_report_free(j->spare[--j->n_spare]);
+	free(j->spare);
+	j->spare = NULL;
+	j->cap_spare = 0;
 }
 
 unsigned sc_jobs_failures(const struct sc_jobs *j)
@@ -712,5 +787,6 @@ void sc_jobs_free(struct sc_jobs *j)
 		return;
 	pthread_mutex_destroy(&j->gate);
 	pthread_cond_destroy(&j->gate_open);
+	pthread_mutex_destroy(&j->spare_lock);
 	free(j);
 }

@@ -1,7 +1,8 @@
-/* -j: runs of new regular files copied on worker threads, read ahead,
- * with what they print kept in the walk's order.  The thread pool itself
- * is pool.c; what a worker does with one file is the walk's (the
- * callbacks below).  Workers may only call thread-safe code: see
+/* -j: runs of new regular files copied on worker threads, read ahead.
+ * Workers print nothing: each file's report is kept in its job, and the
+ * walk thread says it in the walk's order (the ops' after).  The thread
+ * pool itself is pool.c; what a worker does with one file is the walk's
+ * (the callbacks below).  Workers may only call thread-safe code: see
  * doc/threads.md. */
 #ifndef SMARTCP_JOBS_H
 #define SMARTCP_JOBS_H
@@ -33,12 +34,21 @@ struct sc_job_file {
 					 * before its data was asked for */
 };
 
-/* What a worker's copy of a file came to, when it did not fail. */
+/* What a worker did with a file. */
 enum sc_job_copied {
-	SC_JOB_COPIED = 0,
+	SC_JOB_COPIED = 0,	/* copied, or failed: its result says */
 	SC_JOB_BACK,		/* the walk must copy this file and the rest
 				 * of the job (COPY_BACK), in their place in
 				 * the order */
+};
+
+/* What a worker's copy of a file came to, kept in its job until the walk
+ * thread says it (what doc/tree-api.md's tree copy hands its after
+ * callback). */
+struct sc_job_result {
+	int err;		/* the library's answer: 0 or -errno */
+	const struct sc_copy_report *rep;	/* what it did and met */
+	double seconds;		/* how long the copy took */
 };
 
 struct sc_jobs_ops {
@@ -46,10 +56,14 @@ struct sc_jobs_ops {
 	 * WORKERS workers, or of as many as there is memory for.  How many
 	 * it made: 0 to N. */
 	unsigned (*start)(void *arg, unsigned workers);
-	/* On worker WORKER: copy F, writing to SLOT.  enum sc_job_copied,
-	 * or -errno: done, and failed (said). */
-	int (*copy)(void *arg, unsigned worker, struct sc_pool_slot *slot,
-		    const struct sc_job_file *f);
+	/* On worker WORKER: copy F into REP, saying nothing, and set RES's
+	 * ERR and SECONDS.  enum sc_job_copied. */
+	int (*copy)(void *arg, unsigned worker, const struct sc_job_file *f,
+		    struct sc_copy_report *rep, struct sc_job_result *res);
+	/* On the walk thread, in the walk's order: say what the copy of F
+	 * came to (R).  0, or -errno when F failed (said). */
+	int (*after)(void *arg, const struct sc_job_file *f,
+		     const struct sc_job_result *r);
 	/* On the walk thread: a file a worker handed back. */
 	void (*copy_back)(void *arg, const struct sc_job_file *f);
 	/* On the walk thread, once the workers are stopped: free what
@@ -108,7 +122,7 @@ unsigned sc_jobs_levels(const struct sc_jobs *j);
  * thread. */
 void sc_jobs_fd_short(struct sc_jobs *j);
 
-/* Waits for every job, prints what they printed, stops the workers. */
+/* Waits for every job, says what they came to, stops the workers. */
 void sc_jobs_finish(struct sc_jobs *j);
 
 /* Files that failed on workers. */

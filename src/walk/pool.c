@@ -20,7 +20,7 @@ struct sc_pool {
 	bool stop;
 	pthread_t *threads;
 	unsigned n_threads;
-	void (*run)(void *, void *, struct sc_pool_slot *, unsigned);
+	void (*run)(void *, void *, unsigned);
 	void (*flush)(void *, struct sc_pool_slot *);
 	void *arg;
 };
@@ -96,6 +96,8 @@ static struct sc_pool_slot *slot_new(const struct sc_pool *p, void *job)
 	if (!s)
 		return NULL;
 	s->job = job;
+	if (job)
+		return s;	/* a job's files are said from the job */
 	if (p->interleave) {
 		s->out = seq_open(s, false);
 		s->err = seq_open(s, true);
@@ -139,9 +141,7 @@ static void *worker(void *arg)
 		while (p->next_job && !p->next_job->job);
 		pthread_mutex_unlock(&p->lock);
 
-		p->run(p->arg, s->job, s, st.id);
-		fflush(s->out);
-		fflush(s->err);
+		p->run(p->arg, s->job, st.id);
 
 		pthread_mutex_lock(&p->lock);
 		s->done = true;
@@ -152,7 +152,7 @@ static void *worker(void *arg)
 }
 
 int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
-		void (*run)(void *, void *, struct sc_pool_slot *, unsigned),
+		void (*run)(void *, void *, unsigned),
 		void (*flush)(void *, struct sc_pool_slot *), void *arg,
 		struct sc_pool **ret)
 {
@@ -215,8 +215,10 @@ static void flush_locked(struct sc_pool *p, bool wait)
 		if (s->job)
 			p->queued--;
 		pthread_mutex_unlock(&p->lock);
-		fflush(s->out);
-		fflush(s->err);
+		if (s->out) {
+			fflush(s->out);
+			fflush(s->err);
+		}
 		p->flush(p->arg, s);
 		slot_free(s);
 		pthread_mutex_lock(&p->lock);

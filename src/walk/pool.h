@@ -1,6 +1,6 @@
-/* An ordered worker pool for -j: jobs run on worker threads, but what they
- * print comes out in the order they were submitted, interleaved correctly
- * with what the submitting thread prints itself.
+/* An ordered worker pool for -j: jobs run on worker threads, and are
+ * handed back to the submitting thread in the order they were submitted,
+ * in their place among what that thread prints itself.
  *
  * Workers may only call thread-safe code: doc/threads.md lists every
  * library call a worker makes and what makes it safe; a library's lazy
@@ -26,6 +26,8 @@ struct sc_pool_cookie {
 struct sc_pool_slot {
 	struct sc_pool_slot *next;
 	void *job;		/* submitted job, NULL for the submitter's slot */
+	/* The submitter's slot's streams (a job's slot has none: workers
+	 * print nothing) */
 	FILE *out;		/* what is meant for stdout (-v, --json) */
 	char *out_buf;
 	size_t out_len;
@@ -46,24 +48,24 @@ struct sc_pool_slot {
 
 struct sc_pool;
 
-/* RUN(arg, job, slot, worker) runs on worker threads; FLUSH(arg, slot)
- * runs on the submitting thread for each finished slot, in order, and
- * must print what the slot holds.  At most LIMIT jobs wait (submitted,
- * not yet flushed): enough to keep every worker busy while the walk reads
- * the next directory, few enough to bound memory and the descriptors
+/* RUN(arg, job, worker) runs on worker threads; FLUSH(arg, slot) runs on
+ * the submitting thread for each finished slot, in order, and must say
+ * what the slot's job came to, or print what the submitter's slot
+ * holds.  At most LIMIT jobs wait (submitted, not yet flushed): enough
+ * to keep every worker busy while the walk reads the next directory,
+ * few enough to bound memory and the descriptors
  * jobs hold.  INTERLEAVE: a slot keeps what was written to its two
  * streams in the order it was written (its SEQ and RUNS), not stdout's
  * bytes apart from stderr's.  Returns 0 or -errno. */
 int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
-		void (*run)(void *arg, void *job, struct sc_pool_slot *slot,
-			    unsigned worker),
+		void (*run)(void *arg, void *job, unsigned worker),
 		void (*flush)(void *arg, struct sc_pool_slot *slot),
 		void *arg, struct sc_pool **ret);
 
 /* Queues JOB; blocks (flushing) while the queue is full. 0 or -errno. */
 int sc_pool_submit(struct sc_pool *p, void *job);
 
-/* Waits for every job queued and prints every slot (FLUSH), the
+/* Waits for every job queued and flushes every slot (FLUSH), the
  * submitter's own too: nothing is left to print before what comes next. */
 void sc_pool_drain(struct sc_pool *p);
 

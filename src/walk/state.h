@@ -56,8 +56,8 @@ struct run {
 	struct sc_copier *copier;
 	/* Failures: a message marks the entry being copied as failed
 	 * (struct sc_msgs); each failed entry counts once, whatever number
-	 * of messages it printed.  Walk thread only: workers count into
-	 * their jobs. */
+	 * of messages it printed.  Walk thread only: the files of -j's
+	 * jobs are counted by jobs.c as they are said. */
 	int failures;
 	/* --explain --assume-fs: the source's and destination's facts */
 	bool fs_assumed;
@@ -84,8 +84,9 @@ struct worker {
 	 * copies report */
 	struct sc_copy_ctx *cx;
 	struct sc_copy_report *crep;
-	struct sc_msgs msgs;	/* its messages about its entry */
-	struct sc_pool_slot *slot;	/* -j: a worker's job slot, or NULL */
+	/* its messages about its entry (the walk's: a -j worker says
+	 * nothing, the walk thread says what its files came to) */
+	struct sc_msgs msgs;
 	unsigned thread;	/* 0: the walk's, 1 + N: worker N (progress.h) */
 	/* Out of descriptors (ERR: EMFILE, ENFILE) in an open: give some
 	 * back (the walk: the levels it keeps open; a -j worker: wait for

@@ -1,19 +1,22 @@
 /* -j: what the walk's workers do with a file, and the state each has
  * (jobs.c runs them): a new regular file is copied on a worker, with
  * its own struct worker and an entry of its own, never the walk's
- * state; one it cannot copy there (another name of a file copied, or
- * anything but a new regular file) is handed back and copied by the
- * walk thread, by the general path. */
+ * state, and nothing said: its report waits in the job for the walk
+ * thread (the ops' after).  One it cannot copy there (another name of
+ * a file copied, or anything but a new regular file) is handed back and
+ * copied by the walk thread, by the general path. */
 #include "system.h"
 #include "walk/workers.h"
 #include "walk/walk_state.h"
 #include "walk/entry.h"
 #include "walk/levels.h"
 #include "walk/progress.h"
+#include "walk/links.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* Points ENT at file F of a job: through the job's directories, which
@@ -30,24 +33,68 @@ static void job_entry(struct entry *ent, const struct sc_job_file *f)
 	ent->parent_facts = f->parent_facts;
 }
 
-/* On worker ID: copy new file F, an entry of its own. */
-static int copy_on_worker(void *arg, unsigned id, struct sc_pool_slot *slot,
-			  const struct sc_job_file *f)
+/* Opens the source of new file F (ENT): the descriptor opened ahead, or
+ * its own, and its fstat in *ST.  A descriptor; or -errno when the walk
+ * must copy it: the open's error, or -EAGAIN (not a regular file, or on
+ * another filesystem under -x, or a file with other names that -a keeps
+ * linked: the hard-link table is the walk's). */
+static int open_new(struct worker *wk, const struct entry *ent,
+		    const struct sc_job_file *f, struct stat *st)
+{
+	const struct sc_options *o = wk->run->o;
+	int in = f->ahead_fd;
+
+	if (in >= 0)
+		*st = *f->ahead_st;	/* taken before its data was read */
+	else if ((in = sc_entry_open_source(wk, ent, SC_NEW_SRC_FLAGS)) < 0)
+		return in;
+	else if (fstat(in, st) < 0)
+		st->st_mode = 0;
+	if (!S_ISREG(st->st_mode) ||
+	    (o->one_file_system && st->st_dev != wk->run->root_dev) ||
+	    sc_links_tracked(o, st, false)) {
+		close(in);
+		return -EAGAIN;
+	}
+	return in;
+}
+
+/* On worker ID: copy new file F, an entry of its own, into REP, as the
+ * walk's fast path for a new file copies it (a new destination in a
+ * directory the run made, found by descriptor), saying nothing. */
+static int copy_on_worker(void *arg, unsigned id, const struct sc_job_file *f,
+			  struct sc_copy_report *rep, struct sc_job_result *res)
 {
 	struct worker *wk = &((struct walk *)arg)->workers[id];
-	struct entry ent = { .ahead_fd = f->ahead_fd, .ahead_st = f->ahead_st };
-	int r;
+	const struct sc_options *o = wk->run->o;
+	struct entry ent = { .ahead_fd = -1 };
+	struct sc_copy_args a;
+	struct timespec t0, t1;
+	struct stat ist;
+	int in;
 
-	wk->slot = slot;
-	wk->thread = 1 + id;
-	sc_report_begin(&wk->msgs);
 	job_entry(&ent, f);
-	r = copy_new_regular(wk, &ent, f->src, f->dst);
-	if (r != SC_HANDED_BACK && wk->msgs.failed)
-		sc_entry_report_failed(wk, &ent, f->src, f->dst, false);
-	wk->slot = NULL;
-	return r == SC_HANDED_BACK ? SC_JOB_BACK :
-	       wk->msgs.failed ? sc_report_code(&wk->msgs) : SC_JOB_COPIED;
+	in = open_new(wk, &ent, f, &ist);
+	if (in < 0)
+		return SC_JOB_BACK;	/* the general path sees and says why */
+	a = (struct sc_copy_args){
+		.size = sizeof(a),
+		.src_dirfd = ent.at_fd, .src_name = ent.at_name,
+		.src_fd = in, .src_st = &ist,
+		.dst_dirfd = ent.dst_fd, .dst_name = ent.dst_name,
+		.dst_fd = -1,
+		.dst_dir_facts = ent.parent_facts,
+		.flags = SC_FILE_SOURCE_ANY | SC_FILE_NOFOLLOW | SC_FILE_NEW |
+			 (o->force ? SC_FILE_FORCE : 0) |
+			 (o->posixly_correct ? SC_FILE_DANGLING : 0),
+	};
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	res->err = sc_copy_ctx_copy(wk->cx, &a, rep);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	res->seconds = (double)(t1.tv_sec - t0.tv_sec) +
+		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	close(in);
+	return SC_JOB_COPIED;
 }
 
 /* On the walk thread: a file a worker handed back, by the general path. */
@@ -120,15 +167,11 @@ static unsigned start_workers(void *arg, unsigned n)
 			.fd_short = worker_fd_short,
 			.fd_short_arg = wk,
 		};
-		wk->msgs = (struct sc_msgs){ .streams = sc_entry_streams,
-					     .arg = wk };
 		/* one copier for the run (its facts and what it learned
-		 * shared, under its lock), a context and a report each */
-		if (sc_copy_ctx_new(w->run->copier, &wk->cx) < 0 ||
-		    sc_copy_report_new(&wk->crep) < 0) {
-			sc_copy_ctx_free(wk->cx);
+		 * shared, under its lock), a context each; each file's
+		 * report is its job's */
+		if (sc_copy_ctx_new(w->run->copier, &wk->cx) < 0)
 			break;
-		}
 		sc_copy_ctx_set_fd_short(wk->cx, worker_fd_short, wk);
 		tree_copying(w->run->live, 1 + i, wk->cx);
 	}
@@ -142,7 +185,6 @@ static void stop_workers(void *arg, unsigned n)
 	for (unsigned i = 0; w->workers && i < n; i++) {
 		tree_copying(w->run->live, 1 + i, NULL);
 		sc_copy_ctx_free(w->workers[i].cx);
-		sc_copy_report_free(w->workers[i].crep);
 	}
 	free(w->workers);
 	w->workers = NULL;
