@@ -75,6 +75,31 @@ static int make_copier(struct run *run, const struct sc_options *o,
  * sc_walk_run() has returned too. */
 static struct tree_live live;
 
+/* Frees what the walk W and its run held (the report REP stays). */
+static void walk_free(struct walk *w, struct sc_report *rep)
+{
+	struct run *run = w->run;
+
+	sc_jobs_free(run->jobs);
+	sc_report_copier(rep, NULL);
+	tree_copying(run->live, 0, NULL);
+	sc_copy_ctx_free(w->wk.cx);
+	sc_copy_report_free(w->wk.crep);
+	sc_copier_free(run->copier);
+	sc_fs_facts_free(run->assumed[0]);
+	sc_fs_facts_free(run->assumed[1]);
+	free(w->e.backup);
+	sc_links_free(&w->links);
+	sc_seen_free(&w->seen);
+	free(w->anc);
+	free(w->levels);
+	free_dnodes(w);
+	free(w->deferred);	/* none left: set_deferred_attrs() */
+	free(w->level_hash);
+	free(w->src_names.p);
+	free(w->dst_names.p);
+}
+
 int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		char **operands, int n)
 {
@@ -145,23 +170,6 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 		rc = EXIT_FAILURE;
 	sc_report_finish(rep, run.failures ? run.failures : rc);
 
-	sc_jobs_free(run.jobs);
-	sc_report_copier(rep, NULL);
-	tree_copying(run.live, 0, NULL);
-	sc_copy_ctx_free(w.wk.cx);
-	sc_copy_report_free(w.wk.crep);
-	sc_copier_free(run.copier);
-	sc_fs_facts_free(run.assumed[0]);
-	sc_fs_facts_free(run.assumed[1]);
-	free(w.e.backup);
-	sc_links_free(&w.links);
-	sc_seen_free(&w.seen);
-	free(w.anc);
-	free(w.levels);
-	free_dnodes(&w);
-	free(w.deferred);	/* none left: set_deferred_attrs() */
-	free(w.level_hash);
-	free(w.src_names.p);
-	free(w.dst_names.p);
+	walk_free(&w, rep);
 	return rc;
 }
