@@ -370,7 +370,7 @@ static int keep_newer(struct worker *wk, struct entry *ent,
 		prev = sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino);
 		if (prev) {
 			int r = walk_link_earlier(wk, ent, prev, e->src,
-						e->dst, &e->sst);
+						  e->dst, &e->sst);
 
 			return r < 0 ? r : SC_SETTLED_DONE;
 		}
@@ -398,7 +398,8 @@ static int left_unchanged(struct worker *wk, struct entry *ent,
 				      &e->dst_st, e->follow);
 		if (r == SC_FILE_SAME && !wk->msgs.failed &&
 		    sc_links_tracked(o, &e->sst, e->cmdline))
-			walk_remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
+			walk_remember_copy(wk, ent, &e->sst, e->dst,
+					   &e->dst_st);
 		if (r != SC_FILE_DIFFERS)
 			return r < 0 ? r : SC_SETTLED_DONE;
 	}

@@ -89,8 +89,8 @@ static _noinline_ int link_earlier_copy(struct worker *wk,
 	else if (!sc_links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
 		e = -ESTALE;
 	else if ((e = walk_make_link(&(struct sc_at){ fd, "", prev }, &to,
-					LINK_HARD | LINK_HELD |
-					LINK_REPLACE)) == -ENOENT &&
+				     LINK_HARD | LINK_HELD |
+				     LINK_REPLACE)) == -ENOENT &&
 		 faccessat(AT_FDCWD, "/proc/self/fd", F_OK, 0) < 0)
 		/* neither root nor /proc: by its name, checked a moment
 		 * ago */

@@ -26,7 +26,9 @@ enum sc_tree_kind {
 /* One entry, valid during the callback. */
 struct sc_tree_entry {
 	size_t size;		/* sizeof(struct sc_tree_entry) */
-	enum sc_tree_kind kind;
+	enum sc_tree_kind kind;	/* SC_TREE_FILE where it is not known
+				 * yet (SC_TREE_STAT, SC_TREE_VANISHED);
+				 * AFTER: not set yet */
 	bool top;		/* an operand, not found in a directory */
 	/* whole names, for messages (past PATH_MAX too); SRC and DST are
 	 * the operand's where the stage says so (SC_TREE_INTO_ITSELF) */

@@ -98,7 +98,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		struct sc_at what = { AT_FDCWD, target, target };
 
 		e = walk_make_link(&what, &to,
-				      w->run->o->force ? LINK_REPLACE : 0);
+				   w->run->o->force ? LINK_REPLACE : 0);
 	}
 	if (e == -EEXIST && w->run->o->update != SC_UPDATE_ALL && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {
@@ -451,7 +451,7 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	if (tracked &&
 	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
 		return walk_link_earlier(&w->wk, &w->e, prev, e->src, e->dst,
-				       &e->sst);
+					 &e->sst);
 	if (o->hard_link || o->symbolic_link)
 		return walk_link_instead(&w->wk, &w->e, e);
 
