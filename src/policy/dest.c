@@ -349,6 +349,16 @@ void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst)
 	ent->backup = NULL;
 }
 
+/* --debug: a destination DST left as it was (-n, --update, a "no" to
+ * -i), as cp 9.4 and later say it. */
+static void say_skipped(struct worker *wk, const char *dst)
+{
+	const struct sc_options *o = wk->run->o;
+
+	if (o->debug && !o->json && !o->explain)
+		sc_report_skipped(&wk->msgs, dst);
+}
+
 /* Leaves a destination alone that --update finds new enough; its other
  * names still become links to it, as they would to a copy.
  * SC_SETTLED_DONE or -errno. */
@@ -363,7 +373,7 @@ static int keep_newer(struct worker *wk, struct entry *ent,
 		return sc_report_fail(&wk->msgs, SC_FAIL_NOT_REPLACING, 0,
 				      e->dst, NULL);
 	}
-	sc_entry_skipped(wk, e->dst);
+	say_skipped(wk, e->dst);
 	if (o->explain && !o->json)	/* the plan of a file left alone */
 		sc_report_skipped(&wk->msgs, e->dst);
 	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
@@ -475,7 +485,7 @@ _noinline_ int sc_dest_settle(struct worker *wk, struct entry *ent,
 			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
 			  !sc_dest_ask_overwrite(o, wk->run->privileged, &dst,
 						 &e->dst_st)))) {
-		sc_entry_skipped(wk, e->dst);
+		say_skipped(wk, e->dst);
 		if (o->explain && !o->json)
 			sc_report_skipped(&wk->msgs, e->dst);
 		return SC_SETTLED_DONE;

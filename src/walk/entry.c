@@ -72,14 +72,6 @@ void sc_entry_report_failed(struct worker *wk, struct entry *ent,
 	sc_entry_report(wk, ent, &rec);
 }
 
-/* --debug: a destination left as it was (-n, --update, a "no" to -i),
- * as cp 9.4 and later say it. */
-void sc_entry_skipped(struct worker *wk, const char *dst)
-{
-	if (wk->run->o->debug && !wk->run->o->json && !wk->run->o->explain)
-		sc_report_skipped(&wk->msgs, dst);
-}
-
 /* Called as cp, -v names a file that is not a directory before copying
  * it, as cp does: the line is there even when the copy then fails, and
  * comes before the error.  Under smartcp's own name the line comes after

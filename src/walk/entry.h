@@ -39,10 +39,6 @@ void sc_entry_report(struct worker *wk, struct entry *ent,
 void sc_entry_report_failed(struct worker *wk, struct entry *ent,
 			    const char *src, const char *dst, bool cmdline);
 
-/* --debug: a destination DST left as it was (-n, --update, a "no" to
- * -i). */
-void sc_entry_skipped(struct worker *wk, const char *dst);
-
 /* Called as cp, -v names a file that is not a directory before copying
  * it (SRC -> DST), once. */
 void sc_entry_announce(struct worker *wk, struct entry *ent, const char *src,
