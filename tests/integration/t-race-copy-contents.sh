@@ -44,7 +44,7 @@ chown -R "$ATTACKER" S
 
 race_begin "--copy-contents, S/p swapped"
 early=0 late=0 between=0
-for i in $(seq "$(runs 30)"); do
+while race_again "$(runs 30)"; do
 	rm -rf D S/p
 	attacker_dir O
 	mkfifo -m 0644 S/p
@@ -56,7 +56,7 @@ for i in $(seq "$(runs 30)"); do
 	writer=$!
 	_register sh "kill $writer 2>/dev/null"
 	sleep 0.05
-	case $((i % 3)) in
+	case $(((RACE_ATTEMPTS + 1) % 3)) in
 	0) trigger=(-e open -n . -x p) ;;
 	1) trigger=(-e closeread -n r6 -x p) ;;
 	2) trigger=(-e open -n r6 -x p) ;;

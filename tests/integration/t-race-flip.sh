@@ -94,7 +94,7 @@ check_victims() {
 # variant LABEL ATTEMPTS FUNCTION
 variant() {
 	race_begin "$1"
-	for _ in $(seq "$(runs "$2")"); do
+	while race_again "$(runs "$2")"; do
 		"$3"
 	done
 	race_verdict

@@ -208,7 +208,7 @@ gone_raced() {
 	local label=$1 n=$2
 	shift 2
 	race_begin "$label"
-	for _ in $(seq "$(runs "$n")"); do
+	while race_again "$(runs "$n")"; do
 		attacker_dir D
 		printf 'old\n' >D/f
 		ln D/f D/g
@@ -240,7 +240,7 @@ temp_raced() {
 	local label=$1
 	shift
 	race_begin "$label"
-	for _ in $(seq "$(runs 10)"); do
+	while race_again "$(runs 10)"; do
 		attacker_dir D
 		printf 'old\n' >D/f
 		race_try D -k symlink -t "$T/victim" -n '.smartcp.*' -- "$@" D/f

@@ -76,7 +76,7 @@ variant() {
 	local label=$1 n=$2
 	shift 2
 	race_begin "$label"
-	for _ in $(seq "$(runs "$n")"); do
+	while race_again "$(runs "$n")"; do
 		attempt "$@" --parents a/b/f
 	done
 	race_verdict
