@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -1009,6 +1010,295 @@ enum {
  *   -ENOMEM. */
 int sc_backup_name(int dirfd, const char *name, enum sc_backup control,
 		   const char *suffix, char **ret_name);
+
+/* ---- Trees (API 1.3) -------------------------------------------------- */
+
+/* sc_tree_copy() copies a directory and all it holds (or anything else
+ * the operand is) as cp -r does: depth first, each directory's entries
+ * in the order of their inode numbers, each regular file through the
+ * copier's pipeline (its road picked per file, and why, in its report),
+ * directories, symlinks and special files made anew and given the
+ * metadata the copier keeps (SC_COPY_KEEP_*), and, with
+ * SC_TREE_HARDLINKS, another name of a file copied earlier linked to its
+ * copy.  Its guarantees:
+ *   - no depth limit: names past PATH_MAX are reached through directory
+ *     descriptors, of which it holds a bounded number (it reopens the
+ *     ones it let go, checked to be the same directory);
+ *   - memory flat in the number of entries (a directory's names while
+ *     it is copied, and one name per file with other names);
+ *   - everything it makes is held by a descriptor from the moment it is
+ *     made and checked (sc_made_check) before any attribute is set, and
+ *     a link or a file replaced is made under a random name and renamed
+ *     into place: a tree that others can write cannot turn the copy
+ *     into a change of some other file;
+ *   - a source directory swapped for another, or a copy moved away,
+ *     while it is copied, is said, and nothing else is taken for it;
+ *   - a file that changed while it was copied is said (its report).
+ * The library says nothing: what happens reaches the caller through its
+ * callbacks (struct sc_tree_ops), on the thread that called
+ * sc_tree_copy(), in the walk's order, also when files are copied on
+ * other threads (sc_tree_set_threads()). */
+struct sc_tree;
+
+/* sc_tree_new()'s flags. */
+enum {
+	SC_TREE_FOLLOW = 1u << 0,	/* every symlink is followed (cp -L) */
+	SC_TREE_FOLLOW_TOP = 1u << 1,	/* the operand, if a symlink (cp -H) */
+	SC_TREE_ONE_FS = 1u << 2,	/* a directory on another filesystem
+					 * is made, not entered (cp -x) */
+	SC_TREE_HARDLINKS = 1u << 3,	/* another name of a file copied
+					 * becomes a link to its copy */
+	SC_TREE_FLAT = 1u << 4,		/* not recursive: a directory is
+					 * refused (SC_TREE_NOT_RECURSIVE);
+					 * FIFOs and devices are read as
+					 * files (cp without -r) */
+	SC_TREE_STREAMS = 1u << 5,	/* FIFOs and devices are read as files
+					 * (cp -r --copy-contents) */
+	SC_TREE_LINK_FILES = 1u << 6,	/* hard links to the sources instead
+					 * of copies (cp -l) */
+	SC_TREE_SYMLINK_FILES = 1u << 7,	/* symlinks to the sources (cp -s) */
+	SC_TREE_EXPLAIN = 1u << 8,	/* plan each file; make nothing */
+	SC_TREE_FORCE = 1u << 9,	/* a file that cannot be opened for
+					 * writing is removed and made anew;
+					 * a link replaces what is there
+					 * (cp -f) */
+	SC_TREE_DANGLING = 1u << 10,	/* a dangling symlink where a file
+					 * goes is written through (POSIX) */
+	SC_TREE_DST_NOFOLLOW = 1u << 11,	/* what is at the destination is
+					 * looked at itself, never through a
+					 * symlink: BEFORE moves or removes
+					 * it (cp -b, --remove-destination) */
+	SC_TREE_SAME_SYMLINK = 1u << 12,	/* a symlink there that has the
+					 * target the copy would have is
+					 * taken as the copy (cp -u) */
+};
+
+/* A tree copy through copier C (its settings: the roads, the metadata,
+ * --verify, --atomic, --if-changed... apply to every file; C must
+ * outlive it), with FLAGS (SC_TREE_*), into *RET.  One sc_tree_copy()
+ * at a time.  0, -EINVAL (C or RET NULL, an unknown flag, FOLLOW with
+ * FOLLOW_TOP, LINK_FILES with SYMLINK_FILES), -ENOMEM. */
+int sc_tree_new(struct sc_copier *c, unsigned flags, struct sc_tree **ret);
+void sc_tree_free(struct sc_tree *t);
+
+/* Copies new files on THREADS threads, the caller's among them (1: on
+ * the caller's alone, the default; 0: as many as pay for the
+ * destination).  Only the files of a directory the copy made go to
+ * other threads; BEFORE is not asked of them.  0, -EINVAL. */
+int sc_tree_set_threads(struct sc_tree *t, unsigned threads);
+
+/* What an entry is. */
+enum sc_tree_kind {
+	SC_TREE_DIR,		/* a directory */
+	SC_TREE_FILE,		/* a regular file (or the data of a FIFO or
+				 * device, read as a file); also an entry
+				 * whose type is not known yet */
+	SC_TREE_SYMLINK,
+	SC_TREE_SPECIAL,	/* a FIFO, device or socket, made anew */
+	SC_TREE_HARDLINK,	/* another name of a file copied earlier (or,
+				 * SC_TREE_LINK_FILES, a link to the source) */
+};
+
+/* One entry, valid during the callback. */
+struct sc_tree_entry {
+	size_t size;		/* sizeof(struct sc_tree_entry) */
+	enum sc_tree_kind kind;
+	/* How deep: 1, the operand; 2, an entry of its directory; ... 0:
+	 * none (a directory's attributes set at the end).  An entry ends
+	 * with AFTER's SC_TREE_END: a callback at a depth deeper than the
+	 * last one's is about a new entry; one at a depth the walk came
+	 * back to, about the directory there. */
+	unsigned depth;
+	bool top;		/* the operand */
+	/* Whole names, for messages (past PATH_MAX too). */
+	const char *src, *dst;
+	/* The names the kernel is to be given: SRC_NAME in SRC_DIRFD, DST_NAME
+	 * in DST_DIRFD (-1: not at hand). */
+	int src_dirfd, dst_dirfd;
+	const char *src_name, *dst_name;
+	const struct stat *sst;	/* the source, NULL where not known */
+	bool followed;		/* ... stat'ed through a symlink */
+	/* BEFORE: the destination as the copy meets it (through a symlink
+	 * where a file's data is written, else the name itself), NULL:
+	 * nothing there; DST_LOOP: a symlink loop that cannot be followed,
+	 * DST_ST its own stat; DST_ERR: the errno it could not be looked at
+	 * for, or 0. */
+	const struct stat *dst_st;
+	bool dst_loop;
+	int dst_err;
+	/* SC_TREE_HARDLINK: the copy this is another name of (or the source
+	 * linked to); a symlink made instead of a copy: its target;
+	 * SC_TREE_DIR_LINK: the copy of the directory met again. */
+	const char *earlier;
+};
+
+/* Where an entry failed.  Each names a side: the source (SRC) or the copy
+ * (DST). */
+enum sc_tree_stage {
+	SC_TREE_STAT,		/* SRC: cannot be stat'ed */
+	SC_TREE_VANISHED,	/* SRC: listed, gone before its turn (ENOENT) */
+	SC_TREE_NOT_RECURSIVE,	/* SRC: a directory, and SC_TREE_FLAT */
+	SC_TREE_NO_DIR,		/* DST: "d/", and no directory d */
+	SC_TREE_READLINK,	/* SRC: a symlink's target cannot be read */
+	SC_TREE_MAKE,		/* DST: cannot be made (a link: to EARLIER) */
+	SC_TREE_CHECK,		/* DST: what was made cannot be looked at */
+	SC_TREE_REPLACED,	/* DST: not there as it was made */
+	SC_TREE_SRC_REPLACED,	/* SRC: replaced or moved while copied */
+	SC_TREE_ENTER_MODE,	/* DST: a new directory cannot be given the
+				 * mode that lets the copy write into it */
+	SC_TREE_READ_DIR,	/* SRC: a directory cannot be opened or read */
+	SC_TREE_COPY_LOST,	/* DST: a directory's copy cannot be opened
+				 * again */
+	SC_TREE_CYCLE,		/* SRC: a directory the walk is already in */
+	SC_TREE_INTO_ITSELF,	/* SRC, DST: the operand's names; the copy
+				 * would go into the directory copied */
+	SC_TREE_DIR_LINK,	/* EARLIER, DST: the operand met again,
+				 * through a symlink, as its own copy */
+	SC_TREE_RELATIVE_LINK,	/* DST: a symlink to a relative name asked
+				 * for in another directory than the current
+				 * one */
+	SC_TREE_EARLIER_REPLACED, /* EARLIER: the copy a hard link was to be
+				 * made to is not there as it was made */
+	SC_TREE_MEMORY,		/* SRC, or DST where SRC is NULL: memory ran
+				 * out for the walk's own state (ENOMEM) */
+};
+
+/* When AFTER is called. */
+enum sc_tree_point {
+	SC_TREE_END,		/* the entry is done (a directory: left,
+				 * all in it done) */
+	SC_TREE_ENTERED,	/* a directory made or found, entered: its
+				 * entries come next */
+	SC_TREE_LATE,		/* a directory's attributes, set at the end
+				 * of the copy (threads: after its files) */
+};
+
+/* What became of an entry, told to AFTER. */
+struct sc_tree_result {
+	size_t size;		/* sizeof(struct sc_tree_result) */
+	enum sc_tree_point point;
+	int err;		/* -errno: the walk could not copy it (said
+				 * through ERROR, or by BEFORE); 0 */
+	bool skipped;		/* BEFORE left it as it was */
+	bool made;		/* made (or, explaining, would be); a
+				 * directory: made (SC_TREE_ENTERED) */
+	bool replaced;		/* a link took the place of what was there */
+	/* The entry's report: a file's copy (REP_ERR: what the copy
+	 * returned, SECONDS: in how long), else the metadata set on what
+	 * was made (REP_ERR: what that returned); NULL: none.  OLD_ST: the
+	 * destination there before (NULL: none). */
+	const struct sc_copy_report *rep;
+	int rep_err;
+	double seconds;
+	const struct stat *old_st;
+};
+
+/* What the caller answers. */
+enum sc_tree_verdict {
+	SC_TREE_CONTINUE,	/* go on (BEFORE: copy the entry) */
+	SC_TREE_SKIP,		/* BEFORE: leave it, which is no failure */
+	SC_TREE_QUIT,		/* stop the copy: sc_tree_copy() returns
+				 * -ECANCELED */
+};
+
+/* BEFORE's decision. */
+struct sc_tree_decision {
+	size_t size;		/* sizeof(struct sc_tree_decision) */
+	enum sc_tree_verdict verdict;
+	unsigned flags;		/* SC_TREE_DST_* */
+};
+
+enum {
+	/* BEFORE moved the destination away (a backup) or removed it: it
+	 * is made anew */
+	SC_TREE_DST_GONE = 1u << 0,
+};
+
+/* AFTER's answer, beside 0 and -errno: copied, but something about it
+ * failed (an attribute): no other name is linked to it. */
+enum { SC_TREE_FLAWED = 1 };
+
+/* A stretch of the output sc_tree_set_ops()'s OUTPUT gets back: up to
+ * END (from where the one before ended) for stderr (TO_ERR) or
+ * stdout. */
+struct sc_tree_run {
+	size_t end;
+	bool to_err;
+};
+
+struct sc_tree_ops {
+	size_t size;		/* sizeof(struct sc_tree_ops) */
+	/* Entry E, not yet copied, its source and destination looked at:
+	 * D says whether to copy it (D->verdict), and what the caller did
+	 * to the destination (D->flags).  0, or -errno: E failed (the
+	 * caller said why).  NULL: copy everything. */
+	int (*before)(void *arg, const struct sc_tree_entry *e,
+		      struct sc_tree_decision *d);
+	/* Entry E's report (R->point says when).  0; -errno: it failed, as
+	 * the caller counts it; SC_TREE_FLAWED. */
+	int (*after)(void *arg, const struct sc_tree_entry *e,
+		     const struct sc_tree_result *r);
+	/* Entry E failed at STAGE with errno ERR (0: none, the stage says
+	 * it all): continue, or quit. */
+	enum sc_tree_verdict (*error)(void *arg, const struct sc_tree_entry *e,
+				      enum sc_tree_stage stage, int err);
+	/* Threads: what the callbacks printed on the streams
+	 * sc_tree_streams() gave them while files copied on other threads
+	 * ahead of it were not yet handed to AFTER, handed back in the
+	 * walk's order to be printed: OUT_LEN bytes for stdout and ERR_LEN
+	 * for stderr; or, with SC_TREE_OPS_INTERLEAVE, OUT holding both,
+	 * cut into N_RUNS RUNS in the order they were printed.  NULL: the
+	 * callbacks print at once, out of the walk's order. */
+	void (*output)(void *arg, const char *out, size_t out_len,
+		       const char *err, size_t err_len,
+		       const struct sc_tree_run *runs, size_t n_runs);
+	unsigned flags;		/* SC_TREE_OPS_* */
+};
+
+enum {
+	/* OUTPUT: stdout and stderr keep one order between them (they are
+	 * one file, or the caller wants them as cp prints them) */
+	SC_TREE_OPS_INTERLEAVE = 1u << 0,
+};
+
+/* The callbacks, with ARG (copied: OPS need not outlive the call).
+ * 0, -EINVAL. */
+int sc_tree_set_ops(struct sc_tree *t, const struct sc_tree_ops *ops,
+		    void *arg);
+
+/* Where a callback prints, on the caller's thread, to keep the walk's
+ * order (OUTPUT): *OUT and *ERR are buffers while files copied on other
+ * threads ahead of it are not yet said, else NULL (stdout and
+ * stderr). */
+void sc_tree_streams(struct sc_tree *t, FILE **out, FILE **err);
+
+/* The operand and its copy. */
+struct sc_tree_args {
+	size_t size;		/* sizeof(struct sc_tree_args) */
+	/* the operand: SRC_NAME in SRC_DIRFD (AT_FDCWD: a path); its copy
+	 * DST_NAME in DST_DIRFD */
+	int src_dirfd, dst_dirfd;
+	const char *src_name, *dst_name;
+	/* whole names for the callbacks (NULL: SRC_NAME, DST_NAME) */
+	const char *src_path, *dst_path;
+};
+
+/* Copies the operand A says, and all it holds.  0: everything was
+ * copied (or skipped as BEFORE said); -EIO: something failed (said:
+ * ERROR's stages, AFTER's results); -ECANCELED: cancelled
+ * (sc_tree_cancel(), a callback's SC_TREE_QUIT), the file being written
+ * removed or emptied as for one file, what was made before it left
+ * (AFTER told of each); -EINVAL, -ENOMEM, -EBUSY (a copy is running). */
+int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a);
+
+/* Stops a running sc_tree_copy() as soon as it can (the file being
+ * copied stops within a chunk).  Any thread, or a signal handler. */
+void sc_tree_cancel(struct sc_tree *t);
+
+/* The files copied so far, their bytes, and the file being copied now
+ * (NULL: none): async-signal-safe, for a handler. */
+void sc_tree_progress(const struct sc_tree *t, unsigned long long *files,
+		      unsigned long long *bytes, const char **current);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "walk/levels.h"
 #include "policy/file.h"
 #include "policy/operands.h"
+#include "policy/record.h"
 #include "policy/seen.h"
 #include "policy/hooks.h"
 #include "cli/signals.h"
@@ -116,11 +117,13 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	int rc;
 
 	jobs_ops.after = sc_file_after;
+	jobs_ops.output = sc_report_buffered_out;
+	jobs_ops.interleave = sc_report_interleave(opts->as_cp);
 	w.wk.links = &w.links;
 	w.wk.fd_short = sc_workers_fd_short;
 	w.wk.fd_short_arg = &w;
 
-	w.wk.msgs = (struct sc_msgs){ .streams = sc_entry_streams,
+	w.wk.msgs = (struct sc_msgs){ .streams = sc_record_streams,
 				     .arg = &w.wk };
 	if (opts->fs_assumed)
 		assume_facts(&run, opts);
@@ -171,5 +174,6 @@ int sc_walk_run(const struct sc_options *opts, struct sc_report *rep,
 	sc_report_finish(rep, run.failures ? run.failures : rc);
 
 	walk_free(&w, rep);
+	hooks_free(&hooks);
 	return rc;
 }

@@ -5,6 +5,7 @@
  * both are declared in report.h. */
 #include "system.h"
 #include "output/report.h"
+#include "walk/pool.h"
 #include "output/quote.h"
 
 #include <stdarg.h>
@@ -468,7 +469,7 @@ void sc_report_ask_overwrite(const char *dst, const struct stat *st,
 	fflush(stderr);
 }
 
-void sc_report_buffered_runs(const char *buf, const struct sc_out_run *runs,
+void sc_report_buffered_runs(const char *buf, const struct sc_tree_run *runs,
 			     size_t n)
 {
 	size_t start = 0;
@@ -486,6 +487,17 @@ void sc_report_buffered_runs(const char *buf, const struct sc_out_run *runs,
 		start = runs[i].end;
 	}
 	fflush(stdout);
+}
+
+void sc_report_buffered_out(void *arg, const char *out, size_t out_len,
+			    const char *err, size_t err_len,
+			    const struct sc_tree_run *runs, size_t n_runs)
+{
+	(void)arg;
+	if (n_runs)
+		sc_report_buffered_runs(out, runs, n_runs);
+	else
+		sc_report_buffered(out, out_len, err, err_len);
 }
 
 bool sc_report_interleave(bool as_cp)

@@ -437,19 +437,20 @@ void sc_report_mode_letters(mode_t mode, char out[10]);
 void sc_report_buffered(const char *out, size_t out_len, const char *err,
 			size_t err_len);
 
-/* A stretch of buffered output: up to END (from where the one before
- * ended) it is for stderr (TO_ERR) or stdout. */
-struct sc_out_run {
-	size_t end;
-	bool to_err;
-};
+struct sc_tree_run;
 
 /* -j, where the two streams must keep one order (sc_report_interleave()):
- * what a job wrote to both, BUF cut into N RUNS, written out each to its
- * stream in the order it was written, as a run on one thread would
- * have. */
-void sc_report_buffered_runs(const char *buf, const struct sc_out_run *runs,
+ * what a job wrote to both, BUF cut into N RUNS (walk/pool.h), written
+ * out each to its stream in the order it was written, as a run on one
+ * thread would have. */
+void sc_report_buffered_runs(const char *buf, const struct sc_tree_run *runs,
 			     size_t n);
+
+/* The walk's -j output (struct sc_jobs_ops' output): N_RUNS > 0, as
+ * sc_report_buffered_runs() with OUT, else as sc_report_buffered(). */
+void sc_report_buffered_out(void *arg, const char *out, size_t out_len,
+			    const char *err, size_t err_len,
+			    const struct sc_tree_run *runs, size_t n_runs);
 
 /* Must stdout and stderr keep one order between them?  Under the name
  * cp (AS_CP), as cp's would, whatever they are; else when they are the

@@ -13,21 +13,6 @@
 #include "cli/options.h"
 #include "output/report.h"
 
-/* How a destination came to be, for the metadata step.  cp leaves some
- * permission bits out when it creates a file or directory, so that nobody
- * can open it before it is ready (with -p, before the owner changes), and
- * adds them back at the end.  (struct sc_meta_args's SC_MADE_*.) */
-struct sc_made {
-	/* SC_MADE_CREATED: this run made the destination; MODE_KNOWN: MODE
-	 * holds its mode after creation; RESTORE: MODE | OMITTED must be set
-	 * at the end; OLD: an existing destination, OLD_MODE its mode */
-	unsigned flags;
-	mode_t mode;		/* mode after creation (directories, specials) */
-	mode_t omitted;		/* bits left out at creation */
-	mode_t extra;		/* S_IWUSR added at creation to set xattrs */
-	mode_t old_mode;
-};
-
 /* What saying the metadata's events of one entry needs to know of the
  * run, and what was said of them so far. */
 struct sc_attrs_env {

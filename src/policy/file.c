@@ -65,6 +65,7 @@
 #include "walk/walk_state.h"
 #include "policy/attrs.h"
 #include "policy/dest.h"
+#include "policy/record.h"
 #include "output/quote.h"
 
 #include <fcntl.h>
@@ -357,49 +358,13 @@ static void fill_record(struct sc_record *rec,
 	};
 }
 
-/* The copy's arguments for the entry the walk is on. */
-static struct sc_copy_args file_args(struct worker *wk, struct entry *ent,
-				     const struct stat *sst,
-				     const struct stat *dst_st, bool follow,
-				     int pre_in, const struct stat *pre_ist)
-{
-	const struct sc_options *o = wk->run->o;
-
-	return (struct sc_copy_args){
-		.size = sizeof(struct sc_copy_args),
-		.src_dirfd = ent->at_fd, .src_name = ent->at_name,
-		.src_fd = pre_in, .src_st = pre_in >= 0 ? pre_ist : NULL,
-		.src_expect = sst,
-		.dst_dirfd = ent->dst_fd, .dst_name = ent->dst_name, .dst_fd = -1,
-		.dst_st = dst_st,
-		.dst_dir_facts = ent->parent_facts,
-		/* a FIFO or a device is read as a stream (without -R, its
-		 * data is copied); a dangling symlink is written through
-		 * only as POSIX says (cp: POSIXLY_CORRECT) */
-		.flags = SC_FILE_SOURCE_ANY |
-			 (follow ? 0 : SC_FILE_NOFOLLOW) |
-			 (dst_st ? 0 : SC_FILE_NEW) |
-			 (o->force ? SC_FILE_FORCE : 0) |
-			 (o->posixly_correct ? SC_FILE_DANGLING : 0),
-	};
-}
-
-/* --explain of the file: what the run decides before its first byte,
- * said as the run says it, then the plan.  Nothing is created, written
- * or read.  0, or -errno (said). */
+/* --explain of the file F, planned as the run would copy it (E: the
+ * library's answer): what the run decides before its first byte, said
+ * as the run says it, then the plan.  Nothing was created, written or
+ * read.  0, or -errno (said). */
 static int explain_file(struct worker *wk, struct entry *ent,
-			struct file_copy *f, struct sc_copy_args *a)
+			struct file_copy *f, int e)
 {
-	const struct sc_options *o = wk->run->o;
-	int e;
-
-	/* A symlink to nowhere is not written through (a backup or
-	 * --remove-destination would have taken it away: the walk decided
-	 * so, and nothing was moved). */
-	if (o->backup != SC_BACKUP_NONE || o->remove_destination)
-		a->flags |= SC_FILE_DANGLING;
-	e = sc_copy_ctx_explain(wk->cx, a, wk->crep);
-	f->rep = wk->crep;
 	fill_record(f->rec, f->rep);
 	say_events(wk, f);
 	if (f->failed || e < 0)
@@ -486,7 +451,7 @@ int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
 	    !S_ISREG(dst_st->st_mode))
 		return SC_FILE_DIFFERS;	/* --explain reads no data */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	a = file_args(wk, ent, sst, dst_st, follow, -1, NULL);
+	a = walk_file_args(wk, ent, sst, dst_st, follow, -1, NULL);
 	a.flags |= SC_FILE_COMPARE_ONLY;
 	e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
 	f.rep = wk->crep;
@@ -535,44 +500,24 @@ static int say_copy(struct worker *wk, struct entry *ent, struct file_copy *f,
 	return r;
 }
 
-/* Copies regular file SRC (or the data of a FIFO or device) to DST.
- * PRE_IN >= 0 is SRC already open, with PRE_IST its fstat (the fast path
- * of a fresh tree); else SRC is opened by the library and checked
- * against SST, the stat the walk saw.  DST_ST is the stat of the
- * existing destination (links followed), or NULL when there is none. */
-int sc_file_copy(struct worker *wk, struct entry *ent, const char *src,
-		 const char *dst,
-		 const struct stat *sst, const struct stat *dst_st,
-		 bool follow, int pre_in, const struct stat *pre_ist)
+int sc_file_said(struct worker *wk, struct entry *ent,
+		 const struct sc_tree_entry *te, const struct sc_tree_result *r)
 {
 	const struct sc_options *o = wk->run->o;
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
+	struct sc_record rec = { .src = te->src, .dst = te->dst,
+				 .kind = SC_KIND_FILE };
 	struct file_copy f = {
-		.src = src, .dst = dst, .rec = &rec, .dst_st = dst_st,
+		.src = te->src, .dst = te->dst, .rec = &rec, .rep = r->rep,
+		.dst_st = r->old_st,
 		/* --attributes-only writes no data: the attributes go on the
 		 * file in place, which a temporary renamed over it would
 		 * empty */
 		.atomic = o->atomic && !o->attributes_only,
 	};
-	struct sc_copy_args a = file_args(wk, ent, sst, dst_st, follow, pre_in,
-					  pre_ist);
-	struct timespec t0;
-	int e, r;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ent->current = src;
-	ent->current_size = pre_in >= 0 ? pre_ist->st_size :
-			  sst ? sst->st_size : 0;
-	if (o->explain) {
-		r = explain_file(wk, ent, &f, &a);
-	} else {
-		e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
-		f.rep = wk->crep;
-		r = say_copy(wk, ent, &f, e, elapsed(&t0));
-	}
-	if (pre_in >= 0)
-		close(pre_in);
-	return r;
+	if (o->explain)
+		return explain_file(wk, ent, &f, r->rep_err);
+	return say_copy(wk, ent, &f, r->rep_err, r->seconds);
 }
 
 int sc_file_after(void *arg, const struct sc_job_file *jf,

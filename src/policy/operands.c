@@ -6,6 +6,7 @@
  * (walk.c, copy_entry()). */
 #include "system.h"
 #include "policy/operands.h"
+#include "policy/record.h"
 #include "walk/walk_state.h"
 #include "walk/entry.h"
 #include "policy/dest.h"
@@ -303,9 +304,9 @@ static int parents_protect(struct walk *w, struct parents *ps)
 		struct parent *p = &ps->v[i];
 		struct sc_at s = { p->sfd, ".", p->src };
 		struct sc_at d = { p->dfd, ".", p->dst };
-		int e = sc_entry_set_meta(&w->wk, p->sfd, p->dfd, &s, &d,
-					  &p->st, NULL, SC_MADE_PARENT |
-					  (p->restore ? SC_MADE_RESTORE : 0));
+		int e = sc_record_set_meta(&w->wk, p->sfd, p->dfd, &s, &d,
+					   &p->st, NULL, SC_MADE_PARENT |
+					   (p->restore ? SC_MADE_RESTORE : 0));
 
 		if (e < 0)
 			return e;

@@ -1,8 +1,10 @@
-/* cp's words for the walk's failures: each stage of walk/tree.h said as
+/* cp's words for the walk's failures: each stage of <smartcp/smartcp.h> said as
  * cp says it, about the source or the copy as the stage names it. */
 #include "system.h"
 #include "policy/hooks.h"
 #include "output/report.h"
+#include "policy/record.h"
+#include "walk/walk_state.h"
 
 /* The message of each stage, and whether it names the copy (DST). */
 static const struct {
@@ -55,6 +57,16 @@ static enum sc_tree_verdict words_error(void *arg,
 
 	if ((unsigned)stage >= ARRAY_SIZE(stage_words))
 		return SC_TREE_CONTINUE;
+	/* no memory to keep the messages of the entry it interrupts: said
+	 * in them */
+	if (hooks_at_depth(w, e->depth) < 0)
+		sc_report_fail(w->msgs, SC_FAIL_NO_MEMORY, 0, NULL, NULL);
+	/* past its stat, a file the walk copies without asking BEFORE (a
+	 * new one, and another name of an earlier copy): cp's -v line
+	 * first, as BEFORE says it for the others */
+	if (e->kind != SC_TREE_DIR && stage != SC_TREE_STAT &&
+	    stage != SC_TREE_VANISHED)
+		sc_entry_announce(&w->walk->wk, &w->walk->e, e->src, e->dst);
 	what = stage == SC_TREE_MAKE ? make_words(e) : stage_words[stage].what;
 	a = stage_words[stage].dst ? e->dst : e->src;
 	switch (stage) {

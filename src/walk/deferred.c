@@ -2,6 +2,7 @@
  * (deferred.h). */
 #include "system.h"
 #include "walk/deferred.h"
+#include "walk/fail.h"
 #include "walk/levels.h"
 #include "output/report.h"
 #include "walk/walk_state.h"
@@ -157,7 +158,6 @@ void set_deferred_attrs(struct walk *w)
 		size_t k;
 		struct level *l, *p;
 
-		sc_report_begin(&w->wk.msgs);	/* the directory's own */
 		if (replay_to(w, d->node - 1, &chain, &cap) < 0)
 			continue;	/* said, once */
 		k = w->n_levels - 1;
@@ -181,21 +181,20 @@ void set_deferred_attrs(struct walk *w)
 
 			/* its copy is held (L->dfd), checked to be the
 			 * directory made (replay_open()) */
-			if (sc_entry_set_meta(&w->wk, -1, l->dfd, &s, &t,
-					      &d->st, &d->m, 0) < 0) {
-				w->run->failures++;
-				w->wk.msgs.failed = true;
-			}
-			if (w->wk.msgs.failed && w->run->o->json) {
-				/* its record came when it was made: a
-				 * second one */
-				struct sc_record rec = {
-					.src = s.path, .dst = t.path,
-					.kind = SC_KIND_DIR,
-				};
+			struct walk_out out = { .kind = SC_TREE_DIR };
+			int e = walk_meta(&w->wk, -1, l->dfd, &s, &t, &d->st,
+					  &d->m, 0, &out);
 
-				sc_entry_report(&w->wk, &w->e, &rec);
-			}
+			walk_after(w->run, &(struct sc_tree_entry){
+					.size = sizeof(struct sc_tree_entry),
+					.kind = SC_TREE_DIR, .src = s.path,
+					.dst = t.path, .sst = &d->st },
+				    &(struct sc_tree_result){
+					.size = sizeof(struct sc_tree_result),
+					.point = SC_TREE_LATE, .err = e,
+					.rep = out.rep, .rep_err = out.rep_err,
+					.old_st = out.has_old ? &out.old :
+						  NULL });
 		}
 	}
 	while (w->n_levels)

@@ -417,21 +417,24 @@ bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
 /* The attributes of directory L's copy, SRC -> DST, the walk being back
  * in L's parent (struct walk names L as its entry there): set through
  * the copy's descriptor DFD (or one opened again, checked), never by a
- * name that may lead elsewhere now.  0, or -errno (said). */
+ * name that may lead elsewhere now; its report into OUT, for AFTER.
+ * 0, or -errno (said, or AFTER's to say). */
 _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
-				    int dfd, const char *src, const char *dst)
+				    int dfd, const char *src, const char *dst,
+				    struct walk_out *out)
 {
 	struct sc_made m = l->m;
 	int own = -1, r;
 
 	if (dfd < 0) {
-		if (w->e.dst_fd == -1)
-			return -ENOENT;	/* its parent was lost: said there */
+		if (w->e.dst_fd == -1)	/* its parent was lost: said there */
+			return out->rep_err = -ENOENT;
 		dfd = open_dir_checked(w, w->e.dst_fd, w->e.dst_name,
 				       O_PATH | (l->dup ? O_NOFOLLOW : 0),
 				       l->ddev, l->dino);
 		if (dfd < 0)
-			return say_level_lost(w, NULL, dst, dfd);
+			return out->rep_err = say_level_lost(w, NULL, dst,
+							     dfd);
 		own = dfd;
 	}
 	{
@@ -439,12 +442,10 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		struct sc_at d = { dfd, ".", dst };
 
 		/* DFD, held since it was made or found, is the directory */
-		r = sc_entry_set_meta(&w->wk, -1, dfd, &s, &d, &l->sst, &m, 0);
+		r = walk_meta(&w->wk, -1, dfd, &s, &d, &l->sst, &m, 0, out);
 	}
 	if (own >= 0)
 		close(own);
-	if (r < 0)
-		w->wk.msgs.failed = true;
 	return r < 0 ? r : 0;
 }
 
@@ -465,13 +466,19 @@ bool copy_still_there(const struct walk *w, const struct level *l)
 	return same_dir(l->ddev, l->dino, &st);
 }
 
-/* The record of a directory made (or, --explain, to be made). */
-static _noinline_ void report_directory(struct walk *w, const char *src,
-					const char *dst)
+/* A directory made (or, --explain, to be made: MADE) or found, entered,
+ * told to the caller. */
+static _noinline_ void entered(struct walk *w, const char *src,
+			       const char *dst, const struct stat *sst,
+			       bool cmdline, bool made)
 {
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_DIR };
-
-	sc_entry_report(&w->wk, &w->e, &rec);
+	walk_after(w->run, &(struct sc_tree_entry){
+			.size = sizeof(struct sc_tree_entry),
+			.kind = SC_TREE_DIR, .top = cmdline,
+			.src = src, .dst = dst, .sst = sst },
+		    &(struct sc_tree_result){
+			.size = sizeof(struct sc_tree_result),
+			.point = SC_TREE_ENTERED, .made = made });
 }
 
 int copy_dir(struct walk *w, const char *src, const char *dst,
@@ -497,8 +504,8 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 		ddev = dst_st->st_dev;
 		dino = dst_st->st_ino;
 	}
-	if ((m.flags & SC_MADE_CREATED) || o->explain)
-		report_directory(w, src, dst);
+	entered(w, src, dst, sst, cmdline,
+		(m.flags & SC_MADE_CREATED) || o->explain);
 	if (level_push(w, src, dst, sst, follow, cmdline, &m, ddev, dino,
 		       dfd) < 0) {
 		if (dfd >= 0)

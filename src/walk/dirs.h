@@ -40,9 +40,10 @@ bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m);
 /* The attributes of directory L's copy, SRC -> DST, the walk being back
  * in L's parent (struct walk names L as its entry there): set through
  * the copy's descriptor DFD (or one opened again, checked), never by a
- * name that may lead elsewhere now.  0, or -errno (said). */
+ * name that may lead elsewhere now; its report into OUT, for AFTER.
+ * 0, or -errno (said, or AFTER's to say). */
 int set_dir_attrs(struct walk *w, const struct level *l, int dfd,
-		  const char *src, const char *dst);
+		  const char *src, const char *dst, struct walk_out *out);
 
 /* Is the copy of level L (just left: struct walk names it as an entry of
  * its parent) still where the walk made or found it?  Someone who may

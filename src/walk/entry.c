@@ -1,12 +1,10 @@
-/* The entry being copied, as the walk, the copy of a file (file.c), the
- * destination policy (dest.c), the directories (dirs.c, deferred.c) and
- * the -j workers (workers.c) all see it: its record and what has been
- * said of it, its attributes, the facts of its filesystems.  It calls
- * none of them back; what it calls above the walk (the report, the
- * attributes' messages) src/layers.txt lists. */
+/* The entry being copied, as the walk, the destination policy (dest.c),
+ * the directories (dirs.c, deferred.c) and the -j workers (workers.c)
+ * all see it: its attributes and the copy of its data through the
+ * library, whose reports AFTER is handed at its end (walk.c), the facts
+ * of its filesystems.  It calls none of them back. */
 #include "system.h"
 #include "walk/entry.h"
-#include "policy/attrs.h"
 #include "walk/jobs.h"
 #include "walk/fail.h"
 #include "walk/progress.h"
@@ -15,77 +13,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* Where the walk thread's (worker ARG's) -v lines and messages go now
- * (struct sc_msgs). */
-void sc_entry_streams(void *arg, FILE **out, FILE **err)
-{
-	const struct worker *wk = arg;
-	struct sc_pool_slot *s = sc_jobs_own_slot(wk->run->jobs);
-
-	*out = s ? s->out : NULL;
-	*err = s ? s->err : NULL;
-}
-
-void sc_entry_report(struct worker *wk, struct entry *ent,
-		     struct sc_record *rec)
-{
-	ent->reported = true;
-	sc_report_failure(&wk->msgs, rec);
-	rec->backup = ent->backup;
-	rec->announced = ent->announced;
-	/* counted as the summary counts files */
-	if (rec->kind == SC_KIND_FILE && rec->copied && !rec->err)
-		tree_count_file(wk->run->live,
-				sc_copy_report_bytes(rec->res));
-	sc_report_record(wk->run->rep, rec, sc_report_out(&wk->msgs));
-}
-
-/* --json: an entry that failed before a record was made (or after its
- * record said it was fine: a directory whose entries cannot be read) is
- * said anyway, typed by what its source is (CMDLINE: an operand), with
- * the step and errno of its first error (sc_report_failure()). */
-void sc_entry_report_failed(struct worker *wk, struct entry *ent,
-			    const char *src, const char *dst, bool cmdline)
-{
-	const struct sc_options *o = wk->run->o;
-	struct sc_record rec = { .src = src, .dst = dst,
-				 .kind = SC_KIND_UNKNOWN };
-	bool follow = o->deref == SC_DEREF_ALWAYS ||
-		      (o->deref == SC_DEREF_ARGS && cmdline);
-	struct stat st;
-
-	if (!o->json || wk->msgs.recorded == 2)
-		return;
-	if (fstatat(ent->at_fd, ent->at_name, &st,
-		    follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
-		rec.kind = S_ISDIR(st.st_mode) ? SC_KIND_DIR :
-			   o->hard_link ? SC_KIND_HARDLINK :
-			   o->symbolic_link || S_ISLNK(st.st_mode) ?
-			   SC_KIND_SYMLINK :
-			   S_ISREG(st.st_mode) || !o->recursive ||
-			   o->copy_contents ? SC_KIND_FILE : SC_KIND_SPECIAL;
-	if (wk->msgs.step && !strcmp(wk->msgs.step, "link"))
-		rec.kind = SC_KIND_HARDLINK;	/* to a copy made earlier */
-	if (rec.kind == SC_KIND_FILE)
-		rec.src_size = st.st_size;
-	sc_entry_report(wk, ent, &rec);
-}
-
-/* Called as cp, -v names a file that is not a directory before copying
- * it, as cp does: the line is there even when the copy then fails, and
- * comes before the error.  Under smartcp's own name the line comes after
- * the copy, with the road it took. */
-void sc_entry_announce(struct worker *wk, struct entry *ent, const char *src,
-		       const char *dst)
-{
-	const struct sc_options *o = wk->run->o;
-
-	if (!o->verbose || !o->as_cp || o->json || o->explain || ent->announced)
-		return;
-	sc_report_cp_line(&wk->msgs, src, dst, ent->backup);
-	ent->announced = true;
-}
+#include <time.h>
 
 const struct sc_fs_facts *sc_entry_facts(struct worker *wk, int fd,
 					 const struct stat *st)
@@ -103,10 +31,6 @@ static int say_replaced(struct worker *wk, const struct stat *st,
 	unsigned n = sc_copy_report_events(wk->crep);
 	const char *name = dst;	/* which of the two, by pointer */
 
-	/* a source the walk found replaced has been said so already */
-	if (wk->msgs.failed && wk->msgs.code == -ESTALE)
-		return -ESTALE;
-
 	for (unsigned i = 0; i < n; i++) {
 		struct sc_event ev = { .size = sizeof(ev) };
 
@@ -122,21 +46,11 @@ static int say_replaced(struct worker *wk, const struct stat *st,
 				.src = src, .dst = dst, .sst = st });
 }
 
-/* The metadata of S's copy D (their paths name them in messages)
- * through the copier, which keeps what --preserve asks for; its events
- * said as cp says them.  MADE: SC_MADE_* bits beyond M's.  0, or -errno
- * when a failure counts. */
-int sc_entry_set_meta(struct worker *wk, int in, int out,
-		      const struct sc_at *s, const struct sc_at *d,
-		      const struct stat *st, const struct sc_made *m,
-		      unsigned made)
+int walk_meta(struct worker *wk, int in, int out, const struct sc_at *s,
+	      const struct sc_at *d, const struct stat *st,
+	      const struct sc_made *m, unsigned made, struct walk_out *res)
 {
 	const struct sc_options *o = wk->run->o;
-	struct sc_attrs_env env = {
-		.o = o, .privileged = wk->run->privileged,
-		.msgs = &wk->msgs, .src_st = st,
-	};
-	struct stat old;
 	/* a name relative to no directory descriptor: its path */
 	struct sc_meta_args a = {
 		.size = sizeof(a),
@@ -157,25 +71,103 @@ int sc_entry_set_meta(struct worker *wk, int in, int out,
 		a.old_mode = m->old_mode;
 	}
 	/* the owner an existing destination has, for the words of a failure
-	 * to narrow its mode before a chown (attrs.c) */
-	if ((a.made & SC_MADE_OLD) && o->preserve_mode &&
-	    o->preserve_ownership &&
-	    fstatat(a.dst_dirfd, a.dst_name, &old, AT_SYMLINK_NOFOLLOW) == 0)
-		env.old_st = &old;
+	 * to narrow its mode before a chown */
+	res->has_old = (a.made & SC_MADE_OLD) && o->preserve_mode &&
+		       o->preserve_ownership &&
+		       fstatat(a.dst_dirfd, a.dst_name, &res->old,
+			       AT_SYMLINK_NOFOLLOW) == 0;
 	e = sc_copy_ctx_meta(wk->cx, &a, wk->crep);
-	if (e == -ESTALE)
-		return say_replaced(wk, st, s->path, d->path);
-	sc_attrs_say_all(&env, wk->crep, s->path, d->path);
-	return e < 0 ? e : 0;
+	res->rep_err = e < 0 ? e : 0;
+	res->rep = wk->crep;
+	if (e == -ESTALE) {
+		res->rep = NULL;	/* nothing was set: said so here */
+		res->rep_err = say_replaced(wk, st, s->path, d->path);
+	}
+	return res->rep_err;
 }
 
-int sc_entry_set_attrs(struct worker *wk, const struct entry *ent, int in,
-		       int out, const char *src, const char *dst,
-		       const struct stat *st, struct sc_made *m)
+int walk_attrs(struct worker *wk, struct entry *ent, int in, int out,
+	       const char *src, const char *dst, const struct stat *st,
+	       struct sc_made *m)
 {
 	struct sc_at s = sc_entry_src(ent, src), d = sc_entry_dst(ent, dst);
 
-	return sc_entry_set_meta(wk, in, out, &s, &d, st, m, 0);
+	return walk_meta(wk, in, out, &s, &d, st, m, 0, &ent->out);
+}
+
+/* The copy's arguments for the entry ENT: the source the walk saw (SST;
+ * PRE_IN >= 0: opened already, PRE_IST its fstat), FOLLOW it when it is a
+ * symlink, the destination there (DST_ST, NULL: none). */
+struct sc_copy_args walk_file_args(const struct worker *wk,
+				   const struct entry *ent,
+				   const struct stat *sst,
+				   const struct stat *dst_st, bool follow,
+				   int pre_in, const struct stat *pre_ist)
+{
+	const struct sc_options *o = wk->run->o;
+
+	return (struct sc_copy_args){
+		.size = sizeof(struct sc_copy_args),
+		.src_dirfd = ent->at_fd, .src_name = ent->at_name,
+		.src_fd = pre_in, .src_st = pre_in >= 0 ? pre_ist : NULL,
+		.src_expect = sst,
+		.dst_dirfd = ent->dst_fd, .dst_name = ent->dst_name, .dst_fd = -1,
+		.dst_st = dst_st,
+		.dst_dir_facts = ent->parent_facts,
+		/* a FIFO or a device is read as a stream (without -R, its
+		 * data is copied); a dangling symlink is written through
+		 * only as POSIX says (cp: POSIXLY_CORRECT) */
+		.flags = SC_FILE_SOURCE_ANY |
+			 (follow ? 0 : SC_FILE_NOFOLLOW) |
+			 (dst_st ? 0 : SC_FILE_NEW) |
+			 (o->force ? SC_FILE_FORCE : 0) |
+			 (o->posixly_correct ? SC_FILE_DANGLING : 0),
+	};
+}
+
+static double elapsed(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+int walk_copy_file(struct worker *wk, struct entry *ent, const char *src,
+		   const struct stat *sst, const struct stat *dst_st,
+		   bool follow, int pre_in, const struct stat *pre_ist)
+{
+	const struct sc_options *o = wk->run->o;
+	struct sc_copy_args a = walk_file_args(wk, ent, sst, dst_st, follow,
+					       pre_in, pre_ist);
+	struct timespec t0;
+	int e;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ent->current = src;
+	ent->current_size = pre_in >= 0 ? pre_ist->st_size :
+			    sst ? sst->st_size : 0;
+	ent->out.kind = SC_TREE_FILE;
+	ent->out.has_old = dst_st != NULL;
+	if (dst_st)
+		ent->out.old = *dst_st;
+	if (o->explain) {
+		/* A symlink to nowhere is not written through (a backup or
+		 * --remove-destination would have taken it away: the walk
+		 * decided so, and nothing was moved). */
+		if (o->backup != SC_BACKUP_NONE || o->remove_destination)
+			a.flags |= SC_FILE_DANGLING;
+		e = sc_copy_ctx_explain(wk->cx, &a, wk->crep);
+	} else {
+		e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
+	}
+	ent->out.rep = wk->crep;
+	ent->out.rep_err = e < 0 ? e : 0;
+	ent->out.seconds = elapsed(&t0);
+	if (pre_in >= 0)
+		close(pre_in);
+	return SC_COPIED;
 }
 
 const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,

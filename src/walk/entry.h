@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "policy/attrs.h"
 #include "base/paths.h"
 #include "walk/state.h"
+
+struct sc_made;
 
 /* The source entry being copied, SRC, and its destination DST, as the
  * kernel is to be asked about them (struct entry). */
@@ -25,25 +26,6 @@ static inline struct sc_at sc_entry_dst(const struct entry *ent,
 	return (struct sc_at){ ent->dst_fd, ent->dst_name, dst };
 }
 
-/* Where the walk thread's (worker ARG's) -v lines and messages go now
- * (struct sc_msgs): its place in -j's order. */
-void sc_entry_streams(void *arg, FILE **out, FILE **err);
-
-/* Records REC (its backup and -v state from ENT) for the report, in
- * WK's messages.  Marks ENT as reported. */
-void sc_entry_report(struct worker *wk, struct entry *ent,
-		     struct sc_record *rec);
-
-/* --json: an entry that failed before a record was made is said anyway
- * (CMDLINE: an operand). */
-void sc_entry_report_failed(struct worker *wk, struct entry *ent,
-			    const char *src, const char *dst, bool cmdline);
-
-/* Called as cp, -v names a file that is not a directory before copying
- * it (SRC -> DST), once. */
-void sc_entry_announce(struct worker *wk, struct entry *ent, const char *src,
-		       const char *dst);
-
 /* The facts of the filesystem that FD (fstat'ed as ST) is on, from the
  * run's cache; NULL when they cannot be learned.  Any thread. */
 const struct sc_fs_facts *sc_entry_facts(struct worker *wk, int fd,
@@ -55,18 +37,37 @@ const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,
 						  const char *path);
 
 /* The metadata of S's copy D through the copier (struct sc_made M, and
- * MADE: SC_MADE_* bits beyond M's).  0, or -errno when a failure
- * counts. */
-int sc_entry_set_meta(struct worker *wk, int in, int out,
-		      const struct sc_at *s, const struct sc_at *d,
-		      const struct stat *st, const struct sc_made *m,
-		      unsigned made);
+ * MADE: SC_MADE_* bits beyond M's), for ST, the source: its report (the
+ * copier's events, WK's) and what it came to in RES, for AFTER, which
+ * says them.  0, or -errno when a failure counts; -ESTALE: the source
+ * or the copy was replaced (said here, through the error callback:
+ * RES has no report). */
+int walk_meta(struct worker *wk, int in, int out, const struct sc_at *s,
+	      const struct sc_at *d, const struct stat *st,
+	      const struct sc_made *m, unsigned made, struct walk_out *res);
 
-/* The metadata --preserve asks for, through the run's copier, for SRC
- * and DST, the entry ENT: 0, or -errno (said). */
-int sc_entry_set_attrs(struct worker *wk, const struct entry *ent, int in,
-		       int out, const char *src, const char *dst,
-		       const struct stat *st, struct sc_made *m);
+/* The same for the entry ENT, SRC -> DST, into ENT->out. */
+int walk_attrs(struct worker *wk, struct entry *ent, int in, int out,
+	       const char *src, const char *dst, const struct stat *st,
+	       struct sc_made *m);
+
+/* The library's arguments for the copy of ENT's data: the source as the
+ * walk saw it (SST; PRE_IN >= 0: opened already, PRE_IST its fstat),
+ * followed when it is a symlink (FOLLOW), the destination there (DST_ST,
+ * NULL: none). */
+struct sc_copy_args walk_file_args(const struct worker *wk,
+				   const struct entry *ent,
+				   const struct stat *sst,
+				   const struct stat *dst_st, bool follow,
+				   int pre_in, const struct stat *pre_ist);
+
+/* Copies ENT's data (SRC names it, for progress), or with --explain
+ * plans it, through the library as walk_file_args() says; PRE_IN is
+ * closed.  The report goes into ENT->out, for AFTER.  SC_COPIED: what
+ * the copy came to is AFTER's to say and count. */
+int walk_copy_file(struct worker *wk, struct entry *ent, const char *src,
+		   const struct stat *sst, const struct stat *dst_st,
+		   bool follow, int pre_in, const struct stat *pre_ist);
 
 /* Opens ENT's source with FLAGS: a descriptor, or -errno.  Out of
  * descriptors (EMFILE, ENFILE), it tries again as long as WK's fd_short

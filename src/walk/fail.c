@@ -1,5 +1,6 @@
-/* The walk's failures, handed to its caller's error callback (tree.h):
- * the caller says them, the walk goes on with what the failure left. */
+/* The walk's failures, handed to its caller's error callback (<smartcp/smartcp.h>):
+ * the caller says them, the walk goes on with what the failure left; and
+ * each entry's report, handed to the after callback. */
 #include "system.h"
 #include "walk/fail.h"
 #include "walk/state.h"
@@ -24,12 +25,24 @@ static const int stage_errno[] = {
 	[SC_TREE_MEMORY] = ENOMEM,
 };
 
+int walk_after(const struct run *run, const struct sc_tree_entry *te,
+	       const struct sc_tree_result *res)
+{
+	struct sc_tree_entry ent = *te;
+
+	ent.size = sizeof(ent);
+	ent.depth = run->depth;
+	return run->ops && run->ops->after ?
+	       run->ops->after(run->ops_arg, &ent, res) : 0;
+}
+
 int walk_fail(const struct run *run, enum sc_tree_stage stage, int err,
 	      const struct sc_tree_entry *e)
 {
 	struct sc_tree_entry ent = *e;
 
 	ent.size = sizeof(ent);
+	ent.depth = run->depth;
 	if (run->ops && run->ops->error)
 		run->ops->error(run->ops_arg, &ent, stage, err);
 	if (err)

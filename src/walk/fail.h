@@ -1,8 +1,9 @@
-/* The walk's failures, told to its caller (tree.h's error callback). */
+/* The walk's failures and each entry's report, told to its caller
+ * (<smartcp/smartcp.h>'s error and after callbacks). */
 #ifndef SMARTCP_WALK_FAIL_H
 #define SMARTCP_WALK_FAIL_H
 
-#include "walk/tree.h"
+#include <smartcp/smartcp.h>
 
 struct run;
 
@@ -11,5 +12,10 @@ struct run;
  * the stage stands for.  The walk thread only. */
 int walk_fail(const struct run *run, enum sc_tree_stage stage, int err,
 	      const struct sc_tree_entry *e);
+
+/* Tells RUN's caller's after callback about TE: RES.  What it answers:
+ * 0, -errno or SC_TREE_FLAWED (0 without one).  The walk thread only. */
+int walk_after(const struct run *run, const struct sc_tree_entry *te,
+	       const struct sc_tree_result *res);
 
 #endif

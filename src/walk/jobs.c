@@ -468,11 +468,11 @@ static void flush_slot(void *arg, struct sc_pool_slot *slot)
 
 	if (!job) {
 		if (slot->n_runs)
-			sc_report_buffered_runs(slot->seq, slot->runs,
-						slot->n_runs);
+			j->ops->output(j->arg, slot->seq, 0, NULL, 0,
+				       slot->runs, slot->n_runs);
 		else
-			sc_report_buffered(slot->out_buf, slot->out_len,
-					   slot->err_buf, slot->err_len);
+			j->ops->output(j->arg, slot->out_buf, slot->out_len,
+				       slot->err_buf, slot->err_len, NULL, 0);
 		return;
 	}
 	say_job(j, job);
@@ -685,7 +685,7 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
 	start_read_ahead(j);
 	if (!j->workers ||
 	    sc_pool_new(j->workers, j->queue,
-			sc_report_interleave(j->o->as_cp), run_job,
+			j->ops->interleave, run_job,
 			flush_slot, j, &j->pool) < 0) {
 		sc_jobs_finish(j);
 		j->jobs = 1;	/* no threads: copy one by one */

@@ -64,6 +64,16 @@ struct sc_jobs_ops {
 	 * came to (R).  0, or -errno when F failed (said). */
 	int (*after)(void *arg, const struct sc_job_file *f,
 		     const struct sc_job_result *r);
+	/* On the walk thread, in the walk's order: what was printed on the
+	 * walk thread's streams (sc_jobs_own_slot()) while jobs before it
+	 * were not yet said, to be printed now: OUT_LEN bytes for stdout
+	 * and ERR_LEN for stderr; or, N_RUNS > 0 (INTERLEAVE), OUT holds
+	 * both, cut into RUNS in the order they were printed. */
+	void (*output)(void *arg, const char *out, size_t out_len,
+		       const char *err, size_t err_len,
+		       const struct sc_tree_run *runs, size_t n_runs);
+	/* Must stdout and stderr keep one order between them (OUTPUT)? */
+	bool interleave;
 	/* On the walk thread: a file a worker handed back. */
 	void (*copy_back)(void *arg, const struct sc_job_file *f);
 	/* On the walk thread, once the workers are stopped: free what

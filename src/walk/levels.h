@@ -64,8 +64,7 @@ struct level {
 	struct stat sst;
 	struct sc_made m;
 	bool cmdline, failed;
-	struct sc_msgs outer_msgs;
-	bool outer_reported, outer_announced;
+	bool outer_announced;
 	size_t node;		/* -j: its struct dnode + 1, 0: none yet */
 	/* found by device and inode (levels_with()): the next level in its
 	 * source's bucket and in its copy's (+ 1, 0: none) */
@@ -161,7 +160,7 @@ void level_pop(struct walk *w, int *ret_dfd);
 
 /* -j, at the end: the descriptors of level K.  Its copy must be found
  * again, checked, or it is lost (-errno); its source only where it can
- * be (SRC_GONE: no more tries), for what sc_entry_set_meta() reads from it:
+ * be (SRC_GONE: no more tries), for what walk_meta() reads from it:
  * the walk has said already what became of a source it lost. */
 int replay_open(struct walk *w, size_t k);
 

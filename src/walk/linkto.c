@@ -31,8 +31,6 @@ int walk_link_instead(struct worker *wk, struct entry *ent,
 		      const struct decision *e)
 {
 	const struct sc_options *o = wk->run->o;
-	struct sc_record rec = { .src = e->src, .dst = e->dst,
-		.kind = o->hard_link ? SC_KIND_HARDLINK : SC_KIND_SYMLINK };
 	struct sc_at to = sc_entry_dst(ent, e->dst);
 	struct sc_at target = o->hard_link ? sc_entry_src(ent, e->src) :
 			      (struct sc_at){ AT_FDCWD, e->src, e->src };
@@ -48,8 +46,9 @@ int walk_link_instead(struct worker *wk, struct entry *ent,
 
 	if (o->force || (o->hard_link && o->interactive == SC_OVERWRITE_ASK))
 		how |= LINK_REPLACE;
+	ent->out.kind = te.kind;
 	if (o->explain) {
-		sc_entry_report(wk, ent, &rec);
+		ent->out.made = true;
 		return 0;
 	}
 	if (o->symbolic_link && e->src[0] != '/' && !in_cwd(ent, e->dst))
@@ -59,7 +58,7 @@ int walk_link_instead(struct worker *wk, struct entry *ent,
 	r = walk_make_link(&target, &to, how);
 	if (r < 0)
 		return walk_fail(wk->run, SC_TREE_MAKE, -r, &te);
-	sc_entry_report(wk, ent, &rec);
+	ent->out.made = true;
 	return 0;
 }
 
@@ -132,13 +131,13 @@ void walk_remember_copy(struct worker *wk, const struct entry *ent,
 int walk_link_earlier(struct worker *wk, struct entry *ent, const char *prev,
 		      const char *src, const char *dst, const struct stat *st)
 {
-	struct sc_record rec = { .src = src, .dst = dst,
-				 .kind = SC_KIND_HARDLINK };
 	const struct sc_tree_entry te = { .kind = SC_TREE_HARDLINK,
 					  .src = src, .dst = dst, .sst = st,
 					  .earlier = prev };
-	int e = wk->run->o->explain ? 0 :
-		link_earlier_copy(wk, ent, prev, dst, st);
+	int e;
+
+	ent->out.kind = SC_TREE_HARDLINK;
+	e = wk->run->o->explain ? 0 : link_earlier_copy(wk, ent, prev, dst, st);
 
 	/* the earlier copy is not there as it was made: what someone put
 	 * in its place gets no new name */
@@ -147,7 +146,7 @@ int walk_link_earlier(struct worker *wk, struct entry *ent, const char *prev,
 	if (e < 0)
 		return walk_fail(wk->run, SC_TREE_MAKE, -e, &te);
 	/* cp -v says "removed" after the "->" line, as GNU cp does */
-	rec.replaced = e == WALK_LINK_REPLACED;
-	sc_entry_report(wk, ent, &rec);
+	ent->out.replaced = e == WALK_LINK_REPLACED;
+	ent->out.made = true;
 	return 0;
 }

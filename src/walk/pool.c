@@ -54,7 +54,7 @@ static ssize_t seq_write(void *cookie, const char *buf, size_t len)
 	if (!s->n_runs || s->runs[s->n_runs - 1].to_err != c->err) {
 		if (sc_grow(s->runs, s->n_runs, s->cap_runs, 8) < 0)
 			return -1;	/* fopencookie's error, ENOMEM */
-		s->runs[s->n_runs++] = (struct sc_out_run){ 0, c->err };
+		s->runs[s->n_runs++] = (struct sc_tree_run){ 0, c->err };
 	}
 	memcpy(s->seq + s->seq_len, buf, len);
 	s->seq_len += len;

@@ -12,9 +12,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "output/report.h"
+#include <smartcp/smartcp.h>
 
 struct sc_pool_slot;
+
 
 /* An interleaving slot's stream: which slot, which of its streams. */
 struct sc_pool_cookie {
@@ -40,7 +41,7 @@ struct sc_pool_slot {
 	 * ERR_BUF stay empty. */
 	char *seq;
 	size_t seq_len, seq_cap;
-	struct sc_out_run *runs;
+	struct sc_tree_run *runs;
 	size_t n_runs, cap_runs;
 	struct sc_pool_cookie cookie[2];
 	bool done;		/* guarded by the pool lock */

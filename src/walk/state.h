@@ -70,9 +70,12 @@ struct run {
 	/* several operands into a directory: what they were and became
 	 * (the walk's; walk thread only) */
 	const struct sc_seen *seen;
-	/* the caller's callbacks (tree.h) and their argument */
+	/* the caller's callbacks (<smartcp/smartcp.h>) and their argument */
 	const struct sc_tree_ops *ops;
 	void *ops_arg;
+	/* the depth of the entry the walk thread is on (<smartcp/smartcp.h>'s
+	 * sc_tree_entry), 0: none; walk thread only */
+	unsigned depth;
 	/* the counters and the copies in progress a signal handler reads */
 	struct tree_live *live;
 };
@@ -109,6 +112,37 @@ struct decision {
 	bool loop;		/* ... of a symlink loop that -f removes */
 };
 
+/* How a destination came to be, for the metadata step.  cp leaves some
+ * permission bits out when it creates a file or directory, so that nobody
+ * can open it before it is ready (with -p, before the owner changes), and
+ * adds them back at the end.  (struct sc_meta_args's SC_MADE_*.) */
+struct sc_made {
+	/* SC_MADE_CREATED: this run made the destination; MODE_KNOWN: MODE
+	 * holds its mode after creation; RESTORE: MODE | OMITTED must be set
+	 * at the end; OLD: an existing destination, OLD_MODE its mode */
+	unsigned flags;
+	mode_t mode;		/* mode after creation (directories, specials) */
+	mode_t omitted;		/* bits left out at creation */
+	mode_t extra;		/* S_IWUSR added at creation to set xattrs */
+	mode_t old_mode;
+};
+
+/* What AFTER (<smartcp/smartcp.h>) is told at an entry's end (walk.c,
+ * entry_done()): what it is (KIND), whether it was made (MADE) and a
+ * link replaced what was there (REPLACED), its report (REP: a file's copy
+ * or what was made's metadata, REP_ERR what that returned, SECONDS a
+ * copy's time) and the destination that was there before (OLD, HAS_OLD);
+ * a file with other names (REMEMBER, its source SST) is remembered for
+ * them when AFTER finds nothing failed. */
+struct walk_out {
+	int kind;		/* enum sc_tree_kind */
+	bool made, replaced, has_old, remember;
+	const struct sc_copy_report *rep;
+	int rep_err;
+	double seconds;
+	struct stat old, sst;
+};
+
 /* The entry being copied, and what has been said of it. */
 struct entry {
 	/* The source, as its directory's descriptor and its name there:
@@ -126,8 +160,8 @@ struct entry {
 	 * NULL: its new entries need no lstat and no fstat. */
 	const struct sc_fs_facts *parent_facts;
 	char *backup;		/* backup made for it, or NULL */
-	bool reported;		/* it has its record */
-	bool announced;		/* ... and its cp-style -v line is out */
+	bool announced;		/* its cp-style -v line is out */
+	struct walk_out out;	/* what AFTER is told at its end */
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
 	int ahead_fd;		/* -j: the file, opened ahead, or -1 */

@@ -75,8 +75,6 @@ static char *read_link(int at_fd, const char *at_name, off_t hint,
 static int copy_symlink(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst, const struct stat *dst_st)
 {
-	struct sc_record rec = { .src = src, .dst = dst,
-				 .kind = SC_KIND_SYMLINK };
 	struct sc_made m = { .flags = SC_MADE_CREATED };
 	char *target;
 	size_t n;
@@ -90,7 +88,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 					.dst = dst, .sst = sst });
 	if (w->run->o->explain) {
 		free(target);
-		sc_entry_report(&w->wk, &w->e, &rec);
+		w->e.out.made = true;
 		return 0;
 	}
 	{
@@ -116,9 +114,9 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		return walk_fail(w->run, SC_TREE_MAKE, -e, &(struct sc_tree_entry){
 					.kind = SC_TREE_SYMLINK, .src = src,
 					.dst = dst, .sst = sst });
-	if (sc_entry_set_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m) < 0)
-		w->wk.msgs.failed = true;
-	sc_entry_report(&w->wk, &w->e, &rec);
+	/* what it failed for, AFTER says and counts */
+	walk_attrs(&w->wk, &w->e, -1, -1, src, dst, sst, &m);
+	w->e.out.made = true;
 	return 0;
 }
 
@@ -127,14 +125,12 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 {
 	const struct sc_tree_entry te = { .kind = SC_TREE_SPECIAL,
 					  .src = src, .dst = dst, .sst = sst };
-	struct sc_record rec = { .src = src, .dst = dst,
-				 .kind = SC_KIND_SPECIAL };
 	struct sc_made m = { .flags = SC_MADE_CREATED };
 	mode_t mode;
 	int fd, e;
 
 	if (w->run->o->explain) {
-		sc_entry_report(&w->wk, &w->e, &rec);
+		w->e.out.made = true;
 		return 0;
 	}
 	m.omitted = sc_copier_omitted(w->run->copier, sst->st_mode);
@@ -154,14 +150,13 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 		e = walk_fail(w->run, SC_TREE_REPLACED, 0, &te);
 	else if (e < 0)
 		e = walk_fail(w->run, SC_TREE_CHECK, -e, &te);
-	else if (sc_entry_set_attrs(&w->wk, &w->e, -1, fd, src, dst, sst,
-				    &m) < 0)
-		w->wk.msgs.failed = true;
+	else	/* what it failed for, AFTER says and counts */
+		walk_attrs(&w->wk, &w->e, -1, fd, src, dst, sst, &m);
 	if (fd >= 0)
 		close(fd);
 	if (e < 0)
 		return e;
-	sc_entry_report(&w->wk, &w->e, &rec);
+	w->e.out.made = true;
 	return 0;
 }
 
@@ -179,7 +174,7 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	const struct stat *ahead = NULL;
 	struct stat ist;
 	const char *prev;
-	int in, r;
+	int in;
 	bool tracked;
 
 	if (ent->ahead_fd >= 0) {
@@ -207,58 +202,60 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 		close(in);
 		return SC_HANDED_BACK;
 	}
-	/* from here on this path copies it (cp's -v line goes first) */
-	sc_entry_announce(wk, ent, src, dst);
+	/* from here on this path copies it (what the caller says of it,
+	 * it says of a file it did not see before) */
+	ent->out.sst = ist;
 	if (tracked &&
 	    (prev = sc_links_find(wk->links, ist.st_dev, ist.st_ino))) {
 		close(in);
 		return walk_link_earlier(wk, ent, prev, src, dst, &ist);
 	}
 	/* O_NONBLOCK was only for the open (a FIFO put in the file's place
-	 * must not hang us); regular files ignore it. */
-	r = sc_file_copy(wk, ent, src, dst, NULL, NULL, false, in, &ist);
-	/* a copy that failed in part is not linked to: cp forgets it, and
-	 * copies the file's other names each on its own */
-	if (r == 0 && !wk->msgs.failed && tracked)
-		walk_remember_copy(wk, ent, &ist, dst, NULL);
-	return r < 0 ? r : SC_COPIED;
+	 * must not hang us); regular files ignore it.  A copy that failed
+	 * in part is not linked to (entry_done()): cp forgets it, and
+	 * copies the file's other names each on its own. */
+	ent->out.remember = tracked;
+	return walk_copy_file(wk, ent, src, NULL, NULL, false, in, &ist);
 }
 
-/* The end of an entry (SRC -> DST): counted when it failed, and the
- * state of the entry it interrupted (that of the directory it is in) is
- * W's again. */
-static void entry_end(struct walk *w, const char *src, const char *dst,
-	       bool cmdline, const struct sc_msgs *outer_msgs,
-	       bool outer_reported, bool outer_announced)
+/* The end of an entry: the state of the entry it interrupted (that of
+ * the directory it is in) is W's again. */
+static void entry_end(struct walk *w, bool outer_announced)
 {
-	if (w->wk.msgs.failed) {
-		w->run->failures++;
-		sc_entry_report_failed(&w->wk, &w->e, src, dst, cmdline);
-	}
-	w->wk.msgs = *outer_msgs;
-	w->e.reported = outer_reported;
+	w->run->depth--;
 	w->e.announced = outer_announced;
 
 	free(w->e.backup);
 	w->e.backup = NULL;
 }
 
-/* The end of entry SRC -> DST (CMDLINE: an operand), told to the caller:
- * R, SC_COPIED, SC_SKIPPED (the caller's before left it) or -errno. */
-static void entry_after(struct walk *w, const char *src, const char *dst,
-			bool cmdline, int r)
+/* The end of entry SRC -> DST (CMDLINE: an operand) that is not a
+ * directory, or a directory not entered, told to the caller with its
+ * report (W's entry's out): R, SC_COPIED, SC_SKIPPED (the caller's
+ * before left it) or -errno.  Returns what the entry came to: R, or
+ * what the caller found wrong with it. */
+static int entry_done(struct walk *w, const char *src, const char *dst,
+		      bool cmdline, int r)
 {
-	const struct sc_tree_ops *ops = w->run->ops;
+	const struct walk_out *out = &w->e.out;
 	const struct sc_tree_entry te = {
-		.size = sizeof(te), .top = cmdline, .src = src, .dst = dst,
+		.size = sizeof(te), .kind = out->kind, .top = cmdline,
+		.src = src, .dst = dst,
 	};
 	const struct sc_tree_result res = {
-		.size = sizeof(res), .err = r < 0 ? r : 0,
-		.skipped = r == SC_SKIPPED,
+		.size = sizeof(res), .point = SC_TREE_END,
+		.err = r < 0 ? r : 0, .skipped = r == SC_SKIPPED,
+		.made = out->made, .replaced = out->replaced,
+		.rep = out->rep, .rep_err = out->rep_err,
+		.seconds = out->seconds,
+		.old_st = out->has_old ? &out->old : NULL,
 	};
+	int a = walk_after(w->run, &te, &res);
 
-	if (ops && ops->after)
-		ops->after(w->run->ops_arg, &te, &res);
+	/* a copy that failed in part is not linked to */
+	if (r == SC_COPIED && a == 0 && out->remember)
+		walk_remember_copy(&w->wk, &w->e, &out->sst, dst, NULL);
+	return r < 0 || a >= 0 ? r : a;
 }
 
 /* Copies SRC to DST, or, a directory, makes it a level of the walk
@@ -268,9 +265,7 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 		bool cmdline, unsigned char dtype)
 {
 	const struct sc_options *o = w->run->o;
-	bool outer_reported = w->e.reported;
 	bool outer_announced = w->e.announced;
-	struct sc_msgs outer_msgs = w->wk.msgs;
 	int r = SC_HANDED_BACK;
 
 	if (cmdline) {
@@ -282,9 +277,9 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 		w->e.dst_name = w->op_dfd >= 0 ? w->op_dname : dst;
 		w->e.in_level = false;
 	}
-	sc_report_begin(&w->wk.msgs);
-	w->e.reported = false;
+	w->run->depth++;
 	w->e.announced = false;
+	w->e.out = (struct walk_out){ .kind = SC_TREE_FILE };
 	if (dtype == DT_REG && w->e.parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(&w->wk, &w->e, src, dst);
@@ -293,14 +288,11 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 	if (r == SC_ENTERED) {
 		struct level *l = &w->levels[w->n_levels - 1];
 
-		l->outer_msgs = outer_msgs;
-		l->outer_reported = outer_reported;
 		l->outer_announced = outer_announced;
 		return SC_ENTERED;
 	}
-	entry_after(w, src, dst, cmdline, r);
-	entry_end(w, src, dst, cmdline, &outer_msgs, outer_reported,
-		  outer_announced);
+	r = entry_done(w, src, dst, cmdline, r);
+	entry_end(w, outer_announced);
 	return r == SC_SKIPPED ? SC_COPIED : r;
 }
 
@@ -402,6 +394,7 @@ static _noinline_ int ask_before(struct walk *w, struct decision *e,
 	const struct sc_tree_ops *ops = w->run->ops;
 	struct sc_tree_entry te = {
 		.size = sizeof(te), .kind = kind_of(w->run->o, &e->sst),
+		.depth = w->run->depth,
 		.top = e->cmdline, .src = e->src, .dst = e->dst,
 		.sst = &e->sst, .followed = e->follow,
 		.dst_st = e->dst_exists || e->loop ? &e->dst_st : NULL,
@@ -436,7 +429,6 @@ static _noinline_ int copy_non_directory(struct walk *w,
 	bool tracked;
 	int r;
 
-	sc_entry_announce(&w->wk, &w->e, e->src, e->dst);
 	if (!e->dst_exists && !e->loop && e->dst[0] &&
 	    e->dst[strlen(e->dst) - 1] == '/') {
 		/* "dir/" names a directory that is not there */
@@ -462,12 +454,14 @@ static _noinline_ int copy_non_directory(struct walk *w,
 		/* Without -R (or with --copy-contents), a FIFO or a device
 		 * is read like a file: its data is copied, as cp does; a
 		 * socket cannot be opened (ENXIO), as cp says. */
-		r = sc_file_copy(&w->wk, &w->e, e->src, e->dst, &e->sst,
-				 dst_st, e->follow, -1, NULL);
+		r = walk_copy_file(&w->wk, &w->e, e->src, &e->sst, dst_st,
+				   e->follow, -1, NULL);
 	else
 		r = copy_special(w, e->src, e->dst, &e->sst);
-	if (r == 0 && !w->wk.msgs.failed && tracked)
-		walk_remember_copy(&w->wk, &w->e, &e->sst, e->dst, NULL);
+	/* remembered for its other names when nothing about it failed
+	 * (entry_done()) */
+	w->e.out.remember = tracked && r == 0;
+	w->e.out.sst = e->sst;
 	return r;
 }
 
@@ -489,6 +483,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	r = stat_source(w, e);
 	if (r < 0)
 		return r;
+	w->e.out.kind = kind_of(o, &e->sst);
 	if (cmdline)
 		w->run->root_dev = e->sst.st_dev;
 	if (S_ISDIR(e->sst.st_mode) && !o->recursive)
@@ -627,6 +622,7 @@ static int level_finish(struct walk *w, size_t k)
 	const struct sc_options *o = w->run->o;
 	struct level *l = &w->levels[k], done;
 	struct sc_job *batch = l->batch;
+	struct walk_out out = { .kind = SC_TREE_DIR };
 	const char *src, *dst;
 	bool attrs;
 	size_t node = 0;
@@ -669,14 +665,21 @@ static int level_finish(struct walk *w, size_t k)
 	if (done.lost && done.node)
 		w->dnodes[done.node - 1].lost = true;
 	if (attrs && !(node && defer_attrs(w, node, &done.sst, &done.m)) &&
-	    set_dir_attrs(w, &done, dfd, src, dst) < 0)
+	    set_dir_attrs(w, &done, dfd, src, dst, &out) < 0)
 		done.failed = true;
 	if (dfd >= 0)
 		close(dfd);
 	rc = !done.failed ? SC_COPIED : done.lost ? done.lost : -EIO;
-	entry_after(w, src, dst, done.cmdline, rc);
-	entry_end(w, src, dst, done.cmdline, &done.outer_msgs,
-		  done.outer_reported, done.outer_announced);
+	walk_after(w->run, &(struct sc_tree_entry){
+			.size = sizeof(struct sc_tree_entry),
+			.kind = SC_TREE_DIR, .top = done.cmdline,
+			.src = src, .dst = dst, .sst = &done.sst },
+		    &(struct sc_tree_result){
+			.size = sizeof(struct sc_tree_result),
+			.point = SC_TREE_END, .err = rc < 0 ? rc : 0,
+			.rep = out.rep, .rep_err = out.rep_err,
+			.old_st = out.has_old ? &out.old : NULL });
+	entry_end(w, done.outer_announced);
 	if (done.up) {
 		struct level *p = &w->levels[k - 1];
 

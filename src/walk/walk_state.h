@@ -21,6 +21,7 @@
 #include "walk/pool.h"
 #include "output/report.h"
 #include "walk/state.h"
+#include <smartcp/smartcp.h>
 
 struct deferred;	/* deferred.c: directory attributes set at the end */
 struct level;		/* levels.h: a directory being copied, and its copy */

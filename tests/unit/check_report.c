@@ -13,6 +13,7 @@
 #include "copier.h"
 #include "fsinfo.h"
 #include "output/report.h"
+#include "walk/pool.h"
 
 /* What sc_json_string writes for S. */
 static char *json(const char *s)
@@ -559,7 +560,7 @@ END_TEST
  * output come out each on its stream, in the order they were written. */
 START_TEST(test_buffered_runs_keep_order)
 {
-	static const struct sc_out_run runs[] = {
+	static const struct sc_tree_run runs[] = {
 		{ 3, false }, { 7, true }, { 9, false }, { 12, true },
 	};
 	FILE *tmp = tmpfile(), *other = tmpfile();
