@@ -18,8 +18,6 @@
 
 /* Kept out of its caller's frame: for what a recursive function calls,
  * whose locals must not be on the stack once per level of the recursion. */
-#define _noinline_ __attribute__((noinline))
-
 /* The name the program was invoked as (basename of argv[0]); messages
  * start with it, as cp's do. */
 extern const char *sc_program_name;

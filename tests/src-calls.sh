@@ -1,16 +1,16 @@
 #!/bin/bash
 # The program's files call each other in one direction only, and so do the
 # library's: no two files of src/ (or of lib/) call each other, directly
-# or round a longer circle (walk.c calls file.c, so file.c must not call
-# walk.c, nor anything that calls walk.c).  A circle is code that cannot
+# or round a longer circle (run.c calls operands.c, so operands.c must
+# not call run.c, nor anything that calls run.c).  A circle is code that cannot
 # be read, tested or changed alone.
 #
 # And src/ is in layers, a folder each, which src/layers.txt names from
 # the top down: a file calls the files of its own layer and of the layers
-# below it.  A call up (walk/walk.c calling policy/dest.c) fails unless
-# src/layers.txt lists it, with what it is to become when the walk moves
-# into the library (issue 38); an entry there that is no call up any more
-# fails too, so that the list only shrinks.  Every C file of src/ is in a
+# below it.  A call up (output/report.c calling policy/dest.c) fails unless
+# src/layers.txt lists it, with what it is to become (there are none since
+# the walk moved into the library, issue 38); an entry there that is no
+# call up any more fails too, so that the list only shrinks.  Every C file of src/ is in a
 # layer's folder, and no two have one name (the archive names its members
 # by the file's name alone).
 #

@@ -1073,9 +1073,9 @@ enum {
 					 * taken as the copy (cp -u) */
 };
 
-/* A tree copy through copier C (its settings: the roads, the metadata,
- * --verify, --atomic, --if-changed... apply to every file; C must
- * outlive it), with FLAGS (SC_TREE_*), into *RET.  One sc_tree_copy()
+/* A tree copy through copier C (its settings as they are now: the
+ * roads, the metadata, --verify, --atomic, --if-changed... apply to
+ * every file; C must outlive it), with FLAGS (SC_TREE_*), into *RET.  One sc_tree_copy()
  * at a time.  0, -EINVAL (C or RET NULL, an unknown flag, FOLLOW with
  * FOLLOW_TOP, LINK_FILES with SYMLINK_FILES), -ENOMEM. */
 int sc_tree_new(struct sc_copier *c, unsigned flags, struct sc_tree **ret);
@@ -1128,7 +1128,10 @@ struct sc_tree_entry {
 	int dst_err;
 	/* SC_TREE_HARDLINK: the copy this is another name of (or the source
 	 * linked to); a symlink made instead of a copy: its target;
-	 * SC_TREE_DIR_LINK: the copy of the directory met again. */
+	 * SC_TREE_DIR_LINK: the copy of the directory met again.  BEFORE:
+	 * with SC_TREE_HARDLINKS, the copy made earlier of another name of
+	 * the source, which this becomes a link to if copied (NULL:
+	 * none). */
 	const char *earlier;
 };
 
@@ -1212,6 +1215,10 @@ enum {
 	/* BEFORE moved the destination away (a backup) or removed it: it
 	 * is made anew */
 	SC_TREE_DST_GONE = 1u << 0,
+	/* BEFORE left the destination as it is (SC_TREE_SKIP) as the
+	 * copy: with SC_TREE_HARDLINKS, the source's other names become
+	 * links to it */
+	SC_TREE_DST_KEPT = 1u << 1,
 };
 
 /* AFTER's answer, beside 0 and -errno: copied, but something about it
@@ -1283,22 +1290,48 @@ struct sc_tree_args {
 	const char *src_path, *dst_path;
 };
 
-/* Copies the operand A says, and all it holds.  0: everything was
- * copied (or skipped as BEFORE said); -EIO: something failed (said:
- * ERROR's stages, AFTER's results); -ECANCELED: cancelled
- * (sc_tree_cancel(), a callback's SC_TREE_QUIT), the file being written
- * removed or emptied as for one file, what was made before it left
- * (AFTER told of each); -EINVAL, -ENOMEM, -EBUSY (a copy is running). */
+/* Copies the operand A says, and all it holds.  Copies made one after
+ * the other through T share what they learned: another name of a file
+ * an earlier one copied is linked to its copy (SC_TREE_HARDLINKS).
+ * 0: everything was copied (or skipped as BEFORE said); -errno:
+ * something failed (said: ERROR's stages, AFTER's results), the first
+ * failure's; -ECANCELED: cancelled (sc_tree_cancel(), a callback's
+ * SC_TREE_QUIT): nothing more was begun, the file being written was
+ * removed or emptied as for one file, and what was made before it
+ * stays (AFTER told of each); -EINVAL (A NULL or without a source),
+ * -EBUSY (a copy of T is running). */
 int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a);
 
-/* Stops a running sc_tree_copy() as soon as it can (the file being
- * copied stops within a chunk).  Any thread, or a signal handler. */
+/* Ends T's copies: waits for the files other threads copy, and sets the
+ * attributes of the directories that waited for them (AFTER:
+ * SC_TREE_LATE).  sc_tree_free() does it when it was not done.  0, or
+ * -errno: an attribute failed (said). */
+int sc_tree_finish(struct sc_tree *t);
+
+/* Stops a running sc_tree_copy() as soon as it can: nothing more is
+ * begun, and the files being copied stop within a chunk.  Any thread,
+ * or a signal handler. */
 void sc_tree_cancel(struct sc_tree *t);
 
-/* The files copied so far, their bytes, and the file being copied now
- * (NULL: none): async-signal-safe, for a handler. */
-void sc_tree_progress(const struct sc_tree *t, unsigned long long *files,
-		      unsigned long long *bytes, const char **current);
+/* How far T's copies got: the files copied and their bytes.
+ * Async-signal-safe, for a handler. */
+void sc_tree_progress(const struct sc_tree *t, uint64_t *files,
+		      uint64_t *bytes);
+
+/* For a signal handler about to end the process: the files being
+ * copied are removed, or emptied where their name no longer leads to
+ * them (sc_copy_ctx_abandon()); an --atomic temporary goes.  Whether a
+ * partly written file went.  Async-signal-safe. */
+bool sc_tree_abandon(struct sc_tree *t);
+
+/* FN(ARG, FILE, DONE, SIZE, ROAD) as the caller's thread copies a file
+ * (sc_copy_ctx_set_progress()): FILE's whole name, DONE of its SIZE
+ * bytes, by ROAD.  FN's nonzero answer cancels the copy.  NULL: none.
+ * 0, -EINVAL. */
+int sc_tree_set_progress(struct sc_tree *t,
+			 int (*fn)(void *arg, const char *file, uint64_t done,
+				   off_t size, enum sc_road road),
+			 void *arg);
 
 #ifdef __cplusplus
 }

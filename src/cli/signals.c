@@ -5,7 +5,6 @@
 #include "system.h"
 #include "cli/signals.h"
 #include "output/report.h"
-#include "walk/progress.h"
 
 #include <signal.h>
 #include <stdatomic.h>
@@ -13,9 +12,11 @@
 #include <string.h>
 
 /* The tree copy whose progress the line says and whose copies in
- * progress are abandoned (walk/progress.h): set before the handler is
- * installed, read by it on whichever thread the signal lands. */
-static struct tree_live *_Atomic tree;
+ * progress are abandoned (sc_tree_abandon()): set before the handler is
+ * installed, read by it on whichever thread the signal lands; once it
+ * is let go (sc_signals_release()), how far it got. */
+static struct sc_tree *_Atomic tree;
+static atomic_ullong final_files, final_bytes;
 /* The line a signal leaves, translated before any signal (gettext is
  * not safe in a handler); NULL: not said. */
 static const char *interrupted_fmt, *removed_note;
@@ -44,7 +45,7 @@ static void put_num(char *buf, size_t size, size_t *len,
  * whether a partly written file went.  printf() is not safe in a
  * handler: FMT's %s and %llu are filled here, in order (the program's
  * name, the signal's, the files, the bytes). */
-static void say_interrupted(struct tree_live *t, int sig, bool removed)
+static void say_interrupted(struct sc_tree *t, int sig, bool removed)
 {
 	static const struct { int sig; const char *name; } names[] = {
 		{ SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" },
@@ -57,8 +58,12 @@ static void say_interrupted(struct tree_live *t, int sig, bool removed)
 	size_t len = 0;
 	int strs = 0, n = 0;
 
-	if (t)
-		tree_progress(t, &files, &bytes);
+	if (t) {
+		sc_tree_progress(t, &files, &bytes);
+	} else {
+		files = atomic_load(&final_files);
+		bytes = atomic_load(&final_bytes);
+	}
 	nums[0] = files;
 	nums[1] = bytes;
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -86,8 +91,8 @@ static void say_interrupted(struct tree_live *t, int sig, bool removed)
 static void on_fatal_signal(int sig)
 {
 	int saved = errno;
-	struct tree_live *t = atomic_load_explicit(&tree, memory_order_acquire);
-	bool removed = t && tree_abandon(t);
+	struct sc_tree *t = atomic_load_explicit(&tree, memory_order_acquire);
+	bool removed = t && sc_tree_abandon(t);
 
 	if (interrupted_fmt)
 		say_interrupted(t, sig, removed);
@@ -101,7 +106,17 @@ static void on_fatal_signal(int sig)
 /* A signal the caller ignores stays ignored: nohup (SIGHUP), a script's
  * background job (SIGINT), `trap '' PIPE` (write then fails with EPIPE,
  * reported as cp reports it). */
-void sc_signals_catch(struct tree_live *t, bool say)
+void sc_signals_release(void)
+{
+	struct sc_tree *t = atomic_exchange(&tree, NULL);
+	uint64_t files = 0, bytes = 0;
+
+	sc_tree_progress(t, &files, &bytes);
+	atomic_store(&final_files, files);
+	atomic_store(&final_bytes, bytes);
+}
+
+void sc_signals_catch(struct sc_tree *t, bool say)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 

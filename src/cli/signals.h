@@ -7,16 +7,20 @@
 
 #include <stdbool.h>
 
-struct tree_live;
+struct sc_tree;
 
 /* Installs the handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE that
  * abandons tree T's copies in progress (removes partial files and named
- * temporaries: walk/progress.h), then dies of the signal.  T must last
- * to the process's end.  A signal the caller ignores stays ignored.  SAY
+ * temporaries: sc_tree_abandon()), then dies of the signal.  T must last
+ * until sc_signals_release().  A signal the caller ignores stays ignored.  SAY
  * (where the summary line would be printed: a terminal): the handler
  * says first how far the run got, "smartcp: interrupted by SIGINT after
  * N files (B bytes) were copied", and whether it removed a file being
  * written. */
-void sc_signals_catch(struct tree_live *t, bool say);
+void sc_signals_catch(struct sc_tree *t, bool say);
+
+/* The tree copy is about to be freed: the handler says how far it got
+ * without it from now on. */
+void sc_signals_release(void);
 
 #endif

@@ -5,7 +5,6 @@
  * both are declared in report.h. */
 #include "system.h"
 #include "output/report.h"
-#include "walk/pool.h"
 #include "output/quote.h"
 
 #include <stdarg.h>
@@ -489,11 +488,10 @@ void sc_report_buffered_runs(const char *buf, const struct sc_tree_run *runs,
 	fflush(stdout);
 }
 
-void sc_report_buffered_out(void *arg, const char *out, size_t out_len,
+void sc_report_buffered_out(const char *out, size_t out_len,
 			    const char *err, size_t err_len,
 			    const struct sc_tree_run *runs, size_t n_runs)
 {
-	(void)arg;
 	if (n_runs)
 		sc_report_buffered_runs(out, runs, n_runs);
 	else

@@ -437,18 +437,16 @@ void sc_report_mode_letters(mode_t mode, char out[10]);
 void sc_report_buffered(const char *out, size_t out_len, const char *err,
 			size_t err_len);
 
-struct sc_tree_run;
-
 /* -j, where the two streams must keep one order (sc_report_interleave()):
- * what a job wrote to both, BUF cut into N RUNS (walk/pool.h), written
+ * what a job wrote to both, BUF cut into N RUNS, written
  * out each to its stream in the order it was written, as a run on one
  * thread would have. */
 void sc_report_buffered_runs(const char *buf, const struct sc_tree_run *runs,
 			     size_t n);
 
-/* The walk's -j output (struct sc_jobs_ops' output): N_RUNS > 0, as
+/* The tree copy's buffered output (struct sc_tree_ops' output): N_RUNS > 0, as
  * sc_report_buffered_runs() with OUT, else as sc_report_buffered(). */
-void sc_report_buffered_out(void *arg, const char *out, size_t out_len,
+void sc_report_buffered_out(const char *out, size_t out_len,
 			    const char *err, size_t err_len,
 			    const struct sc_tree_run *runs, size_t n_runs);
 

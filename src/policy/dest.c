@@ -4,12 +4,9 @@
  * has the library remove what an interrupted copy leaves is signals.c's. */
 #include "system.h"
 #include "policy/dest.h"
-#include "walk/state.h"
-#include "walk/entry.h"
+#include "policy/cp.h"
 #include "policy/seen.h"
 #include "policy/file.h"
-#include "walk/links.h"
-#include "walk/linkto.h"
 #include "base/paths.h"
 #include "output/quote.h"
 
@@ -253,12 +250,12 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose)
 /* The backup B of ENT's destination DST (B is DST and a suffix, which
  * may hold a slash) as a name in the entry's directory (ENT->dst_fd), or
  * as the path it is when the entry is a path (AT_FDCWD). */
-static const char *backup_at(const struct entry *ent, const char *b,
+static const char *backup_at(const struct sc_tree_entry *te, const char *b,
 			     const char *dst)
 {
-	size_t dir = strlen(dst) - strlen(ent->dst_name);
+	size_t dir = strlen(dst) - strlen(te->dst_name);
 
-	return ent->dst_fd >= 0 && dir <= strlen(b) ? b + dir : b;
+	return te->dst_dirfd >= 0 && dir <= strlen(b) ? b + dir : b;
 }
 
 /* What back_up() did, when it did not fail. */
@@ -272,34 +269,34 @@ enum backed_up {
  * which, numbered, must not be taken (as cp, which renames with
  * RENAME_NOREPLACE there).  0 (also when the destination is gone), or
  * an errno. */
-static int to_backup(const struct entry *ent, const char *b, const char *dst,
+static int to_backup(const struct sc_tree_entry *te, const char *b, const char *dst,
 		     int how)
 {
 	struct stat st;
 	int r;
 
 	if (!(how & SC_BACKUP_NAME_NUMBERED))
-		r = renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
-			     backup_at(ent, b, dst));
-	else if ((r = renameat2(ent->dst_fd, ent->dst_name, ent->dst_fd,
-				backup_at(ent, b, dst), RENAME_NOREPLACE)) < 0 &&
+		r = renameat(te->dst_dirfd, te->dst_name, te->dst_dirfd,
+			     backup_at(te, b, dst));
+	else if ((r = renameat2(te->dst_dirfd, te->dst_name, te->dst_dirfd,
+				backup_at(te, b, dst), RENAME_NOREPLACE)) < 0 &&
 		 errno == EINVAL) {
 		/* a filesystem without RENAME_NOREPLACE: look first */
-		if (fstatat(ent->dst_fd, backup_at(ent, b, dst), &st,
+		if (fstatat(te->dst_dirfd, backup_at(te, b, dst), &st,
 			    AT_SYMLINK_NOFOLLOW) == 0)
 			return EEXIST;
-		r = renameat(ent->dst_fd, ent->dst_name, ent->dst_fd,
-			     backup_at(ent, b, dst));
+		r = renameat(te->dst_dirfd, te->dst_name, te->dst_dirfd,
+			     backup_at(te, b, dst));
 	}
 	return r < 0 && errno != ENOENT ? errno : 0;
 }
 
 /* The existing destination is moved aside to its backup name: enum
  * backed_up, or -errno (said). */
-static int back_up(struct worker *wk, struct entry *ent,
+static int back_up(struct cp *cp, const struct sc_tree_entry *te,
 		   const struct decision *e)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	_cleanup_free_ char *base = sc_path_base(e->src);
 	char *b = NULL;
 	int how, err;
@@ -307,14 +304,14 @@ static int back_up(struct worker *wk, struct entry *ent,
 	if (base && (!strcmp(base, ".") || !strcmp(base, "..")))
 		return NOTHING_TO_BACK_UP;
 	if (o->backup != SC_BACKUP_NUMBERED &&
-	    sc_dest_backup_is_source(o, e->src, &e->sst, ent->dst_fd, e->dst))
-		return sc_report_fail(&wk->msgs, SC_FAIL_BACKUP_SOURCE, 0,
+	    sc_dest_backup_is_source(o, e->src, &e->sst, te->dst_dirfd, e->dst))
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_BACKUP_SOURCE, 0,
 				      e->dst, e->src);
 	if (o->explain)
 		return BACKED_UP;	/* decided: nothing is moved */
 	for (int tries = 0;; tries++) {
-		how = backup_name(o, ent->dst_fd, e->dst, &b);
-		err = how < 0 ? -how : to_backup(ent, b, e->dst, how);
+		how = backup_name(o, te->dst_dirfd, e->dst, &b);
+		err = how < 0 ? -how : to_backup(te, b, e->dst, how);
 		/* a numbered name taken meanwhile: count again (a shortened
 		 * one stays the same: cp fails, "File exists") */
 		if (err != EEXIST || (how & SC_BACKUP_NAME_SHORTENED) ||
@@ -324,92 +321,80 @@ static int back_up(struct worker *wk, struct entry *ent,
 	}
 	if (err) {
 		free(b);
-		return sc_report_fail(&wk->msgs, SC_FAIL_BACKUP, err, e->dst,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_BACKUP, err, e->dst,
 				      NULL);
 	}
-	free(ent->backup);
-	ent->backup = b;		/* shown on the -v line */
+	free(cp->cur.backup);
+	cp->cur.backup = b;		/* shown on the -v line */
 	return BACKED_UP;
 }
 
-void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst)
+void sc_dest_unbackup(struct cp *cp, const struct sc_tree_entry *te)
 {
-	const char *b = ent->backup;
+	const char *b = cp->cur.backup, *dst = te->dst;
 
 	if (!b)
 		return;
-	if (renameat(ent->dst_fd, backup_at(ent, b, dst), ent->dst_fd,
-		     ent->dst_name) < 0) {
-		sc_report_fail(&wk->msgs, SC_FAIL_UNBACKUP, errno, dst, NULL);
+	if (renameat(te->dst_dirfd, backup_at(te, b, dst), te->dst_dirfd,
+		     te->dst_name) < 0) {
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_UNBACKUP, errno, dst,
+			       NULL);
 		return;
 	}
-	if (wk->run->o->verbose && !wk->run->o->json)
-		sc_report_unbackup(&wk->msgs, b, dst);
-	free(ent->backup);
-	ent->backup = NULL;
+	if (cp->o->verbose && !cp->o->json)
+		sc_report_unbackup(&cp->cur.msgs, b, dst);
+	free(cp->cur.backup);
+	cp->cur.backup = NULL;
 }
 
 /* --debug: a destination DST left as it was (-n, --update, a "no" to
  * -i), as cp 9.4 and later say it. */
-static void say_skipped(struct worker *wk, const char *dst)
+static void say_skipped(struct cp *cp, const char *dst)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 
 	if (o->debug && !o->json && !o->explain)
-		sc_report_skipped(&wk->msgs, dst);
+		sc_report_skipped(&cp->cur.msgs, dst);
 }
 
 /* Leaves a destination alone that --update finds new enough; its other
- * names still become links to it, as they would to a copy.
- * SC_SETTLED_DONE or -errno. */
-static int keep_newer(struct worker *wk, struct entry *ent,
-		      const struct decision *e)
+ * names still become links to it, as they would to a copy (-a: the
+ * tree copy links them, SC_SETTLED_KEPT), and where the source is
+ * another name of a file copied earlier, it becomes a link to that copy
+ * (SC_SETTLED_COPY: the tree copy makes it).  Or -errno. */
+static int keep_newer(struct cp *cp, const struct decision *e)
 {
-	const struct sc_options *o = wk->run->o;
-	const char *prev;
+	const struct sc_options *o = cp->o;
 
 	if (o->update == SC_UPDATE_NONE_FAIL) {
 		/* cp 9.6: said, counted, nothing else done */
-		return sc_report_fail(&wk->msgs, SC_FAIL_NOT_REPLACING, 0,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_NOT_REPLACING, 0,
 				      e->dst, NULL);
 	}
-	say_skipped(wk, e->dst);
+	say_skipped(cp, e->dst);
 	if (o->explain && !o->json)	/* the plan of a file left alone */
-		sc_report_skipped(&wk->msgs, e->dst);
-	if (sc_links_tracked(o, &e->sst, e->cmdline)) {
-		prev = sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino);
-		if (prev) {
-			int r = walk_link_earlier(wk, ent, prev, e->src,
-						  e->dst, &e->sst);
-
-			return r < 0 ? r : SC_SETTLED_DONE;
-		}
-		walk_remember_copy(wk, ent, &e->sst, e->dst, &e->dst_st);
-	}
-	return SC_SETTLED_DONE;
+		sc_report_skipped(&cp->cur.msgs, e->dst);
+	return e->earlier ? SC_SETTLED_COPY : SC_SETTLED_KEPT;
 }
 
 /* --if-changed: a destination that already holds the source's bytes is
  * neither backed up nor removed: left alone (but for its attributes), as
- * it is without -b.  E's destination is not a directory.  enum
- * sc_settled (SC_SETTLED_DONE: left alone), or -errno (said). */
-static int left_unchanged(struct worker *wk, struct entry *ent,
+ * it is without -b, and standing for the copy (SC_SETTLED_KEPT; but
+ * SC_SETTLED_DONE when its attributes failed).  E's destination is not a
+ * directory.  enum sc_settled, or -errno (said). */
+static int left_unchanged(struct cp *cp, const struct sc_tree_entry *te,
 			  const struct decision *e)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	int r;
 
 	if (o->if_changed &&
 	    (o->backup != SC_BACKUP_NONE ||
 	     sc_dest_must_remove(o, &e->sst, &e->dst_st, e->cmdline)) &&
-	    !(sc_links_tracked(o, &e->sst, e->cmdline) &&
-	      sc_links_find(wk->links, e->sst.st_dev, e->sst.st_ino))) {
-		r = sc_file_unchanged(wk, ent, e->src, e->dst, &e->sst,
-				      &e->dst_st, e->follow);
-		if (r == SC_FILE_SAME && !wk->msgs.failed &&
-		    sc_links_tracked(o, &e->sst, e->cmdline))
-			walk_remember_copy(wk, ent, &e->sst, e->dst,
-					   &e->dst_st);
+	    !e->earlier) {
+		r = sc_file_unchanged(cp, te, &e->sst, &e->dst_st, e->follow);
+		if (r == SC_FILE_SAME && !cp->cur.msgs.failed)
+			return SC_SETTLED_KEPT;
 		if (r != SC_FILE_DIFFERS)
 			return r < 0 ? r : SC_SETTLED_DONE;
 	}
@@ -428,14 +413,14 @@ static bool replaced_by_rename(const struct sc_options *o,
 
 /* E's destination (DST), not a directory, is backed up, or removed when
  * it must be before the copy.  SC_SETTLED_COPY, or -errno (said). */
-static int clear_the_way(struct worker *wk, struct entry *ent,
+static int clear_the_way(struct cp *cp, const struct sc_tree_entry *te,
 			 struct decision *e, const struct sc_at *dst)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	int r;
 
 	if (o->backup != SC_BACKUP_NONE) {
-		r = back_up(wk, ent, e);
+		r = back_up(cp, te, e);
 		if (r < 0)
 			return r;
 		if (r == BACKED_UP)
@@ -454,60 +439,60 @@ static int clear_the_way(struct worker *wk, struct entry *ent,
 			return SC_SETTLED_COPY;
 		}
 		if (!o->explain &&
-		    (r = sc_dest_remove(&wk->msgs, dst, o->verbose)) < 0)
+		    (r = sc_dest_remove(&cp->cur.msgs, dst, o->verbose)) < 0)
 			return r;
 		e->dst_exists = false;
 	}
 	return SC_SETTLED_COPY;
 }
 
-_noinline_ int sc_dest_settle(struct worker *wk, struct entry *ent,
+_noinline_ int sc_dest_settle(struct cp *cp, const struct sc_tree_entry *te,
 				   struct decision *e,
 				   const struct sc_seen *seen)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	bool src_dir = S_ISDIR(e->sst.st_mode);
 	bool dst_dir = S_ISDIR(e->dst_st.st_mode);
 	bool nothing_to_do = false;
-	struct sc_at src = sc_entry_src(ent, e->src),
-		     dst = sc_entry_dst(ent, e->dst);
+	struct sc_at src = { te->src_dirfd, te->src_name, e->src },
+		     dst = { te->dst_dirfd, te->dst_name, e->dst };
 	int r;
 
 	if (o->interactive != SC_OVERWRITE_NEVER &&
 	    !sc_dest_same_file_ok(o, &src, &e->sst, &dst, &e->dst_st,
 				  e->cmdline, &nothing_to_do))
-		return sc_report_fail(&wk->msgs, SC_FAIL_SAME_FILE, 0,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_SAME_FILE, 0,
 				      e->src, e->dst);
 	if (o->update != SC_UPDATE_ALL && !src_dir &&
 	    sc_dest_update_skips(o, &e->sst, &e->dst_st))
-		return keep_newer(wk, ent, e);
+		return keep_newer(cp, e);
 	if (!src_dir && (o->interactive == SC_OVERWRITE_NEVER ||
 			 (o->interactive == SC_OVERWRITE_ASK && !o->explain &&
-			  !sc_dest_ask_overwrite(o, wk->run->privileged, &dst,
+			  !sc_dest_ask_overwrite(o, cp->privileged, &dst,
 						 &e->dst_st)))) {
-		say_skipped(wk, e->dst);
+		say_skipped(cp, e->dst);
 		if (o->explain && !o->json)
-			sc_report_skipped(&wk->msgs, e->dst);
+			sc_report_skipped(&cp->cur.msgs, e->dst);
 		return SC_SETTLED_DONE;
 	}
 	if (nothing_to_do)
 		return SC_SETTLED_DONE;
 	if (!dst_dir && src_dir)
-		return sc_report_fail(&wk->msgs, SC_FAIL_DIR_ON_FILE, 0,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_DIR_ON_FILE, 0,
 				      e->dst, e->src);
 	/* cp a/f b/f c: the second would destroy the first */
 	if (!dst_dir && e->cmdline && seen &&
 	    o->backup != SC_BACKUP_NUMBERED &&
 	    sc_seen_just_created(seen, &e->dst_st))
-		return sc_report_fail(&wk->msgs, SC_FAIL_JUST_CREATED, 0,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_JUST_CREATED, 0,
 				      e->dst, e->src);
 	if (!src_dir && dst_dir)
-		return sc_report_fail(&wk->msgs, SC_FAIL_FILE_ON_DIR, 0,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_FILE_ON_DIR, 0,
 				      e->dst, NULL);
 	if (dst_dir)
 		return SC_SETTLED_COPY;
-	r = left_unchanged(wk, ent, e);
+	r = left_unchanged(cp, te, e);
 	if (r != SC_SETTLED_COPY)
 		return r;
-	return clear_the_way(wk, ent, e, &dst);
+	return clear_the_way(cp, te, e, &dst);
 }

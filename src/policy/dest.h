@@ -72,25 +72,26 @@ int sc_dest_remove(struct sc_msgs *m, const struct sc_at *dst, bool verbose);
 
 /* --- the entry the walk copies ----------------------------------------- */
 
-struct worker;
-struct entry;
+struct cp;
 struct decision;
 struct sc_seen;
 
-/* What cp decides about E's existing destination before it copies: the
- * same file, --update, -n, -i, a directory against a file, what this
- * run just made (SEEN: several operands into a directory, else NULL),
- * then a backup or a removal.  enum sc_settled, or -errno (said).
- * --explain decides the same, and says the same, but moves and removes
- * nothing and asks nothing: -i is taken as answered yes. */
-int sc_dest_settle(struct worker *wk, struct entry *ent, struct decision *e,
-		   const struct sc_seen *seen);
+/* What cp decides about E's existing destination (the entry TE) before
+ * it is copied: the same file, --update, -n, -i, a directory against a
+ * file, what this run just made (SEEN: several operands into a
+ * directory, else NULL), then a backup or a removal.  enum sc_settled,
+ * or -errno (said).  --explain decides the same, and says the same, but
+ * moves and removes nothing and asks nothing: -i is taken as answered
+ * yes. */
+int sc_dest_settle(struct cp *cp, const struct sc_tree_entry *te,
+		   struct decision *e, const struct sc_seen *seen);
 
-/* ENT failed after its destination DST was moved to its backup: the
- * backup gets its name back, as cp does, over whatever the failed copy
- * left there (a partial file removed, or a complete one whose attributes
- * could not be kept: cp puts the old file back then too).  Nothing to do
- * without a backup.  A rename that fails is said. */
-void sc_dest_unbackup(struct worker *wk, struct entry *ent, const char *dst);
+/* TE failed after its destination was moved to its backup (CP's current
+ * entry's): the backup gets its name back, as cp does, over whatever the
+ * failed copy left there (a partial file removed, or a complete one
+ * whose attributes could not be kept: cp puts the old file back then
+ * too).  Nothing to do without a backup.  A rename that fails is
+ * said. */
+void sc_dest_unbackup(struct cp *cp, const struct sc_tree_entry *te);
 
 #endif

@@ -59,10 +59,7 @@
  * the final steps ended with. */
 #include "system.h"
 #include "policy/file.h"
-#include "walk/state.h"
-#include "walk/entry.h"
-#include "walk/jobs.h"
-#include "walk/walk_state.h"
+#include "policy/cp.h"
 #include "policy/attrs.h"
 #include "policy/dest.h"
 #include "policy/record.h"
@@ -85,9 +82,9 @@ static double elapsed(const struct timespec *t0)
 
 /* A copy that failed (E: the library's answer): the -errno it comes to,
  * that of the first error said about the entry where one was. */
-static int failure(const struct worker *wk, int e)
+static int failure(const struct cp *cp, int e)
 {
-	return wk->msgs.code ? wk->msgs.code : e < 0 ? e : -EIO;
+	return cp->cur.msgs.code ? cp->cur.msgs.code : e < 0 ? e : -EIO;
 }
 
 /* One file's copy, as the adapter sees it. */
@@ -107,10 +104,10 @@ struct file_copy {
 
 /* Says why the data could not be copied (E = -errno, the road's), in
  * cp's words. */
-static void say_copy_failed(struct worker *wk, const struct file_copy *f,
+static void say_copy_failed(struct cp *cp, const struct file_copy *f,
 			    int e)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	struct sc_record *rec = f->rec;
 	const struct sc_copy_report *res = f->rep;
 	unsigned n = sc_copy_report_attempts(res);
@@ -126,28 +123,28 @@ static void say_copy_failed(struct worker *wk, const struct file_copy *f,
 	if (o->reflink == SC_REFLINK_ALWAYS &&
 	    (!any || last == SC_ROAD_CLONE)) {
 		rec->failure = "clone";
-		sc_report_fail(&wk->msgs, SC_FAIL_CLONE, -e, f->dst, f->src);
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_CLONE, -e, f->dst, f->src);
 	} else if (sc_copy_report_flags(res) & SC_REPORT_EXTEND_FAILED) {
 		rec->failure = "write";
-		sc_report_fail(&wk->msgs, SC_FAIL_EXTEND, -e, f->dst, NULL);
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_EXTEND, -e, f->dst, NULL);
 	} else if (o->as_cp && any && last == SC_ROAD_RANGE) {
 		/* cp's words for a copy_file_range that failed; under its
 		 * own name smartcp finds the end that failed
 		 * (road_range.c) */
 		rec->failure = "copy";
-		sc_report_fail(&wk->msgs, SC_FAIL_COPY, -e, f->src, f->dst);
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_COPY, -e, f->src, f->dst);
 	} else if (side == SC_SIDE_READ) {
 		rec->failure = "read";
-		sc_report_fail(&wk->msgs, SC_FAIL_READ, -e, f->src, NULL);
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_READ, -e, f->src, NULL);
 	} else {
 		rec->failure = "write";
-		sc_report_fail(&wk->msgs, SC_FAIL_WRITE, -e, f->dst, NULL);
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_WRITE, -e, f->dst, NULL);
 	}
 }
 
 /* Says that the source changed while it was copied (REC->change); fails
  * the file unless ALLOWED. */
-static void say_changed(struct worker *wk, struct sc_record *rec,
+static void say_changed(struct cp *cp, struct sc_record *rec,
 			bool allowed)
 {
 	char what[256];
@@ -156,7 +153,7 @@ static void say_changed(struct worker *wk, struct sc_record *rec,
 		return;
 	rec->change_failed = true;
 	sc_report_change_text(what, sizeof(what), &rec->change, true);
-	sc_report_fail(&wk->msgs, rec->change.again ? SC_FAIL_CHANGED_AGAIN :
+	sc_report_fail(&cp->cur.msgs, rec->change.again ? SC_FAIL_CHANGED_AGAIN :
 		       SC_FAIL_CHANGED, 0, rec->src, what);
 }
 
@@ -189,14 +186,14 @@ static const struct {
 };
 
 /* --verify found the copy wrong, or could not read or write to check. */
-static void say_verify_failed(struct worker *wk, struct file_copy *f,
+static void say_verify_failed(struct cp *cp, struct file_copy *f,
 			      const struct sc_event *ev)
 {
 	struct sc_record *rec = f->rec;
 	int err = -ev->err;
 
 	if (err) {
-		sc_report_fail(&wk->msgs, ev->vside == SC_VSIDE_SOURCE ?
+		sc_report_fail(&cp->cur.msgs, ev->vside == SC_VSIDE_SOURCE ?
 			       SC_FAIL_READ : ev->vside == SC_VSIDE_WRITE ?
 			       SC_FAIL_WRITE : SC_FAIL_READ_BACK, err,
 			       ev->vside == SC_VSIDE_SOURCE ? f->src : f->dst,
@@ -206,23 +203,23 @@ static void say_verify_failed(struct worker *wk, struct file_copy *f,
 			       "verify";
 	} else {
 		rec->failure = "verify";
-		sc_report_fail_at(&wk->msgs, SC_FAIL_DIFFERS, 0, f->dst, f->src,
+		sc_report_fail_at(&cp->cur.msgs, SC_FAIL_DIFFERS, 0, f->dst, f->src,
 				  (long long)ev->offset);
 	}
 }
 
 /* Says event EV of F's copy as smartcp always said it (the table
  * above), setting the record's fields the message goes with. */
-static void say_event(struct worker *wk, struct file_copy *f,
+static void say_event(struct cp *cp, struct file_copy *f,
 		      const struct sc_event *ev)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	struct sc_record *rec = f->rec;
 	int err = -ev->err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(plain_events); i++)
 		if (plain_events[i].kind == ev->kind) {
-			sc_report_fail(&wk->msgs, plain_events[i].what,
+			sc_report_fail(&cp->cur.msgs, plain_events[i].what,
 				       plain_events[i].err ? err : 0,
 				       plain_events[i].dst ? f->dst : f->src,
 				       NULL);
@@ -231,17 +228,17 @@ static void say_event(struct worker *wk, struct file_copy *f,
 	switch (ev->kind) {
 	case SC_EV_REMOVE_DEST:
 		if (err)
-			sc_report_fail(&wk->msgs, SC_FAIL_REMOVE, err, f->dst,
+			sc_report_fail(&cp->cur.msgs, SC_FAIL_REMOVE, err, f->dst,
 				       NULL);
 		else if (o->verbose)
-			sc_report_removed(&wk->msgs, f->dst);
+			sc_report_removed(&cp->cur.msgs, f->dst);
 		break;
 	case SC_EV_UNVERIFIABLE:
-		sc_report_fail(&wk->msgs, SC_FAIL_UNVERIFIABLE, 0, f->dst, NULL);
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_UNVERIFIABLE, 0, f->dst, NULL);
 		rec->failure = "verify";
 		break;
 	case SC_EV_DATA:
-		say_copy_failed(wk, f, ev->err);
+		say_copy_failed(cp, f, ev->err);
 		break;
 	case SC_EV_CHANGED:
 		if (ev->fatal) {
@@ -249,25 +246,25 @@ static void say_event(struct worker *wk, struct file_copy *f,
 			 * whatever --allow-changing-source says of changes
 			 * alone. */
 			rec->failure = "changed";
-			say_changed(wk, rec, false);
+			say_changed(cp, rec, false);
 			rec->change_failed = false;	/* rec->err says it */
 		} else {
 			/* As cp, the copy is kept (it holds what was read)
 			 * and, as tar, the run fails; GNU cp says nothing,
 			 * and under its name neither does smartcp. */
-			say_changed(wk, rec, o->allow_changing_source ||
+			say_changed(cp, rec, o->allow_changing_source ||
 				    o->as_cp);
 		}
 		break;
 	case SC_EV_REPAIR:
-		sc_report_fail(&wk->msgs, ev->side == SC_SIDE_READ ?
+		sc_report_fail(&cp->cur.msgs, ev->side == SC_SIDE_READ ?
 			       SC_FAIL_READ : SC_FAIL_WRITE, err,
 			       ev->side == SC_SIDE_READ ? f->src : f->dst,
 			       NULL);
 		rec->failure = ev->side == SC_SIDE_READ ? "read" : "write";
 		break;
 	case SC_EV_VERIFY:
-		say_verify_failed(wk, f, ev);
+		say_verify_failed(cp, f, ev);
 		break;
 	default:
 		if (meta_kind(ev->kind) || ev->kind == SC_EV_META_XATTR ||
@@ -279,14 +276,14 @@ static void say_event(struct worker *wk, struct file_copy *f,
 
 /* Says every event of F's copy, in order, and notes in F what they came
  * to. */
-static void say_events(struct worker *wk, struct file_copy *f)
+static void say_events(struct cp *cp, struct file_copy *f)
 {
 	unsigned n = sc_copy_report_events(f->rep);
 
 	f->meta_failed = f->failed = false;
 	f->env = (struct sc_attrs_env){
-		.o = wk->run->o, .privileged = wk->run->privileged,
-		.msgs = &wk->msgs,
+		.o = cp->o, .privileged = cp->privileged,
+		.msgs = &cp->cur.msgs,
 		.src_st = sc_copy_report_src_stat(f->rep),
 		.old_st = f->dst_st,
 	};
@@ -295,7 +292,7 @@ static void say_events(struct worker *wk, struct file_copy *f)
 
 		if (sc_copy_report_event(f->rep, i, &ev) < 0)
 			continue;
-		say_event(wk, f, &ev);
+		say_event(cp, f, &ev);
 		if (ev.fatal && (meta_kind(ev.kind) ||
 				 ev.kind == SC_EV_META_XATTR) &&
 		    ev.kind != SC_EV_OLD_MODE) {
@@ -362,14 +359,14 @@ static void fill_record(struct sc_record *rec,
  * library's answer): what the run decides before its first byte, said
  * as the run says it, then the plan.  Nothing was created, written or
  * read.  0, or -errno (said). */
-static int explain_file(struct worker *wk, struct entry *ent,
+static int explain_file(struct cp *cp,
 			struct file_copy *f, int e)
 {
 	fill_record(f->rec, f->rep);
-	say_events(wk, f);
+	say_events(cp, f);
 	if (f->failed || e < 0)
-		return failure(wk, e);
-	sc_entry_report(wk, ent, f->rec);
+		return failure(cp, e);
+	sc_entry_report(cp, f->rec);
 	return 0;
 }
 
@@ -377,50 +374,50 @@ static int explain_file(struct worker *wk, struct entry *ent,
  * could not be set (all or nothing): the messages before said which,
  * this says what became of the destination, which the user could not
  * tell from them (issue 37). */
-static void say_not_replaced(struct worker *wk, const struct file_copy *f)
+static void say_not_replaced(struct cp *cp, const struct file_copy *f)
 {
 	if (f->atomic)
-		sc_report_warn(&wk->msgs, f->dst_st ? SC_WARN_NOT_REPLACED :
+		sc_report_warn(&cp->cur.msgs, f->dst_st ? SC_WARN_NOT_REPLACED :
 			       SC_WARN_NOT_CREATED, 0, f->dst, NULL);
 }
 
 /* The outcome of a copy that returned E in SECONDS, its events said (F
  * says what they came to).  0, or -errno with the record made for
  * --json. */
-static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
+static int outcome(struct cp *cp, struct file_copy *f,
 		   int e, double seconds)
 {
 	struct sc_record *rec = f->rec;
 	unsigned flags = sc_copy_report_flags(f->rep);
 
 	if (f->meta_failed)
-		wk->msgs.failed = true;
+		cp->cur.msgs.failed = true;
 	if (e == 0 || (!f->failed && f->meta_failed && !f->atomic &&
 		       !(flags & SC_REPORT_UNCHANGED))) {
 		/* done; an attribute that was not kept, in place, fails the
 		 * entry but not the copy (its data is whole) */
 		rec->seconds = seconds;
-		sc_entry_report(wk, ent, rec);
+		sc_entry_report(cp, rec);
 		return 0;
 	}
 	if (flags & SC_REPORT_UNCHANGED)
-		return failure(wk, e);	/* equal, and its attributes failed */
+		return failure(cp, e);	/* equal, and its attributes failed */
 	if (!(flags & SC_REPORT_DEST_OPENED))
-		return failure(wk, e);	/* said; nothing was made */
+		return failure(cp, e);	/* said; nothing was made */
 	/* What was made is gone (or emptied), or was never touched: the
 	 * record says why.  A temporary that did not take the old file's
 	 * or the asked attributes went: EPERM, as always. */
 	if ((!f->failed && f->meta_failed) ||
 	    (f->failed && f->failed_kind == SC_EV_OLD_MODE)) {
 		rec->err = -EPERM;
-		say_not_replaced(wk, f);
+		say_not_replaced(cp, f);
 	}
 	if (!rec->err)
 		rec->err = e;
 	rec->seconds = seconds;
-	if (wk->run->o->json)
-		sc_entry_report(wk, ent, rec);
-	return failure(wk, e);
+	if (cp->o->json)
+		sc_entry_report(cp, rec);
+	return failure(cp, e);
 }
 
 /* -v: an --atomic copy F renamed a new file over a file with other names
@@ -428,70 +425,78 @@ static int outcome(struct worker *wk, struct entry *ent, struct file_copy *f,
  * in the inode they share, as a copy in place does (smartcp(1), under
  * --atomic).  (Where cp would have removed the old file first, the walk
  * handed over no old file.) */
-static void say_links_left(struct worker *wk, const struct file_copy *f)
+static void say_links_left(struct cp *cp, const struct file_copy *f)
 {
 	if (f->atomic && f->dst_st && S_ISREG(f->dst_st->st_mode) &&
 	    f->dst_st->st_nlink > 1 &&
 	    !(sc_copy_report_flags(f->rep) & SC_REPORT_UNCHANGED))
-		sc_report_warn(&wk->msgs, SC_WARN_LINKS_LEFT, 0, f->dst, NULL);
+		sc_report_warn(&cp->cur.msgs, SC_WARN_LINKS_LEFT, 0, f->dst, NULL);
 }
 
-int sc_file_unchanged(struct worker *wk, struct entry *ent, const char *src,
-		      const char *dst,
+int sc_file_unchanged(struct cp *cp, const struct sc_tree_entry *te,
 		      const struct stat *sst, const struct stat *dst_st,
 		      bool follow)
 {
-	struct sc_record rec = { .src = src, .dst = dst, .kind = SC_KIND_FILE };
-	struct file_copy f = { .src = src, .dst = dst, .rec = &rec };
-	struct sc_copy_args a;
+	struct sc_record rec = { .src = te->src, .dst = te->dst,
+				 .kind = SC_KIND_FILE };
+	struct file_copy f = { .src = te->src, .dst = te->dst, .rec = &rec };
+	const struct sc_options *o = cp->o;
+	struct sc_copy_args a = {
+		.size = sizeof(a),
+		.src_dirfd = te->src_dirfd, .src_name = te->src_name,
+		.src_fd = -1, .src_expect = sst,
+		.dst_dirfd = te->dst_dirfd, .dst_name = te->dst_name,
+		.dst_fd = -1, .dst_st = dst_st,
+		.flags = SC_FILE_SOURCE_ANY | SC_FILE_COMPARE_ONLY |
+			 (follow ? 0 : SC_FILE_NOFOLLOW) |
+			 (o->force ? SC_FILE_FORCE : 0) |
+			 (o->posixly_correct ? SC_FILE_DANGLING : 0),
+	};
 	struct timespec t0;
 	int e;
 
-	if (wk->run->o->explain || !S_ISREG(sst->st_mode) ||
-	    !S_ISREG(dst_st->st_mode))
+	if (o->explain || !S_ISREG(sst->st_mode) || !S_ISREG(dst_st->st_mode))
 		return SC_FILE_DIFFERS;	/* --explain reads no data */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	a = walk_file_args(wk, ent, sst, dst_st, follow, -1, NULL);
-	a.flags |= SC_FILE_COMPARE_ONLY;
-	e = sc_copy_ctx_copy(wk->cx, &a, wk->crep);
-	f.rep = wk->crep;
+	e = sc_copy_ctx_copy(cp->cx, &a, cp->crep);
+	f.rep = cp->crep;
 	fill_record(&rec, f.rep);
-	say_events(wk, &f);
+	say_events(cp, &f);
 	if (!(sc_copy_report_flags(f.rep) & SC_REPORT_UNCHANGED))
-		return e < 0 ? failure(wk, e) : SC_FILE_DIFFERS;
+		return e < 0 ? failure(cp, e) : SC_FILE_DIFFERS;
 	if (e < 0 || f.failed || f.meta_failed) {
-		wk->msgs.failed = true;
-		return failure(wk, e);
+		cp->cur.msgs.failed = true;
+		return failure(cp, e);
 	}
 	rec.seconds = elapsed(&t0);
-	sc_entry_report(wk, ent, &rec);
+	sc_entry_report(cp, &rec);
 	return SC_FILE_SAME;
 }
 
 /* What the copy of F (its report F->rep) came to, the library having
  * answered E after SECONDS: its events said, its record made, and
  * --debug's line.  0, or -errno (said). */
-static int say_copy(struct worker *wk, struct entry *ent, struct file_copy *f,
+static int say_copy(struct cp *cp, struct file_copy *f,
 		    int e, double seconds)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	struct sc_record *rec = f->rec;
 	int r;
 
 	fill_record(rec, f->rep);
-	say_events(wk, f);
-	r = outcome(wk, ent, f, e, seconds);
+	say_events(cp, f);
+	r = outcome(cp, f, e, seconds);
 	/* the old file's mode not taken, said: and yet replaced */
 	if (r == 0 && f->atomic && f->env.old_mode_lost)
-		sc_report_warn(&wk->msgs, SC_WARN_REPLACED_ANYWAY, 0, f->dst,
+		sc_report_warn(&cp->cur.msgs, SC_WARN_REPLACED_ANYWAY, 0, f->dst,
 			       NULL);
 	if (r == 0 && o->verbose)
-		say_links_left(wk, f);
+		say_links_left(cp, f);
 	/* --debug: how the data went, once the source was open, as cp
 	 * says it (cp 9.2 and later) */
 	if ((sc_copy_report_flags(f->rep) & SC_REPORT_OPENED) && o->debug &&
 	    !o->attributes_only && !o->json && !o->explain)
-		sc_report_debug(sc_report_out(&wk->msgs),
+		sc_report_debug(sc_report_out(&cp->cur.msgs),
 				rec->copied ? rec->res : NULL,
 				rec->planned ? rec->plan : NULL,
 				o->reflink != SC_REFLINK_NEVER &&
@@ -500,10 +505,10 @@ static int say_copy(struct worker *wk, struct entry *ent, struct file_copy *f,
 	return r;
 }
 
-int sc_file_said(struct worker *wk, struct entry *ent,
-		 const struct sc_tree_entry *te, const struct sc_tree_result *r)
+int sc_file_said(struct cp *cp, const struct sc_tree_entry *te,
+		 const struct sc_tree_result *r)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 	struct sc_record rec = { .src = te->src, .dst = te->dst,
 				 .kind = SC_KIND_FILE };
 	struct file_copy f = {
@@ -516,39 +521,6 @@ int sc_file_said(struct worker *wk, struct entry *ent,
 	};
 
 	if (o->explain)
-		return explain_file(wk, ent, &f, r->rep_err);
-	return say_copy(wk, ent, &f, r->rep_err, r->seconds);
-}
-
-int sc_file_after(void *arg, const struct sc_job_file *jf,
-		  const struct sc_job_result *res)
-{
-	const struct walk *w = arg;
-	const struct sc_options *o = w->run->o;
-	/* the walk thread's means, with messages of this file's own that
-	 * go straight to stdout and stderr */
-	struct worker wk = w->wk;
-	struct entry ent = {
-		.at_fd = jf->dirfd, .at_name = sc_path_last(jf->src),
-		.dst_fd = jf->dst_dirfd, .dst_name = sc_path_last(jf->dst),
-		.parent_facts = jf->parent_facts, .ahead_fd = -1,
-	};
-	struct sc_record rec = {
-		.src = jf->src, .dst = jf->dst, .kind = SC_KIND_FILE,
-	};
-	struct file_copy f = {
-		.src = jf->src, .dst = jf->dst, .rec = &rec, .rep = res->rep,
-		.atomic = o->atomic && !o->attributes_only,
-	};
-	int r;
-
-	wk.msgs = (struct sc_msgs){ 0 };
-	/* cp's -v line: before the copy's messages, as it came before the
-	 * copy */
-	sc_entry_announce(&wk, &ent, jf->src, jf->dst);
-	r = say_copy(&wk, &ent, &f, res->err, res->seconds);
-	if (!wk.msgs.failed)
-		return 0;
-	sc_entry_report_failed(&wk, &ent, jf->src, jf->dst, false);
-	return r < 0 ? r : failure(&wk, r);
+		return explain_file(cp, &f, r->rep_err);
+	return say_copy(cp, &f, r->rep_err, r->seconds);
 }

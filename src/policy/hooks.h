@@ -1,42 +1,22 @@
-/* The program's side of the tree copy's callbacks (<smartcp/smartcp.h>): cp's
- * policy before and after each entry (hooks.c) and cp's words for what
- * the walk could not do (words.c). */
+/* The program's side of the tree copy's callbacks (<smartcp/smartcp.h>):
+ * cp's policy before and after each entry (hooks.c) and cp's words for
+ * what the walk could not do (words.c), with a struct cp as their
+ * argument. */
 #ifndef SMARTCP_POLICY_HOOKS_H
 #define SMARTCP_POLICY_HOOKS_H
 
 #include <smartcp/smartcp.h>
 
-struct sc_msgs;
-struct sc_report;
-struct walk;
+struct cp;
 
-/* The callbacks' argument. */
-struct hooks {
-	struct sc_msgs *msgs;	/* the walk thread's messages */
-	struct sc_report *rep;	/* whose summary counts vanished entries */
-	/* The walk, whose worker (the walk thread's copier, messages) and
-	 * entry (its descriptors, its backup) cp's policy still works
-	 * through, and the operands seen (several into a directory): the
-	 * program's own state once the walk is the library's. */
-	struct walk *walk;
-	/* The messages of each entry the walk is in, outermost first: the
-	 * walk thread's (WALK's worker's) are those of the entry at DEPTH
-	 * (<smartcp/smartcp.h>); STACK[K] holds those of the one at depth K, which the
-	 * deeper one interrupted.  hooks_free() frees it. */
-	struct sc_msgs *stack;
-	unsigned cap, depth;
-};
+/* Makes the entry at depth D (struct sc_tree_entry) CP's current one: a
+ * deeper one's begun afresh, what is kept of the ones it interrupts
+ * kept; at a depth the tree copy came back to, what was kept of it.
+ * 0, or -ENOMEM. */
+int hooks_at_depth(struct cp *cp, unsigned d);
 
-/* Makes the messages of the entry at depth D the walk thread's: a
- * deeper one's begun afresh, those of the one it interrupts kept; at a
- * depth the walk came back to, those kept of it.  0, or -ENOMEM. */
-int hooks_at_depth(struct hooks *h, unsigned d);
-
-/* What H holds, let go. */
-void hooks_free(struct hooks *h);
-
-/* The callbacks, with a struct hooks as their argument. */
-extern const struct sc_tree_ops hooks_ops;
+/* What CP's callbacks hold, let go. */
+void hooks_free(struct cp *cp);
 
 /* BEFORE: cp's decisions about an entry and what is at its
  * destination. */
@@ -47,5 +27,15 @@ int hooks_before(void *arg, const struct sc_tree_entry *e,
  * a failed entry's backup put back, and the failure counted. */
 int hooks_after(void *arg, const struct sc_tree_entry *e,
 		const struct sc_tree_result *r);
+
+/* ERROR: the stage an entry failed at, in cp's words (words.c). */
+enum sc_tree_verdict hooks_error(void *arg, const struct sc_tree_entry *e,
+				 enum sc_tree_stage stage, int err);
+
+/* OUTPUT: what the callbacks printed while workers' files ahead of it
+ * were not yet said, printed in its place. */
+void hooks_output(void *arg, const char *out, size_t out_len,
+		  const char *err, size_t err_len,
+		  const struct sc_tree_run *runs, size_t n_runs);
 
 #endif

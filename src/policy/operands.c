@@ -3,12 +3,11 @@
  * twice or one that would overwrite what an earlier one became, and the
  * directories an operand must not be copied into (itself, a directory
  * that holds its destination).  Each operand is copied by the walk
- * (walk.c, copy_entry()). */
+ * (the library's sc_tree_copy()). */
 #include "system.h"
 #include "policy/operands.h"
 #include "policy/record.h"
-#include "walk/walk_state.h"
-#include "walk/entry.h"
+#include "policy/cp.h"
 #include "policy/dest.h"
 #include "base/paths.h"
 #include "output/quote.h"
@@ -24,7 +23,7 @@
 /* --- the target, and --parents ----------------------------------------- */
 
 /* The name SRC gets inside a target directory. */
-static char *target_name(struct walk *w, const char *dir, const char *src)
+static char *target_name(struct cp *cp, const char *dir, const char *src)
 {
 	_cleanup_free_ char *copy = strdup(src);
 	const char *base;
@@ -33,7 +32,7 @@ static char *target_name(struct walk *w, const char *dir, const char *src)
 	if (!copy)
 		return NULL;
 	sc_path_strip_slashes(copy);
-	if (w->run->o->parents)
+	if (cp->o->parents)
 		return sc_path_join(dir, copy);
 	slash = strrchr(copy, '/');
 	base = slash && slash[1] ? slash + 1 : copy;
@@ -83,7 +82,7 @@ struct parents {
 /* --parents: lists directory REL of the source's path (D under the
  * target, held as DFD, which the list takes; -1: not yet made) with its
  * source held and stat'ed.  0, or -errno (said, but for memory). */
-static int parent_add(struct walk *w, struct parents *ps, const char *rel,
+static int parent_add(struct cp *cp, struct parents *ps, const char *rel,
 		      const char *d, int dfd)
 {
 	struct parent *p;
@@ -96,7 +95,7 @@ static int parent_add(struct walk *w, struct parents *ps, const char *rel,
 			close(sfd);
 		if (dfd >= 0)
 			close(dfd);
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_GET_ATTRS, err, rel,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_GET_ATTRS, err, rel,
 				      NULL);
 	}
 	if (sc_grow(ps->v, ps->n, ps->cap, 8) < 0) {
@@ -115,12 +114,12 @@ static int parent_add(struct walk *w, struct parents *ps, const char *rel,
  * there was put there by one of them, as cp's user expects it to be
  * followed; in a directory someone else may write, it may have been put
  * there a moment ago to lead the copy elsewhere. */
-static bool links_trusted_in(struct walk *w, int dirfd)
+static bool links_trusted_in(struct cp *cp, int dirfd)
 {
 	struct stat st;
 
 	return fstat(dirfd, &st) == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
-	       (st.st_uid == 0 || st.st_uid == w->run->euid);
+	       (st.st_uid == 0 || st.st_uid == cp->euid);
 }
 
 /* --parents: directory NAME of the destination path (D its path) in the
@@ -128,7 +127,7 @@ static bool links_trusted_in(struct walk *w, int dirfd)
  * symlink only where it may be followed.  The descriptor; -ENOENT when
  * it cannot be opened (it is then made, and mkdirat says why not);
  * else -errno (said). */
-static int parent_open(struct walk *w, int dirfd, const char *name,
+static int parent_open(struct cp *cp, int dirfd, const char *name,
 		       const char *d)
 {
 	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -139,13 +138,13 @@ static int parent_open(struct walk *w, int dirfd, const char *name,
 	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode))
 		return fd;
 	close(fd);
-	if (S_ISLNK(st.st_mode) && !links_trusted_in(w, dirfd))
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_UNSAFE_SYMLINK, 0,
+	if (S_ISLNK(st.st_mode) && !links_trusted_in(cp, dirfd))
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_UNSAFE_SYMLINK, 0,
 				      d, NULL);
 	fd = S_ISLNK(st.st_mode) ? openat(dirfd, name, O_PATH | O_DIRECTORY |
 					  O_CLOEXEC) : -1;
 	if (fd < 0)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_NOT_DIR, 0, d, NULL);
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_NOT_DIR, 0, d, NULL);
 	return fd;
 }
 
@@ -154,10 +153,10 @@ static int parent_open(struct walk *w, int dirfd, const char *name,
  * must wait; P learns the mode to set at the end.  It is held from the
  * moment it is made, checked to be the one made.  Its descriptor, or
  * -errno (said). */
-static int parent_make(struct walk *w, int dirfd, const char *name,
+static int parent_make(struct cp *cp, int dirfd, const char *name,
 		       const char *d, const char *rel, struct parent *p)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = cp->o;
 	mode_t omitted = p->st.st_mode &
 		(o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
 		 o->preserve_mode ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
@@ -167,22 +166,22 @@ static int parent_make(struct walk *w, int dirfd, const char *name,
 	int fd, e;
 
 	if (mkdirat(dirfd, name, mode) < 0)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_MAKE_DIR, errno, d,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_MAKE_DIR, errno, d,
 				      NULL);
 	if (o->verbose)
-		sc_report_parent_made(&w->wk.msgs, rel, d, !o->as_cp);
+		sc_report_parent_made(&cp->cur.msgs, rel, d, !o->as_cp);
 	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_DIRECTORY |
 		    O_CLOEXEC);
 	e = fd < 0 ? -errno : sc_made_check(fd, S_IFDIR | mode, &now);
 	if (e == -ESTALE || e == -ENOENT || e == -ENOTDIR)
-		e = sc_report_fail(&w->wk.msgs, SC_FAIL_DIR_REPLACED, 0, d,
+		e = sc_report_fail(&cp->cur.msgs, SC_FAIL_DIR_REPLACED, 0, d,
 				   NULL);
 	else if (e < 0)
-		e = sc_report_fail(&w->wk.msgs, SC_FAIL_GET_ATTRS, -e, d, NULL);
+		e = sc_report_fail(&cp->cur.msgs, SC_FAIL_GET_ATTRS, -e, d, NULL);
 	else if ((now.st_mode & S_IRWXU) != S_IRWXU &&
 		 (e = sc_path_chmod_fd(fd, (now.st_mode | S_IRWXU) &
 				       07777)) < 0)
-		e = sc_report_fail(&w->wk.msgs, SC_FAIL_SET_MODE, -e, d, NULL);
+		e = sc_report_fail(&cp->cur.msgs, SC_FAIL_SET_MODE, -e, d, NULL);
 	if (e < 0) {
 		if (fd >= 0)
 			close(fd);
@@ -190,7 +189,7 @@ static int parent_make(struct walk *w, int dirfd, const char *name,
 	}
 	if (!o->preserve_mode) {
 		if (omitted & ~now.st_mode)
-			omitted &= ~w->run->umask;
+			omitted &= ~cp->umask;
 		if ((omitted & ~now.st_mode) ||
 		    (now.st_mode & S_IRWXU) != S_IRWXU) {
 			p->st.st_mode = now.st_mode | omitted;
@@ -219,23 +218,23 @@ static void parents_hold(struct parents *ps, int fd, bool listed)
  * made when missing; listed when made, or when attributes are preserved.
  * PS->fd is it from here on.  0, PARENTS_BY_PATH, or -errno (said, but
  * for memory). */
-static int parent_step(struct walk *w, struct parents *ps, const char *dir,
+static int parent_step(struct cp *cp, struct parents *ps, const char *dir,
 		       const char *rel, const char *name)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = cp->o;
 	_cleanup_free_ char *d = sc_path_join(dir, rel);
 	int fd, e;
 
 	if (!d)
 		return -ENOMEM;
-	fd = parent_open(w, ps->fd, name, d);
+	fd = parent_open(cp, ps->fd, name, d);
 	if (fd == -ENOENT) {
 		if (o->explain)
 			return PARENTS_BY_PATH;
-		e = parent_add(w, ps, rel, d, -1);
+		e = parent_add(cp, ps, rel, d, -1);
 		if (e < 0)
 			return e;
-		fd = parent_make(w, ps->fd, name, d, rel, &ps->v[ps->n - 1]);
+		fd = parent_make(cp, ps->fd, name, d, rel, &ps->v[ps->n - 1]);
 		if (fd < 0)
 			return fd;
 		ps->v[ps->n - 1].dfd = fd;
@@ -244,7 +243,7 @@ static int parent_step(struct walk *w, struct parents *ps, const char *dir,
 		return fd;
 	} else if (o->preserve_ownership || o->preserve_mode ||
 		   o->preserve_timestamps) {
-		e = parent_add(w, ps, rel, d, fd);
+		e = parent_add(cp, ps, rel, d, fd);
 		if (e < 0)
 			return e;
 	} else {
@@ -262,7 +261,7 @@ static int parent_step(struct walk *w, struct parents *ps, const char *dir,
  * nothing).  Each is reached from the one above it by descriptor, never
  * by a path someone may have changed meanwhile; PS->fd is the deepest.
  * 0, PARENTS_BY_PATH, or -errno (said, but for memory). */
-static int make_parents(struct walk *w, const char *dir, const char *src,
+static int make_parents(struct cp *cp, const char *dir, const char *src,
 			struct parents *ps)
 {
 	_cleanup_free_ char *rel = strdup(src);
@@ -278,7 +277,7 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 		if (slash == p)
 			continue;	/* "a//b" */
 		*slash = '\0';
-		e = parent_step(w, ps, dir, rel, p);
+		e = parent_step(cp, ps, dir, rel, p);
 		*slash = '/';
 	}
 	if (e == 0 && !ps->made) {
@@ -298,14 +297,14 @@ static int make_parents(struct walk *w, const char *dir, const char *src,
 /* After the copy: the parents' times, owners and modes, deepest first,
  * through the descriptors held since they were made or found.  0, or
  * -errno (said). */
-static int parents_protect(struct walk *w, struct parents *ps)
+static int parents_protect(struct cp *cp, struct parents *ps)
 {
 	for (size_t i = ps->n; i-- > 0;) {
 		struct parent *p = &ps->v[i];
 		struct sc_at s = { p->sfd, ".", p->src };
 		struct sc_at d = { p->dfd, ".", p->dst };
-		int e = sc_record_set_meta(&w->wk, p->sfd, p->dfd, &s, &d,
-					   &p->st, NULL, SC_MADE_PARENT |
+		int e = sc_record_set_meta(cp, p->sfd, p->dfd, &s, &d, &p->st,
+					   SC_MADE_PARENT |
 					   (p->restore ? SC_MADE_RESTORE : 0));
 
 		if (e < 0)
@@ -327,29 +326,29 @@ static void parents_release(struct parents *ps)
  * operand when it is a directory or there are more than two (*N then
  * counts the sources only).  *RET_DIR: the target directory, or NULL for
  * "copy OPS[0] onto OPS[1]".  0, or -errno (said). */
-static int find_target(struct walk *w, char **ops, int *n,
+static int find_target(struct cp *cp, char **ops, int *n,
 		       const char **ret_dir)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = cp->o;
 	const char *dir = o->target_directory;
 	struct stat st;
 
 	if (*n < 1 || (*n < 2 && !dir)) {
 		int e = *n < 1 ?
-			sc_report_fail(&w->wk.msgs, SC_FAIL_NO_OPERAND, 0, NULL,
+			sc_report_fail(&cp->cur.msgs, SC_FAIL_NO_OPERAND, 0, NULL,
 				       NULL) :
-			sc_report_fail(&w->wk.msgs, SC_FAIL_NO_DEST, 0, ops[0],
+			sc_report_fail(&cp->cur.msgs, SC_FAIL_NO_DEST, 0, ops[0],
 				       NULL);
 
 		sc_report_try_help();
 		return e;
 	}
 	if (dir && o->no_target_directory)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_T_AND_NO_T, 0, NULL,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_T_AND_NO_T, 0, NULL,
 				      NULL);
 	if (o->no_target_directory) {
 		if (*n > 2) {
-			int e = sc_report_fail(&w->wk.msgs,
+			int e = sc_report_fail(&cp->cur.msgs,
 					       SC_FAIL_EXTRA_OPERAND, 0,
 					       ops[2], NULL);
 
@@ -363,7 +362,7 @@ static int find_target(struct walk *w, char **ops, int *n,
 		if (is_dir || *n > 2) {
 			dir = ops[--*n];
 			if (!is_dir)
-				return sc_report_fail(&w->wk.msgs,
+				return sc_report_fail(&cp->cur.msgs,
 						      SC_FAIL_TARGET,
 						      stat(dir, &st) < 0 ?
 						      errno : ENOTDIR,
@@ -374,11 +373,11 @@ static int find_target(struct walk *w, char **ops, int *n,
 			  S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 
 		if (err)
-			return sc_report_fail(&w->wk.msgs, SC_FAIL_TARGET_DIR,
+			return sc_report_fail(&cp->cur.msgs, SC_FAIL_TARGET_DIR,
 					      err, dir, NULL);
 	}
 	if (o->parents && !dir) {
-		int e = sc_report_fail(&w->wk.msgs, SC_FAIL_PARENTS_DEST, 0,
+		int e = sc_report_fail(&cp->cur.msgs, SC_FAIL_PARENTS_DEST, 0,
 				       NULL, NULL);
 
 		sc_report_try_help();
@@ -414,54 +413,47 @@ static int named_fd(const char *path)
 
 /* DIR opened (O_PATH) to be held for the operands' copies, at or above
  * W->fd_floor; -1 with errno. */
-static int hold_dir(struct walk *w, const char *dir)
+static int hold_dir(struct cp *cp, const char *dir)
 {
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), high;
 
-	if (fd < 0 || fd >= w->fd_floor)
+	if (fd < 0 || fd >= cp->fd_floor)
 		return fd;
-	high = fcntl(fd, F_DUPFD_CLOEXEC, w->fd_floor);
+	high = fcntl(fd, F_DUPFD_CLOEXEC, cp->fd_floor);
 	close(fd);
 	return high;
 }
 
-/* The operand's destination DST, from now on reached as its last name
- * in the directory open as DIRFD (>= 0), held since that was found:
- * not by a path whose directories someone may swap between two calls.
- * A destination whose last name is not a plain one ("dir/", ".",
- * "..") stays a path, as when DIRFD < 0. */
-static void enter_at(struct walk *w, int dirfd, const char *dst)
-{
-	const char *name = sc_path_last(dst);
-
-	w->op_dfd = AT_FDCWD;
-	w->op_dname = NULL;
-	if (dirfd < 0 || !*name || !strcmp(name, ".") || !strcmp(name, ".."))
-		return;
-	w->op_dfd = dirfd;
-	w->op_dname = name;
-}
-
 /* cp SRC DST (DST in the directory held as DIRFD, or a path): the
- * operand's copy.  The walk is left as it was. */
-static int copy_operand(struct walk *w, int dirfd, const char *src,
+ * operand's copy, through the tree copy.  DST is reached as its last
+ * name in DIRFD (>= 0), held since that was found: not by a path whose
+ * directories someone may swap between two calls.  A destination whose
+ * last name is not a plain one ("dir/", ".", "..") stays a path, as when
+ * DIRFD < 0. */
+static int copy_operand(struct cp *cp, int dirfd, const char *src,
 			const char *dst)
 {
-	int r;
+	const char *name = sc_path_last(dst);
+	struct sc_tree_args a = {
+		.size = sizeof(a),
+		.src_dirfd = AT_FDCWD, .src_name = src, .src_path = src,
+		.dst_dirfd = AT_FDCWD, .dst_name = dst, .dst_path = dst,
+	};
 
-	enter_at(w, dirfd, dst);
-	r = copy_entry(w, src, dst, true, DT_UNKNOWN);
-	enter_at(w, -1, dst);
-	return r;
+	if (dirfd >= 0 && *name && strcmp(name, ".") && strcmp(name, "..")) {
+		a.dst_dirfd = dirfd;
+		a.dst_name = name;
+	}
+	return sc_tree_copy(cp->tree, &a);
 }
 
 /* cp SRC DST: one copy, under DST's name, in DST's directory held from
  * here on.  0, or -errno when it failed.  --strip-trailing-slashes acts
  * on operands going into a directory only: cp leaves "f/ g" as it is
  * (ENOTDIR). */
-static int copy_onto(struct walk *w, const char *src, const char *dst)
+static int copy_onto(struct cp *cp, const char *src, const char *dst)
 {
-	const struct sc_options *o = w->run->o;
+	const struct sc_options *o = cp->o;
 	_cleanup_free_ char *b = NULL, *dir = NULL;
 	_cleanup_close_ int dirfd = -1;
 	struct stat st;
@@ -475,68 +467,68 @@ static int copy_onto(struct walk *w, const char *src, const char *dst)
 
 		b = sc_dest_backup_name(o, AT_FDCWD, src);
 		if (!b)
-			return sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY,
+			return sc_report_fail(&cp->cur.msgs, SC_FAIL_MEMORY,
 					      ENOMEM, src, NULL);
 		once.backup = SC_BACKUP_NONE;
-		w->run->o = &once;
-		r = copy_entry(w, src, b, true, DT_UNKNOWN);
-		w->run->o = o;
+		cp->o = &once;
+		r = copy_operand(cp, -1, src, b);
+		cp->o = o;
 		return r;
 	}
 	/* A name in the working directory needs no descriptor: the process
 	 * holds it.  A directory that cannot be opened: the path, and what
 	 * it meets is said as cp says it. */
 	if (!strchr(dst, '/'))
-		return copy_operand(w, -1, src, dst);
+		return copy_operand(cp, -1, src, dst);
 	dir = sc_path_dir(dst);
 	if (dir && !o->explain)
-		dirfd = hold_dir(w, dir);
-	return copy_operand(w, dirfd, src, dst);
+		dirfd = hold_dir(cp, dir);
+	return copy_operand(cp, dirfd, src, dst);
 }
 
 /* cp SRC... DIR: each source under its name in DIR (--parents: under
  * its whole path, the directories of which are made first), DIR held
  * from the moment it is found.  0, or the first failure (-errno) when
  * any failed. */
-static int copy_into(struct walk *w, const char *dir, char **ops, int n)
+static int copy_into(struct cp *cp, const char *dir, char **ops, int n)
 {
-	const struct sc_options *o = w->run->o;
-	_cleanup_close_ int tfd = o->explain ? -1 : hold_dir(w, dir);
+	const struct sc_options *o = cp->o;
+	_cleanup_close_ int tfd = o->explain ? -1 : hold_dir(cp, dir);
 	int rc = 0, e;
 
 	/* --parents makes its directories from DIR's descriptor only */
 	if (tfd < 0 && o->parents && !o->explain)
-		return sc_report_fail(&w->wk.msgs, SC_FAIL_TARGET, errno, dir,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_TARGET, errno, dir,
 				      NULL);
 	/* only several operands can collide with each other */
-	w->multi = n >= 2;
+	cp->multi = n >= 2;
 	for (int i = 0; i < n; i++) {
 		struct parents ps = { .fd = tfd };
 		char *dst;
 
 		if (o->strip_trailing_slashes)
 			sc_path_strip_slashes(ops[i]);
-		e = o->parents ? make_parents(w, dir, ops[i], &ps) : 0;
+		e = o->parents ? make_parents(cp, dir, ops[i], &ps) : 0;
 		if (e < 0) {
 			parents_release(&ps);
 			rc = rc ? rc : e;
 			continue;
 		}
-		dst = target_name(w, dir, ops[i]);
+		dst = target_name(cp, dir, ops[i]);
 		if (!dst) {
 			parents_release(&ps);
-			e = sc_report_fail(&w->wk.msgs, SC_FAIL_MEMORY, ENOMEM,
+			e = sc_report_fail(&cp->cur.msgs, SC_FAIL_MEMORY, ENOMEM,
 					   ops[i], NULL);
 			rc = rc ? rc : e;
 			continue;
 		}
-		e = copy_operand(w, e == PARENTS_BY_PATH ? -1 : ps.fd, ops[i],
+		e = copy_operand(cp, e == PARENTS_BY_PATH ? -1 : ps.fd, ops[i],
 				 dst);
 		if (e < 0 && !rc)
 			rc = e;
 		if (o->parents && !o->explain &&
-		    (e = parents_protect(w, &ps)) < 0) {
-			w->run->failures++;
+		    (e = parents_protect(cp, &ps)) < 0) {
+			cp->failures++;
 			rc = rc ? rc : e;
 		}
 		parents_release(&ps);
@@ -545,22 +537,22 @@ static int copy_into(struct walk *w, const char *dir, char **ops, int n)
 	return rc;
 }
 
-int sc_operands_run(struct walk *w, char **ops, int n)
+int sc_operands_run(struct cp *cp, char **ops, int n)
 {
 	const char *dir = NULL;
 	int e;
 
 	for (int i = 0; i < n; i++)
-		w->fd_floor = MAX(w->fd_floor, named_fd(ops[i]) + 1);
-	if (w->run->o->target_directory)
-		w->fd_floor = MAX(w->fd_floor,
-				  named_fd(w->run->o->target_directory) + 1);
+		cp->fd_floor = MAX(cp->fd_floor, named_fd(ops[i]) + 1);
+	if (cp->o->target_directory)
+		cp->fd_floor = MAX(cp->fd_floor,
+				  named_fd(cp->o->target_directory) + 1);
 	/* (-ENOENT + 1: no floor) */
-	e = find_target(w, ops, &n, &dir);
+	e = find_target(cp, ops, &n, &dir);
 
 	if (e < 0)
 		return e;
 	if (!dir)
-		return copy_onto(w, ops[0], ops[1]);
-	return copy_into(w, dir, ops, n);
+		return copy_onto(cp, ops[0], ops[1]);
+	return copy_into(cp, dir, ops, n);
 }

@@ -6,9 +6,8 @@
  * own. */
 #include "system.h"
 #include "policy/seen.h"
-#include "walk/state.h"
+#include "policy/cp.h"
 #include "policy/dest.h"
-#include "walk/entry.h"
 #include "output/quote.h"
 
 #include <fcntl.h>
@@ -55,7 +54,7 @@ bool sc_seen_just_created(const struct sc_seen *s, const struct stat *st)
 	return seen_has(s->dst, s->n_dst, st);
 }
 
-_noinline_ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk,
+_noinline_ bool sc_seen_named_twice(struct sc_seen *s, struct cp *cp,
 				    bool backup, const char *src,
 				    const char *dst, const struct stat *sst)
 {
@@ -68,7 +67,7 @@ _noinline_ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk,
 			    s->src[i].ino == sst->st_ino &&
 			    !s->src[i].is_dir && s->src[i].name &&
 			    sc_path_same_entry(src, s->src[i].name)) {
-				sc_report_warn(&wk->msgs, SC_WARN_FILE_TWICE,
+				sc_report_warn(&cp->cur.msgs, SC_WARN_FILE_TWICE,
 					       0, src, NULL);
 				return true;
 			}
@@ -79,7 +78,7 @@ _noinline_ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk,
 		if (s->src[i].dev == sst->st_dev &&
 		    s->src[i].ino == sst->st_ino && s->src[i].is_dir &&
 		    s->src[i].name && sc_path_same_entry(dst, s->src[i].name)) {
-			sc_report_warn(&wk->msgs, SC_WARN_DIR_TWICE, 0, src,
+			sc_report_warn(&cp->cur.msgs, SC_WARN_DIR_TWICE, 0, src,
 				       NULL);
 			return true;
 		}
@@ -87,10 +86,10 @@ _noinline_ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk,
 	return false;
 }
 
-int sc_seen_dir_again(const struct sc_seen *s, struct worker *wk,
+int sc_seen_dir_again(const struct sc_seen *s, struct cp *cp,
 		      const struct decision *e)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct sc_options *o = cp->o;
 
 	if (!s || e->cmdline || !S_ISDIR(e->sst.st_mode) ||
 	    o->deref == SC_DEREF_ALWAYS || o->hard_link)
@@ -99,20 +98,20 @@ int sc_seen_dir_again(const struct sc_seen *s, struct worker *wk,
 		if (s->src[i].dev == e->sst.st_dev &&
 		    s->src[i].ino == e->sst.st_ino && s->src[i].is_dir &&
 		    s->src[i].name && !sc_path_same_entry(e->dst, s->src[i].name))
-			return sc_report_fail(&wk->msgs, SC_FAIL_DIR_LINK, 0,
+			return sc_report_fail(&cp->cur.msgs, SC_FAIL_DIR_LINK, 0,
 					      e->dst, s->src[i].name);
 	return 0;
 }
 
 _noinline_ int sc_seen_through_new_symlink(const struct sc_seen *s,
-					   struct worker *wk,
+					   struct cp *cp,
 					   const struct decision *e)
 {
 	struct stat l;
 
 	if (lstat(e->dst, &l) == 0 && S_ISLNK(l.st_mode) &&
 	    seen_has(s->dst, s->n_dst, &l))
-		return sc_report_fail(&wk->msgs, SC_FAIL_NEW_SYMLINK, 0,
+		return sc_report_fail(&cp->cur.msgs, SC_FAIL_NEW_SYMLINK, 0,
 				      e->src, e->dst);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-struct worker;
+struct cp;
 struct decision;
 struct seen;
 
@@ -19,10 +19,10 @@ struct sc_seen {
 };
 
 /* Several operands into a directory: SRC (stat SST, going to DST) was
- * named before, and cp copies it once and warns (said by WK; BACKUP: a
+ * named before, and cp copies it once and warns (said by CP; BACKUP: a
  * backup is made, and a file named twice is copied twice).  Else it is
  * remembered.  Returns true when SRC is to be skipped. */
-bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk, bool backup,
+bool sc_seen_named_twice(struct sc_seen *s, struct cp *cp, bool backup,
 			 const char *src, const char *dst,
 			 const struct stat *sst);
 
@@ -31,13 +31,13 @@ bool sc_seen_named_twice(struct sc_seen *s, struct worker *wk, bool backup,
  * refuses to copy it again (its copy would be a second name of the
  * first, a hard link to a directory), but where links to directories
  * are followed everywhere (-L) or links are made (-l).  0, or -errno
- * (said by WK) when it is refused. */
-int sc_seen_dir_again(const struct sc_seen *s, struct worker *wk,
+ * (said by CP) when it is refused. */
+int sc_seen_dir_again(const struct sc_seen *s, struct cp *cp,
 		      const struct decision *e);
 
 /* Several operands into a directory: never write through a symlink this
- * run made.  0, or -errno (said by WK) when E's destination is one. */
-int sc_seen_through_new_symlink(const struct sc_seen *s, struct worker *wk,
+ * run made.  0, or -errno (said by CP) when E's destination is one. */
+int sc_seen_through_new_symlink(const struct sc_seen *s, struct cp *cp,
 				const struct decision *e);
 
 /* Several operands into a directory: what this one became, DST, is

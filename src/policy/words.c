@@ -4,7 +4,7 @@
 #include "policy/hooks.h"
 #include "output/report.h"
 #include "policy/record.h"
-#include "walk/walk_state.h"
+#include "policy/cp.h"
 
 /* The message of each stage, and whether it names the copy (DST). */
 static const struct {
@@ -47,11 +47,10 @@ static enum sc_fail make_words(const struct sc_tree_entry *e)
 	}
 }
 
-static enum sc_tree_verdict words_error(void *arg,
-					const struct sc_tree_entry *e,
-					enum sc_tree_stage stage, int err)
+enum sc_tree_verdict hooks_error(void *arg, const struct sc_tree_entry *e,
+				 enum sc_tree_stage stage, int err)
 {
-	struct hooks *w = arg;
+	struct cp *cp = arg;
 	enum sc_fail what;
 	const char *a, *b = NULL;
 
@@ -59,14 +58,15 @@ static enum sc_tree_verdict words_error(void *arg,
 		return SC_TREE_CONTINUE;
 	/* no memory to keep the messages of the entry it interrupts: said
 	 * in them */
-	if (hooks_at_depth(w, e->depth) < 0)
-		sc_report_fail(w->msgs, SC_FAIL_NO_MEMORY, 0, NULL, NULL);
+	if (hooks_at_depth(cp, e->depth) < 0)
+		sc_report_fail(&cp->cur.msgs, SC_FAIL_NO_MEMORY, 0, NULL,
+			       NULL);
 	/* past its stat, a file the walk copies without asking BEFORE (a
 	 * new one, and another name of an earlier copy): cp's -v line
 	 * first, as BEFORE says it for the others */
 	if (e->kind != SC_TREE_DIR && stage != SC_TREE_STAT &&
 	    stage != SC_TREE_VANISHED)
-		sc_entry_announce(&w->walk->wk, &w->walk->e, e->src, e->dst);
+		sc_entry_announce(cp, e->src, e->dst);
 	what = stage == SC_TREE_MAKE ? make_words(e) : stage_words[stage].what;
 	a = stage_words[stage].dst ? e->dst : e->src;
 	switch (stage) {
@@ -82,7 +82,7 @@ static enum sc_tree_verdict words_error(void *arg,
 			what = SC_FAIL_FILE_REPLACED;
 		break;
 	case SC_TREE_VANISHED:
-		sc_report_vanished(w->rep);	/* the summary counts it */
+		sc_report_vanished(cp->rep);	/* the summary counts it */
 		break;
 	case SC_TREE_INTO_ITSELF:
 		b = e->dst;
@@ -97,13 +97,10 @@ static enum sc_tree_verdict words_error(void *arg,
 	default:
 		break;
 	}
-	sc_report_fail(w->msgs, what, err, a, b);
+	sc_report_fail(&cp->cur.msgs, what, err, a, b);
+	/* at no entry's depth (a directory's attributes at the end): no
+	 * end of an entry counts it */
+	if (!e->depth)
+		cp->failures++;
 	return SC_TREE_CONTINUE;
 }
-
-const struct sc_tree_ops hooks_ops = {
-	.size = sizeof(hooks_ops),
-	.before = hooks_before,
-	.after = hooks_after,
-	.error = words_error,
-};

@@ -1,6 +1,6 @@
 #!/bin/bash
 # -j workers ask for the data of the files they are about to copy in
-# batches, through io_uring (src/walk/readahead.c), not one posix_fadvise a
+# batches, through io_uring (lib/tree/readahead.c), not one posix_fadvise a
 # file: on a block-device filesystem, each worker sets up a ring and
 # every regular file with data is read ahead exactly once, in batches of
 # many; empty files are not.  The fstat a copy keeps (-p: the access

@@ -14,7 +14,7 @@
 #include "suites.h"
 #include "copier.h"
 #include "policy/dest.h"
-#include "walk/mklink.h"
+#include "tree/mklink.h"
 #include "cli/options.h"
 
 static struct stat at(long sec, long nsec)

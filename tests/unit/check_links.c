@@ -6,8 +6,7 @@
 #include <sys/stat.h>
 
 #include "suites.h"
-#include "walk/links.h"
-#include "cli/options.h"
+#include "tree/links.h"
 
 static struct stat regular(nlink_t nlink)
 {
@@ -75,8 +74,7 @@ END_TEST
 
 START_TEST(only_files_with_other_names_are_tracked)
 {
-	struct sc_options o = { .preserve_links = true,
-				.deref = SC_DEREF_NEVER };
+	struct tree_opts o = { .preserve_links = true };
 	struct stat one = regular(1), two = regular(2), dir = regular(3);
 
 	dir.st_mode = S_IFDIR | 0755;
@@ -94,12 +92,12 @@ END_TEST
 
 START_TEST(followed_links_are_tracked)
 {
-	struct sc_options o = { .preserve_links = true,
-				.deref = SC_DEREF_ALWAYS };
+	struct tree_opts o = { .preserve_links = true, .deref_always = true };
 	struct stat one = regular(1);
 
 	ck_assert(sc_links_tracked(&o, &one, false));
-	o.deref = SC_DEREF_ARGS;	/* -H: the command line only */
+	o.deref_always = false;
+	o.deref_args = true;	/* -H: the command line only */
 	ck_assert(sc_links_tracked(&o, &one, true));
 	ck_assert(!sc_links_tracked(&o, &one, false));
 }

@@ -13,7 +13,6 @@
 #include "copier.h"
 #include "fsinfo.h"
 #include "output/report.h"
-#include "walk/pool.h"
 
 /* What sc_json_string writes for S. */
 static char *json(const char *s)

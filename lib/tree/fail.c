@@ -1,9 +1,10 @@
 /* The walk's failures, handed to its caller's error callback (<smartcp/smartcp.h>):
  * the caller says them, the walk goes on with what the failure left; and
  * each entry's report, handed to the after callback. */
-#include "system.h"
-#include "walk/fail.h"
-#include "walk/state.h"
+#include "common.h"
+#include "tree/fail.h"
+#include "tree/state.h"
+#include "tree/progress.h"
 
 /* The errno a stage stands for when the kernel gave none. */
 static const int stage_errno[] = {
@@ -32,19 +33,33 @@ int walk_after(const struct run *run, const struct sc_tree_entry *te,
 
 	ent.size = sizeof(ent);
 	ent.depth = run->depth;
-	return run->ops && run->ops->after ?
-	       run->ops->after(run->ops_arg, &ent, res) : 0;
+	if (!ent.src_name) {
+		/* the entry the walk is on: where the kernel finds it */
+		ent.src_dirfd = run->cur->at_fd;
+		ent.src_name = run->cur->at_name;
+		ent.dst_dirfd = run->cur->dst_fd;
+		ent.dst_name = run->cur->dst_name;
+	}
+	/* counted as a summary counts files copied */
+	if (ent.kind == SC_TREE_FILE && res->rep && !res->rep_err &&
+	    (sc_copy_report_flags(res->rep) & SC_REPORT_COPIED))
+		tree_count_file(run->live, sc_copy_report_bytes(res->rep));
+	return run->ops.after ?
+	       run->ops.after(run->ops_arg, &ent, res) : 0;
 }
 
-int walk_fail(const struct run *run, enum sc_tree_stage stage, int err,
+int walk_fail(struct run *run, enum sc_tree_stage stage, int err,
 	      const struct sc_tree_entry *e)
 {
 	struct sc_tree_entry ent = *e;
 
 	ent.size = sizeof(ent);
 	ent.depth = run->depth;
-	if (run->ops && run->ops->error)
-		run->ops->error(run->ops_arg, &ent, stage, err);
+	if (!ent.src_name)	/* named by its whole names alone */
+		ent.src_dirfd = ent.dst_dirfd = -1;
+	if (run->ops.error &&
+	    run->ops.error(run->ops_arg, &ent, stage, err) == SC_TREE_QUIT)
+		run->cancelled = 1;
 	if (err)
 		return -err;
 	return (unsigned)stage < ARRAY_SIZE(stage_errno) && stage_errno[stage] ?

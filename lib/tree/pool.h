@@ -29,10 +29,10 @@ struct sc_pool_slot {
 	void *job;		/* submitted job, NULL for the submitter's slot */
 	/* The submitter's slot's streams (a job's slot has none: workers
 	 * print nothing) */
-	FILE *out;		/* what is meant for stdout (-v, --json) */
+	FILE *out;		/* what is meant for the standard output */
 	char *out_buf;
 	size_t out_len;
-	FILE *err;		/* messages meant for stderr, in order */
+	FILE *err;		/* ... and for the standard error, in order */
 	char *err_buf;
 	size_t err_len;
 	/* An interleaving pool's slot (sc_pool_new()): OUT and ERR write,

@@ -2,8 +2,8 @@
  * jobs from the front of the pending ones and mark their slot done; only
  * the submitting thread prints, always from the head of the list, so the
  * output order is the walk order whatever the timing. */
-#include "system.h"
-#include "walk/pool.h"
+#include "common.h"
+#include "tree/pool.h"
 
 #include <pthread.h>
 #include <string.h>

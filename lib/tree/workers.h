@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "walk/jobs.h"
+#include "tree/jobs.h"
 
 /* What the pool (sc_jobs_new()) calls, with the walk thread's struct
  * walk as its ARG. */

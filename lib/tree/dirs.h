@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "walk/walk_state.h"
+#include "tree/walk_state.h"
 
 /* An entry of a directory being copied (a level's ents). */
 struct dent {
@@ -35,7 +35,7 @@ void at_entry(struct walk *w, size_t k, const char *name, const char *d);
  * Modes and times of a directory go on after its contents: writing the
  * entries would change the times, and a read-only mode would have
  * stopped us writing them. */
-bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m);
+bool dir_attrs_wanted(const struct walk *w, const struct walk_made *m);
 
 /* The attributes of directory L's copy, SRC -> DST, the walk being back
  * in L's parent (struct walk names L as its entry there): set through

@@ -10,7 +10,7 @@ struct run;
 /* Entry E (its size set here) failed at STAGE with errno ERR, or 0: the
  * caller's error callback (RUN's) hears it.  Returns -ERR, or the -errno
  * the stage stands for.  The walk thread only. */
-int walk_fail(const struct run *run, enum sc_tree_stage stage, int err,
+int walk_fail(struct run *run, enum sc_tree_stage stage, int err,
 	      const struct sc_tree_entry *e);
 
 /* Tells RUN's caller's after callback about TE: RES.  What it answers:

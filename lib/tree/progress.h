@@ -41,6 +41,10 @@ void tree_count_file(struct tree_live *t, uint64_t bytes);
 void tree_progress(struct tree_live *t, uint64_t *ret_files,
 		   uint64_t *ret_bytes);
 
+/* Cancels the copy in progress on each thread (sc_copy_ctx_cancel()).
+ * Async-signal-safe. */
+void tree_cancel(struct tree_live *t);
+
 /* For a handler about to end the process: has the library remove what
  * each copy in progress made (sc_copy_ctx_abandon(): a file written in
  * place while its name still leads to it, else emptied; a named --atomic

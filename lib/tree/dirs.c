@@ -1,17 +1,14 @@
 /* Directories: made, listed, refused, and the walk's steps through
  * their levels (dirs.h). */
-#include "system.h"
-#include "walk/dirs.h"
-#include "walk/fail.h"
-#include "walk/deferred.h"
-#include "walk/jobs.h"
-#include "walk/levels.h"
-#include "base/paths.h"
-#include "output/quote.h"
-#include "output/report.h"
-#include "walk/walk_state.h"
-#include "walk/entry.h"
-#include "policy/seen.h"
+#include "common.h"
+#include "tree/dirs.h"
+#include "tree/fail.h"
+#include "tree/deferred.h"
+#include "tree/jobs.h"
+#include "tree/levels.h"
+#include "tree/paths.h"
+#include "tree/walk_state.h"
+#include "tree/entry.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -143,7 +140,7 @@ static _noinline_ int list_dir(struct walk *w, bool follow,
  * parent is not there: creating DST fails then, as cp says. */
 static _noinline_ void load_ancestors(struct walk *w, const char *dst)
 {
-	_cleanup_free_ char *dir = sc_path_dir(dst);
+	_cleanup_free_ char *dir = tree_path_dir(dst);
 	int fd = dir ? open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 	struct stat st;
 
@@ -190,10 +187,10 @@ static _noinline_ bool met_through_link(const struct walk *w, const char *src,
 	if (w->n_anc == 0 || !same_dir(w->anc[0].dev, w->anc[0].ino, sst))
 		return false;
 	s = strdup(src);
-	dir = sc_path_dir(dst);
+	dir = tree_path_dir(dst);
 	if (!s || !dir)
 		return false;
-	sc_path_strip_slashes(s);
+	tree_path_strip_slashes(s);
 	return lstat(s, &ls) == 0 && lstat(dir, &ld) == 0 &&
 	       !same_dir(ls.st_dev, ls.st_ino, &ld);
 }
@@ -202,8 +199,8 @@ static _noinline_ bool met_through_link(const struct walk *w, const char *src,
  * create hard link 'DST/NAME' to directory 'DST'".  -errno (said). */
 static _noinline_ int refuse_as_link(struct walk *w, const char *dst)
 {
-	_cleanup_free_ char *base = sc_path_base(dst);
-	_cleanup_free_ char *met = base ? sc_path_join(dst, base) : NULL;
+	_cleanup_free_ char *base = tree_path_base(dst);
+	_cleanup_free_ char *met = base ? tree_path_join(dst, base) : NULL;
 
 	if (!met)
 		return walk_fail(w->run, SC_TREE_MEMORY, ENOMEM,
@@ -235,7 +232,7 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 					.src = src, .dst = dst, .sst = sst });
 	if (cmdline)
 		load_ancestors(w, dst);
-	if (cmdline || w->run->o->deref == SC_DEREF_ALWAYS) {
+	if (cmdline || w->run->o->deref_always) {
 		into = dst_st && same_dir(dst_st->st_dev, dst_st->st_ino, sst);
 		for (size_t i = 0; !into && i < w->n_anc; i++)
 			into = same_dir(w->anc[i].dev, w->anc[i].ino, sst);
@@ -246,7 +243,7 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
 	if (!into)
 		return 0;
 	if (cmdline && !top && !dst_st &&
-	    w->run->o->deref != SC_DEREF_ALWAYS &&
+	    !w->run->o->deref_always &&
 	    met_through_link(w, src, dst, sst))
 		return refuse_as_link(w, dst);
 	if (top && w->top_src) {
@@ -265,7 +262,7 @@ static _noinline_ int refuse_directory(struct walk *w, const char *src,
  * never by its name, which whoever may write its parent can point
  * elsewhere.  0 or -errno (said). */
 static _noinline_ int make_directory(struct walk *w, const char *dst,
-				     const struct stat *sst, struct sc_made *m,
+				     const struct stat *sst, struct walk_made *m,
 				     dev_t *ret_dev, ino_t *ret_ino,
 				     int *ret_fd)
 {
@@ -286,7 +283,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	if (n > 1 && made[n - 1] == '/') {
 		if (!(bare = strdup(made)))
 			return walk_fail(w->run, SC_TREE_MEMORY, ENOMEM, &te);
-		sc_path_strip_slashes(bare);
+		tree_path_strip_slashes(bare);
 		made = bare;
 	}
 	/* mkdir decides about set-gid (inherited from the parent) */
@@ -316,7 +313,7 @@ static _noinline_ int make_directory(struct walk *w, const char *dst,
 	if ((now.st_mode & S_IRWXU) != S_IRWXU) {
 		/* we must enter it and write its entries */
 		m->flags |= SC_MADE_RESTORE;
-		e = sc_path_chmod_fd(fd, (now.st_mode & 07777) | S_IRWXU);
+		e = tree_path_chmod_fd(fd, (now.st_mode & 07777) | S_IRWXU);
 		if (e < 0) {
 			close(fd);
 			return walk_fail(w->run, SC_TREE_ENTER_MODE, -e, &te);
@@ -404,9 +401,9 @@ void at_entry(struct walk *w, size_t k, const char *name,
  * Modes and times of a directory go on after its contents: writing the
  * entries would change the times, and a read-only mode would have
  * stopped us writing them. */
-bool dir_attrs_wanted(const struct walk *w, const struct sc_made *m)
+bool dir_attrs_wanted(const struct walk *w, const struct walk_made *m)
 {
-	const struct sc_options *o = w->run->o;
+	const struct tree_opts *o = w->run->o;
 
 	return !o->explain &&
 	       ((m->flags & SC_MADE_CREATED) || o->preserve_mode ||
@@ -423,7 +420,7 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 				    int dfd, const char *src, const char *dst,
 				    struct walk_out *out)
 {
-	struct sc_made m = l->m;
+	struct walk_made m = l->m;
 	int own = -1, r;
 
 	if (dfd < 0) {
@@ -485,8 +482,8 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 	     const struct stat *sst, const struct stat *dst_st,
 	     bool cmdline, bool follow)
 {
-	const struct sc_options *o = w->run->o;
-	struct sc_made m = { 0 };
+	const struct tree_opts *o = w->run->o;
+	struct walk_made m = { 0 };
 	dev_t ddev = 0;
 	ino_t dino = 0;
 	int dfd = -1, r;

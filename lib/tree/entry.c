@@ -3,11 +3,11 @@
  * all see it: its attributes and the copy of its data through the
  * library, whose reports AFTER is handed at its end (walk.c), the facts
  * of its filesystems.  It calls none of them back. */
-#include "system.h"
-#include "walk/entry.h"
-#include "walk/jobs.h"
-#include "walk/fail.h"
-#include "walk/progress.h"
+#include "common.h"
+#include "tree/entry.h"
+#include "tree/jobs.h"
+#include "tree/fail.h"
+#include "tree/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,9 +48,9 @@ static int say_replaced(struct worker *wk, const struct stat *st,
 
 int walk_meta(struct worker *wk, int in, int out, const struct sc_at *s,
 	      const struct sc_at *d, const struct stat *st,
-	      const struct sc_made *m, unsigned made, struct walk_out *res)
+	      const struct walk_made *m, unsigned made, struct walk_out *res)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct tree_opts *o = wk->run->o;
 	/* a name relative to no directory descriptor: its path */
 	struct sc_meta_args a = {
 		.size = sizeof(a),
@@ -88,7 +88,7 @@ int walk_meta(struct worker *wk, int in, int out, const struct sc_at *s,
 
 int walk_attrs(struct worker *wk, struct entry *ent, int in, int out,
 	       const char *src, const char *dst, const struct stat *st,
-	       struct sc_made *m)
+	       struct walk_made *m)
 {
 	struct sc_at s = sc_entry_src(ent, src), d = sc_entry_dst(ent, dst);
 
@@ -104,7 +104,7 @@ struct sc_copy_args walk_file_args(const struct worker *wk,
 				   const struct stat *dst_st, bool follow,
 				   int pre_in, const struct stat *pre_ist)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct tree_opts *o = wk->run->o;
 
 	return (struct sc_copy_args){
 		.size = sizeof(struct sc_copy_args),
@@ -138,7 +138,7 @@ int walk_copy_file(struct worker *wk, struct entry *ent, const char *src,
 		   const struct stat *sst, const struct stat *dst_st,
 		   bool follow, int pre_in, const struct stat *pre_ist)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct tree_opts *o = wk->run->o;
 	struct sc_copy_args a = walk_file_args(wk, ent, sst, dst_st, follow,
 					       pre_in, pre_ist);
 	struct timespec t0;
@@ -156,7 +156,7 @@ int walk_copy_file(struct worker *wk, struct entry *ent, const char *src,
 		/* A symlink to nowhere is not written through (a backup or
 		 * --remove-destination would have taken it away: the walk
 		 * decided so, and nothing was moved). */
-		if (o->backup != SC_BACKUP_NONE || o->remove_destination)
+		if (o->dst_nofollow)
 			a.flags |= SC_FILE_DANGLING;
 		e = sc_copy_ctx_explain(wk->cx, &a, wk->crep);
 	} else {

@@ -1,31 +1,29 @@
-/* The program's state in three lifetimes: the run (struct run), one
- * thread's means of copying (struct worker: the walk's own, or a -j
- * worker's) and the entry being copied (struct entry).  The copy of one
- * file (file.c) and the entry's services (entry.c) take these alone; the
- * traversal's own state is struct walk (walk_state.h). */
-#ifndef SMARTCP_STATE_H
-#define SMARTCP_STATE_H
+/* The tree copy's state in three lifetimes: the run (struct run: one
+ * struct sc_tree, across its copies), one thread's means of copying
+ * (struct worker: the walk's own, or a worker's) and the entry being
+ * copied (struct entry).  The traversal's own state is struct walk
+ * (walk_state.h). */
+#ifndef SMARTCP_TREE_STATE_H
+#define SMARTCP_TREE_STATE_H
 
 #include <stdbool.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/types.h>
 
-#include "walk/links.h"
-#include "cli/options.h"
-#include "walk/pool.h"
-#include "output/report.h"
+#include <smartcp/smartcp.h>
 
-struct sc_seen;
+#include "tree/links.h"
+#include "tree/opts.h"
+#include "tree/pool.h"
 
 struct sc_jobs;
-struct sc_tree_ops;
 struct tree_live;
 
-/* The convention of src/, as of lib/: a function that can fail returns
- * -errno (a message said by then, through report.h's sc_report_fail(),
- * which records the failure for the entry's record), else 0 or one of
- * its named outcomes below; a descriptor or a count where it returns
- * one. */
+/* The convention of lib/: a function that can fail returns -errno (the
+ * caller told by then, through its error callback: fail.h), else 0 or
+ * one of its named outcomes below; a descriptor or a count where it
+ * returns one. */
 
 /* What became of an entry that did not fail. */
 enum sc_copied {
@@ -38,8 +36,8 @@ enum sc_copied {
 				 * decided (walk.c, between its steps) */
 };
 
-/* What the decisions before a copy came to (dest.c), when they did not
- * fail. */
+/* What the caller's before decided (walk.c, ask_before()), when it did
+ * not fail. */
 enum sc_settled {
 	SC_SETTLED_DONE = 0,	/* nothing more to do: left alone, skipped */
 	SC_SETTLED_COPY,	/* go on and copy */
@@ -48,34 +46,23 @@ enum sc_settled {
 /* The run: set up before any worker starts, shared by the walk and its
  * -j workers, which only read it (but FAILURES, the walk's). */
 struct run {
-	const struct sc_options *o;
-	struct sc_report *rep;
+	const struct tree_opts *o;
 	/* The one copier: its facts cache and the roads it learned to fail
 	 * for each pair of filesystems are shared by the walk and its
 	 * workers, under the copier's own lock. */
 	struct sc_copier *copier;
-	/* Failures: a message marks the entry being copied as failed
-	 * (struct sc_msgs); each failed entry counts once, whatever number
-	 * of messages it printed.  Walk thread only: the files of -j's
-	 * jobs are counted by jobs.c as they are said. */
-	int failures;
-	/* --explain --assume-fs: the source's and destination's facts */
-	bool fs_assumed;
-	struct sc_fs_facts *assumed[2];	/* NULL: unknown */
-	mode_t umask;
-	bool privileged;	/* root: may chown, and must say when it fails */
-	uid_t euid;		/* who copies */
-	struct sc_jobs *jobs;	/* -j: the workers */
-	dev_t root_dev;		/* -x: the device of the current operand */
-	/* several operands into a directory: what they were and became
-	 * (the walk's; walk thread only) */
-	const struct sc_seen *seen;
-	/* the caller's callbacks (<smartcp/smartcp.h>) and their argument */
-	const struct sc_tree_ops *ops;
+	struct sc_jobs *jobs;	/* threads: the workers */
+	dev_t root_dev;		/* SC_TREE_ONE_FS: the operand's device */
+	/* the caller's callbacks and their argument */
+	struct sc_tree_ops ops;
 	void *ops_arg;
-	/* the depth of the entry the walk thread is on (<smartcp/smartcp.h>'s
+	struct entry *cur;	/* the entry the walk thread is on */
+	/* the depth of the entry the walk thread is on (struct
 	 * sc_tree_entry), 0: none; walk thread only */
 	unsigned depth;
+	/* sc_tree_cancel(), or a callback's SC_TREE_QUIT: nothing more is
+	 * begun */
+	volatile sig_atomic_t cancelled;
 	/* the counters and the copies in progress a signal handler reads */
 	struct tree_live *live;
 };
@@ -87,9 +74,6 @@ struct worker {
 	 * copies report */
 	struct sc_copy_ctx *cx;
 	struct sc_copy_report *crep;
-	/* its messages about its entry (the walk's: a -j worker says
-	 * nothing, the walk thread says what its files came to) */
-	struct sc_msgs msgs;
 	unsigned thread;	/* 0: the walk's, 1 + N: worker N (progress.h) */
 	/* Out of descriptors (ERR: EMFILE, ENFILE) in an open: give some
 	 * back (the walk: the levels it keeps open; a -j worker: wait for
@@ -101,8 +85,7 @@ struct worker {
 	struct sc_links *links;
 };
 
-/* One entry the walk copies, as the decisions about it (the walk's and
- * the caller's, policy/hooks.c) see it. */
+/* One entry the walk copies, as the decisions about it see it. */
 struct decision {
 	const char *src, *dst;
 	bool cmdline;		/* an operand, not found in a directory */
@@ -116,7 +99,7 @@ struct decision {
  * permission bits out when it creates a file or directory, so that nobody
  * can open it before it is ready (with -p, before the owner changes), and
  * adds them back at the end.  (struct sc_meta_args's SC_MADE_*.) */
-struct sc_made {
+struct walk_made {
 	/* SC_MADE_CREATED: this run made the destination; MODE_KNOWN: MODE
 	 * holds its mode after creation; RESTORE: MODE | OMITTED must be set
 	 * at the end; OLD: an existing destination, OLD_MODE its mode */
@@ -159,8 +142,6 @@ struct entry {
 	/* Facts of the directory the walk just created and is filling, or
 	 * NULL: its new entries need no lstat and no fstat. */
 	const struct sc_fs_facts *parent_facts;
-	char *backup;		/* backup made for it, or NULL */
-	bool announced;		/* its cp-style -v line is out */
 	struct walk_out out;	/* what AFTER is told at its end */
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;

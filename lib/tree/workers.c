@@ -5,13 +5,13 @@
  * thread (the ops' after).  One it cannot copy there (another name of
  * a file copied, or anything but a new regular file) is handed back and
  * copied by the walk thread, by the general path. */
-#include "system.h"
-#include "walk/workers.h"
-#include "walk/walk_state.h"
-#include "walk/entry.h"
-#include "walk/levels.h"
-#include "walk/progress.h"
-#include "walk/links.h"
+#include "common.h"
+#include "tree/workers.h"
+#include "tree/walk_state.h"
+#include "tree/entry.h"
+#include "tree/levels.h"
+#include "tree/progress.h"
+#include "tree/links.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,9 +26,9 @@
 static void job_entry(struct entry *ent, const struct sc_job_file *f)
 {
 	ent->at_fd = f->dirfd;
-	ent->at_name = sc_path_last(f->src);
+	ent->at_name = tree_path_last(f->src);
 	ent->dst_fd = f->dst_dirfd;
-	ent->dst_name = sc_path_last(f->dst);
+	ent->dst_name = tree_path_last(f->dst);
 	ent->in_level = false;
 	ent->parent_facts = f->parent_facts;
 }
@@ -41,7 +41,7 @@ static void job_entry(struct entry *ent, const struct sc_job_file *f)
 static int open_new(struct worker *wk, const struct entry *ent,
 		    const struct sc_job_file *f, struct stat *st)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct tree_opts *o = wk->run->o;
 	int in = f->ahead_fd;
 
 	if (in >= 0)
@@ -66,7 +66,7 @@ static int copy_on_worker(void *arg, unsigned id, const struct sc_job_file *f,
 			  struct sc_copy_report *rep, struct sc_job_result *res)
 {
 	struct worker *wk = &((struct walk *)arg)->workers[id];
-	const struct sc_options *o = wk->run->o;
+	const struct tree_opts *o = wk->run->o;
 	struct entry ent = { .ahead_fd = -1 };
 	struct sc_copy_args a;
 	struct timespec t0, t1;

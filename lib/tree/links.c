@@ -1,7 +1,7 @@
 /* The hard-link table: a hash table from (device, inode) to the name of
  * the copy, with open addressing kept at most half full. */
-#include "system.h"
-#include "walk/links.h"
+#include "common.h"
+#include "tree/links.h"
 
 #include <string.h>
 
@@ -13,12 +13,12 @@ struct sc_link {
 	ino_t cino;
 };
 
-bool sc_links_tracked(const struct sc_options *o, const struct stat *st,
+bool sc_links_tracked(const struct tree_opts *o, const struct stat *st,
 		      bool cmdline)
 {
 	return o->preserve_links && !o->hard_link && !S_ISDIR(st->st_mode) &&
-	       (st->st_nlink > 1 || o->deref == SC_DEREF_ALWAYS ||
-		(cmdline && o->deref == SC_DEREF_ARGS));
+	       (st->st_nlink > 1 || o->deref_always ||
+		(cmdline && o->deref_args));
 }
 
 static size_t slot_of(dev_t dev, ino_t ino, size_t cap)

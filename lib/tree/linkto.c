@@ -1,15 +1,14 @@
 /* Entries that become links instead of copies: -l and -s, and another
  * name of a file copied earlier (-a, --preserve=links), which is linked
  * from a held descriptor, checked to be that copy still. */
-#include "system.h"
-#include "walk/linkto.h"
-#include "walk/state.h"
-#include "walk/entry.h"
-#include "walk/fail.h"
-#include "walk/links.h"
-#include "walk/mklink.h"
-#include "policy/dest.h"
-#include "base/paths.h"
+#include "common.h"
+#include "tree/linkto.h"
+#include "tree/state.h"
+#include "tree/entry.h"
+#include "tree/fail.h"
+#include "tree/links.h"
+#include "tree/mklink.h"
+#include "tree/paths.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -22,7 +21,7 @@ static bool in_cwd(const struct entry *ent, const char *dst)
 	struct stat d, dot;
 
 	if (ent->dst_fd < 0)
-		return sc_path_in_cwd(dst);
+		return tree_path_in_cwd(dst);
 	return fstat(ent->dst_fd, &d) < 0 || stat(".", &dot) < 0 ||
 	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
 }
@@ -30,7 +29,7 @@ static bool in_cwd(const struct entry *ent, const char *dst)
 int walk_link_instead(struct worker *wk, struct entry *ent,
 		      const struct decision *e)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct tree_opts *o = wk->run->o;
 	struct sc_at to = sc_entry_dst(ent, e->dst);
 	struct sc_at target = o->hard_link ? sc_entry_src(ent, e->src) :
 			      (struct sc_at){ AT_FDCWD, e->src, e->src };
@@ -44,7 +43,7 @@ int walk_link_instead(struct worker *wk, struct entry *ent,
 	};
 	int r;
 
-	if (o->force || (o->hard_link && o->interactive == SC_OVERWRITE_ASK))
+	if (o->force)
 		how |= LINK_REPLACE;
 	ent->out.kind = te.kind;
 	if (o->explain) {
@@ -77,7 +76,7 @@ static _noinline_ int link_earlier_copy(struct worker *wk,
 					const struct stat *st)
 {
 	struct sc_at to = sc_entry_dst(ent, dst), from = { .path = prev };
-	int e = sc_path_open_parent(prev, &from.dirfd, &from.name), fd;
+	int e = tree_path_open_parent(prev, &from.dirfd, &from.name), fd;
 	struct stat now;
 
 	if (e < 0)

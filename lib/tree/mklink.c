@@ -2,8 +2,8 @@
  * another name of a file copied earlier.  An existing destination is
  * replaced by a rename from a name no one can guess, never removed
  * first. */
-#include "system.h"
-#include "walk/mklink.h"
+#include "common.h"
+#include "tree/mklink.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -56,7 +56,7 @@ static int make_temp_name(const struct sc_at *target, unsigned flags,
 	_cleanup_free_ char *dir = NULL;
 	char letters[SC_TEMP_LETTERS + 1];
 
-	if (dst->dirfd < 0 && !(dir = sc_path_dir(dst->path)))
+	if (dst->dirfd < 0 && !(dir = tree_path_dir(dst->path)))
 		return -ENOMEM;
 	for (unsigned i = 0;; i++) {
 		temp_letters(letters);

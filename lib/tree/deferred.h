@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "policy/attrs.h"
-#include "walk/walk_state.h"
+#include "tree/walk_state.h"
 
 /* -j: a directory whose attributes wait for the end of the run, or one
  * of its ancestors.  Only its name is kept, and where it is (PARENT, an
@@ -36,7 +35,7 @@ size_t level_node(struct walk *w, size_t k);
  * source was ST and copy was made as M, wait for the end of the run
  * (its files may still be in flight).  False when out of memory. */
 bool defer_attrs(struct walk *w, size_t node, const struct stat *st,
-		 const struct sc_made *m);
+		 const struct walk_made *m);
 
 /* -j: directory attributes that waited for the workers, post-order.
  * Their directories are found again as the walk found them, level by

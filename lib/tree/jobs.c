@@ -1,11 +1,10 @@
 /* -j: runs of new files handed to worker threads, read ahead, and what
  * their copies came to said on the walk thread, in the walk's order. */
-#include "system.h"
-#include "walk/jobs.h"
-#include "walk/progress.h"
-#include "base/paths.h"
-#include "output/quote.h"
-#include "walk/readahead.h"
+#include "common.h"
+#include "tree/jobs.h"
+#include "tree/progress.h"
+#include "tree/paths.h"
+#include "tree/readahead.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -45,7 +44,7 @@ struct sc_job {
 };
 
 struct sc_jobs {
-	const struct sc_options *o;
+	const struct tree_opts *o;
 	const struct sc_jobs_ops *ops;
 	void *arg;
 	struct sc_pool *pool;	/* NULL until the first job */
@@ -94,12 +93,11 @@ static long cpus_usable(void)
 
 /* Parallel only where order and prompts cannot suffer: a tree, really
  * copied, without questions or temporaries to track. */
-static unsigned jobs_for(const struct sc_options *o)
+static unsigned jobs_for(const struct tree_opts *o)
 {
 	long n;
 
-	if (!o->recursive || o->explain || o->atomic || o->parents ||
-	    o->interactive == SC_OVERWRITE_ASK)
+	if (!o->recursive || o->explain || o->atomic)
 		return 1;
 	if (o->jobs)
 		return MIN(o->jobs, TREE_THREADS - 1);
@@ -180,7 +178,7 @@ static void fd_plan(struct sc_jobs *j)
 	j->queue = (unsigned)MIN(MAX(left / 2, 2ul) - 1, 64ul * w);
 }
 
-int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
+int sc_jobs_new(const struct tree_opts *o, const struct sc_jobs_ops *ops,
 		void *arg, struct sc_jobs **ret)
 {
 	struct sc_jobs *j = calloc(1, sizeof(*j));
@@ -315,7 +313,7 @@ static int open_ahead(const struct sc_job *job, unsigned i,
 		      const struct ahead *a, struct stat *st)
 {
 	int fd = job->dirfd >= 0 ?
-		 openat(job->dirfd, sc_path_last(job->src[i]),
+		 openat(job->dirfd, tree_path_last(job->src[i]),
 			SC_NEW_SRC_FLAGS) :
 		 open(job->src[i], SC_NEW_SRC_FLAGS);
 
@@ -379,7 +377,7 @@ static void run_job(void *arg, void *p, unsigned id)
 	 * never needed. */
 	a.data = !job->parent_facts ||
 		 sc_fs_facts_can_clone(job->parent_facts) == SC_NO ||
-		 j->o->reflink == SC_REFLINK_NEVER;
+		 j->o->reflink_never;
 	for (job->n_done = 0; job->n_done < job->n; job->n_done++) {
 		unsigned i = job->n_done;
 		struct sc_job_file f = {
@@ -412,11 +410,9 @@ static void run_job(void *arg, void *p, unsigned id)
 	ahead_close(job, &a);
 	if (a.ra)
 		sc_readahead_wait(a.ra);
-	/* its directories go back now, not when the walk says the job,
-	 * unless the walk still has files of it to copy, or --json may
-	 * have to look at a source that failed (the ops' after) */
-	if (job->n_done == job->n && !j->o->json)
-		job_close(job);
+	/* its directories go back when the walk says the job: the
+	 * caller's after may look at a source that failed through them
+	 * (struct sc_tree_entry's src_dirfd) */
 }
 
 /* --- on the walk thread ------------------------------------------------- */

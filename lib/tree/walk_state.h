@@ -1,4 +1,4 @@
-/* The traversal's state, private to src/ (struct walk: its levels,
+/* The traversal's state, private to the tree copy (struct walk: its levels,
  * names, deferred attributes, hard links and operands, beside its own
  * worker and entry from state.h).  Walk thread only: a -j worker never sees it (it
  * has a struct worker and an entry per job, state.h). */
@@ -11,16 +11,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "policy/attrs.h"
-#include "policy/dest.h"
-#include "policy/seen.h"
-#include "walk/jobs.h"
-#include "walk/links.h"
-#include "cli/options.h"
-#include "base/paths.h"
-#include "walk/pool.h"
-#include "output/report.h"
-#include "walk/state.h"
+#include "tree/jobs.h"
+#include "tree/links.h"
+#include "tree/paths.h"
+#include "tree/pool.h"
+#include "tree/state.h"
 #include <smartcp/smartcp.h>
 
 struct deferred;	/* deferred.c: directory attributes set at the end */
@@ -69,21 +64,14 @@ struct walk {
 	 * itself", and the directories that hold its destination (its
 	 * parent up to the root through ".."), which it must not be. */
 	const char *top_src, *top_dst;
-	/* The directory its destination goes into, held since it was found
-	 * (its name there OP_DNAME), or AT_FDCWD: the destination is a path
-	 * (operands.c, enter_at()). */
-	int op_dfd;
-	const char *op_dname;
-	/* The lowest descriptor the operands' directories may be held as:
-	 * above every one an operand names (/dev/fd/N, /proc/self/fd/N),
-	 * which means the caller's descriptor N, never one of ours. */
-	int fd_floor;
+	/* The operand, OP_SNAME in OP_SFD, and the directory its copy goes
+	 * into, held by the caller (its name there OP_DNAME), or AT_FDCWD:
+	 * a path (struct sc_tree_args). */
+	int op_sfd, op_dfd;
+	const char *op_sname, *op_dname;
 	struct sc_devino *anc;
 	size_t n_anc, cap_anc;
 	struct sc_links links;	/* the walk thread's hard-link table */
-	/* several operands into a directory: what they were and became */
-	bool multi;
-	struct sc_seen seen;
 };
 
 /* The walk (walk.c), for the operands (operands.c) and the -j workers

@@ -16,9 +16,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "policy/attrs.h"
-#include "output/report.h"
-#include "walk/walk_state.h"
+#include "tree/walk_state.h"
 
 struct dent;		/* dirs.c: an entry of a directory being copied */
 
@@ -62,9 +60,8 @@ struct level {
 	/* the directory as an entry: its stat, how its copy was made, and
 	 * the state of the entry it is (copy_entry()) and of its parent's */
 	struct stat sst;
-	struct sc_made m;
+	struct walk_made m;
 	bool cmdline, failed;
-	bool outer_announced;
 	size_t node;		/* -j: its struct dnode + 1, 0: none yet */
 	/* found by device and inode (levels_with()): the next level in its
 	 * source's bucket and in its copy's (+ 1, 0: none) */
@@ -150,7 +147,7 @@ void parent_by_dotdot(struct walk *w, size_t k);
  * No descriptor of the source yet.  0 or -ENOMEM. */
 int level_push(struct walk *w, const char *src, const char *dst,
 	       const struct stat *sst, bool follow, bool cmdline,
-	       const struct sc_made *m, dev_t ddev, ino_t dino, int dfd);
+	       const struct walk_made *m, dev_t ddev, ino_t dino, int dfd);
 
 /* Leaves the deepest level: its descriptors go back, and its parent's
  * are opened again through ".." while they are still at hand, if they

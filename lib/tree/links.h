@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "cli/options.h"
+#include "tree/opts.h"
+
 
 struct sc_link;
 
@@ -22,7 +23,7 @@ struct sc_links {
 /* Must the copy of the file ST describes be remembered?  cp's rule
  * (-a, --preserve=links, not -l): more than one link, or any file reached
  * by following links (-L; -H on the command line, CMDLINE). */
-bool sc_links_tracked(const struct sc_options *o, const struct stat *st,
+bool sc_links_tracked(const struct tree_opts *o, const struct stat *st,
 		      bool cmdline);
 
 /* The copy made of file DEV/INO, or NULL when none was remembered.  The

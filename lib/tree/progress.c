@@ -1,7 +1,7 @@
 /* A tree copy's counters and its copies in progress, for a signal
  * handler (progress.h). */
-#include "system.h"
-#include "walk/progress.h"
+#include "common.h"
+#include "tree/progress.h"
 
 void tree_copying(struct tree_live *t, unsigned thread,
 		  struct sc_copy_ctx *x)
@@ -45,3 +45,14 @@ bool tree_abandon(struct tree_live *t)
  * there (a lock would deadlock against the thread it interrupted). */
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2,
 	       "the signal handler's atomics must be lock-free");
+
+void tree_cancel(struct tree_live *t)
+{
+	for (unsigned i = 0; i < TREE_THREADS; i++) {
+		struct sc_copy_ctx *x = atomic_load_explicit(
+			&t->copying[i], memory_order_acquire);
+
+		if (x)
+			sc_copy_ctx_cancel(x);
+	}
+}

@@ -1,12 +1,11 @@
 /* -j: directory attributes deferred to the end of the run
  * (deferred.h). */
-#include "system.h"
-#include "walk/deferred.h"
-#include "walk/fail.h"
-#include "walk/levels.h"
-#include "output/report.h"
-#include "walk/walk_state.h"
-#include "walk/entry.h"
+#include "common.h"
+#include "tree/deferred.h"
+#include "tree/fail.h"
+#include "tree/levels.h"
+#include "tree/walk_state.h"
+#include "tree/entry.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -17,7 +16,7 @@
 struct deferred {
 	size_t node;
 	struct stat st;
-	struct sc_made m;
+	struct walk_made m;
 };
 
 _noinline_ size_t level_node(struct walk *w, size_t k)
@@ -59,7 +58,7 @@ _noinline_ size_t level_node(struct walk *w, size_t k)
 
 _noinline_ bool defer_attrs(struct walk *w, size_t node,
 			    const struct stat *st,
-			    const struct sc_made *m)
+			    const struct walk_made *m)
 {
 	if (sc_grow(w->deferred, w->n_deferred, w->cap_deferred, 64) < 0)
 		return false;
@@ -107,7 +106,6 @@ static int replay_push(struct walk *w, size_t y)
 	if (e < 0) {
 		say_level_lost(w, NULL, level_name(w, w->n_levels - 1, true),
 			       e);
-		w->run->failures++;
 		n->lost = true;
 		return e;
 	}
@@ -188,7 +186,11 @@ void set_deferred_attrs(struct walk *w)
 			walk_after(w->run, &(struct sc_tree_entry){
 					.size = sizeof(struct sc_tree_entry),
 					.kind = SC_TREE_DIR, .src = s.path,
-					.dst = t.path, .sst = &d->st },
+					.dst = t.path, .sst = &d->st,
+					.src_dirfd = s.dirfd,
+					.src_name = s.name,
+					.dst_dirfd = t.dirfd,
+					.dst_name = t.name },
 				    &(struct sc_tree_result){
 					.size = sizeof(struct sc_tree_result),
 					.point = SC_TREE_LATE, .err = e,

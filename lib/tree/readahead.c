@@ -15,8 +15,8 @@
  *
  * The ring is driven with the raw system calls (include/uapi/linux/
  * io_uring.h): a few dozen lines, not worth a library dependency. */
-#include "system.h"
-#include "walk/readahead.h"
+#include "common.h"
+#include "tree/readahead.h"
 
 #include <errno.h>
 #include <linux/io_uring.h>

@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
-#include "cli/options.h"
-#include "walk/pool.h"
-#include "output/report.h"
+#include "tree/opts.h"
+
+#include "tree/pool.h"
 
 /* How a new regular file of a directory the walk made is opened: by the
  * walk, and ahead of its copy by a worker.  O_NONBLOCK is only for the
@@ -89,7 +89,7 @@ struct sc_jobs;
 
 /* The -j state of a run of O, with OPS called with ARG.  No thread
  * starts yet.  0 or -ENOMEM. */
-int sc_jobs_new(const struct sc_options *o, const struct sc_jobs_ops *ops,
+int sc_jobs_new(const struct tree_opts *o, const struct sc_jobs_ops *ops,
 		void *arg, struct sc_jobs **ret);
 
 /* Are workers copying (started now if they may be)?  DST: the facts of

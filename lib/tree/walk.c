@@ -3,24 +3,20 @@
  * recursion), each file recorded for the report.  Messages follow cp's
  * wording so scripts and people see what they know; names are quoted
  * with sc_quote(). */
-#include "system.h"
-#include "walk/walk_state.h"
-#include "walk/entry.h"
-#include "walk/fail.h"
-#include "policy/seen.h"
-#include "policy/attrs.h"
-#include "walk/deferred.h"
-#include "walk/linkto.h"
-#include "walk/mklink.h"
-#include "walk/dirs.h"
-#include "policy/file.h"
-#include "walk/jobs.h"
-#include "walk/levels.h"
-#include "walk/links.h"
-#include "base/paths.h"
-#include "walk/pool.h"
-#include "output/quote.h"
-#include "walk/workers.h"
+#include "common.h"
+#include "tree/walk_state.h"
+#include "tree/entry.h"
+#include "tree/fail.h"
+#include "tree/deferred.h"
+#include "tree/linkto.h"
+#include "tree/mklink.h"
+#include "tree/dirs.h"
+#include "tree/jobs.h"
+#include "tree/levels.h"
+#include "tree/links.h"
+#include "tree/paths.h"
+#include "tree/pool.h"
+#include "tree/workers.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -75,7 +71,7 @@ static char *read_link(int at_fd, const char *at_name, off_t hint,
 static int copy_symlink(struct walk *w, const char *src, const char *dst,
 			const struct stat *sst, const struct stat *dst_st)
 {
-	struct sc_made m = { .flags = SC_MADE_CREATED };
+	struct walk_made m = { .flags = SC_MADE_CREATED };
 	char *target;
 	size_t n;
 	int e;
@@ -98,7 +94,7 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		e = walk_make_link(&what, &to,
 				   w->run->o->force ? LINK_REPLACE : 0);
 	}
-	if (e == -EEXIST && w->run->o->update != SC_UPDATE_ALL && dst_st &&
+	if (e == -EEXIST && w->run->o->same_symlink && dst_st &&
 	    S_ISLNK(dst_st->st_mode)) {
 		/* -u: the link is already there as it should be */
 		size_t hn;
@@ -125,7 +121,7 @@ static int copy_special(struct walk *w, const char *src, const char *dst,
 {
 	const struct sc_tree_entry te = { .kind = SC_TREE_SPECIAL,
 					  .src = src, .dst = dst, .sst = sst };
-	struct sc_made m = { .flags = SC_MADE_CREATED };
+	struct walk_made m = { .flags = SC_MADE_CREATED };
 	mode_t mode;
 	int fd, e;
 
@@ -170,7 +166,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 				const char *src, const char *dst)
 {
-	const struct sc_options *o = wk->run->o;
+	const struct tree_opts *o = wk->run->o;
 	const struct stat *ahead = NULL;
 	struct stat ist;
 	const char *prev;
@@ -218,15 +214,11 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	return walk_copy_file(wk, ent, src, NULL, NULL, false, in, &ist);
 }
 
-/* The end of an entry: the state of the entry it interrupted (that of
- * the directory it is in) is W's again. */
-static void entry_end(struct walk *w, bool outer_announced)
+/* The end of an entry: the walk is back in the one it interrupted (the
+ * directory it is in). */
+static void entry_end(struct walk *w)
 {
 	w->run->depth--;
-	w->e.announced = outer_announced;
-
-	free(w->e.backup);
-	w->e.backup = NULL;
 }
 
 /* The end of entry SRC -> DST (CMDLINE: an operand) that is not a
@@ -264,35 +256,29 @@ static int entry_done(struct walk *w, const char *src, const char *dst,
 static int entry_begin(struct walk *w, const char *src, const char *dst,
 		bool cmdline, unsigned char dtype)
 {
-	const struct sc_options *o = w->run->o;
-	bool outer_announced = w->e.announced;
+	const struct tree_opts *o = w->run->o;
 	int r = SC_HANDED_BACK;
 
 	if (cmdline) {
 		/* an operand: its own names, from here; its destination in
 		 * the directory held for it, when it has one */
-		w->e.at_fd = AT_FDCWD;
+		w->e.at_fd = w->op_sfd;
 		w->e.dst_fd = w->op_dfd;
-		w->e.at_name = src;
+		w->e.at_name = w->op_sname;
 		w->e.dst_name = w->op_dfd >= 0 ? w->op_dname : dst;
 		w->e.in_level = false;
 	}
 	w->run->depth++;
-	w->e.announced = false;
 	w->e.out = (struct walk_out){ .kind = SC_TREE_FILE };
 	if (dtype == DT_REG && w->e.parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(&w->wk, &w->e, src, dst);
 	if (r == SC_HANDED_BACK)
 		r = copy_path(w, src, dst, cmdline);
-	if (r == SC_ENTERED) {
-		struct level *l = &w->levels[w->n_levels - 1];
-
-		l->outer_announced = outer_announced;
+	if (r == SC_ENTERED)
 		return SC_ENTERED;
-	}
 	r = entry_done(w, src, dst, cmdline, r);
-	entry_end(w, outer_announced);
+	entry_end(w);
 	return r == SC_SKIPPED ? SC_COPIED : r;
 }
 
@@ -305,6 +291,9 @@ int copy_entry(struct walk *w, const char *src, const char *dst,
 {
 	size_t base = w->n_levels;
 	int r;
+
+	if (w->run->cancelled)
+		return -ECANCELED;	/* nothing more is begun */
 
 	if (cmdline) {
 		w->top_src = src;
@@ -344,7 +333,7 @@ static _noinline_ int stat_source(struct walk *w, struct decision *e)
 }
 
 /* What E (its source stat'ed) is, as the caller is told. */
-static enum sc_tree_kind kind_of(const struct sc_options *o,
+static enum sc_tree_kind kind_of(const struct tree_opts *o,
 				 const struct stat *st)
 {
 	if (S_ISDIR(st->st_mode))
@@ -364,13 +353,13 @@ static enum sc_tree_kind kind_of(const struct sc_options *o,
  * could not be looked at (not being there is no error). */
 static _noinline_ int dest_lookup(struct walk *w, struct decision *e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct tree_opts *o = w->run->o;
 	bool as_regular = !o->recursive || o->copy_contents;
 	mode_t mode = e->sst.st_mode;
 	bool use_lstat = (!S_ISREG(mode) &&
 			  (!as_regular || S_ISDIR(mode) || S_ISLNK(mode))) ||
 			 o->symbolic_link || o->hard_link ||
-			 o->backup != SC_BACKUP_NONE || o->remove_destination;
+			 o->dst_nofollow;
 
 	e->dst_exists = fstatat(w->e.dst_fd, w->e.dst_name, &e->dst_st,
 				use_lstat ? AT_SYMLINK_NOFOLLOW : 0) == 0;
@@ -391,27 +380,46 @@ static _noinline_ int dest_lookup(struct walk *w, struct decision *e)
 static _noinline_ int ask_before(struct walk *w, struct decision *e,
 				 int dst_err)
 {
-	const struct sc_tree_ops *ops = w->run->ops;
+	const struct sc_tree_ops *ops = &w->run->ops;
+	bool tracked = !S_ISDIR(e->sst.st_mode) &&
+		       sc_links_tracked(w->run->o, &e->sst, e->cmdline);
 	struct sc_tree_entry te = {
 		.size = sizeof(te), .kind = kind_of(w->run->o, &e->sst),
 		.depth = w->run->depth,
 		.top = e->cmdline, .src = e->src, .dst = e->dst,
+		.src_dirfd = w->e.at_fd, .src_name = w->e.at_name,
+		.dst_dirfd = w->e.dst_fd, .dst_name = w->e.dst_name,
 		.sst = &e->sst, .followed = e->follow,
 		.dst_st = e->dst_exists || e->loop ? &e->dst_st : NULL,
 		.dst_loop = e->loop, .dst_err = -dst_err,
+		/* another name of a file copied: it becomes a link */
+		.earlier = tracked ? sc_links_find(&w->links, e->sst.st_dev,
+						   e->sst.st_ino) : NULL,
 	};
 	struct sc_tree_decision d = { .size = sizeof(d) };
 	int r;
 
-	if (!ops || !ops->before)
+	if (!ops->before)
 		return dst_err ? walk_fail(w->run, SC_TREE_CHECK, -dst_err, &te) :
 		       SC_SETTLED_COPY;
 	r = ops->before(w->run->ops_arg, &te, &d);
 	if (r < 0)
 		return r;
+	if (d.verdict == SC_TREE_QUIT) {
+		w->run->cancelled = 1;
+		return SC_SETTLED_DONE;
+	}
 	if (d.flags & SC_TREE_DST_GONE)
 		e->dst_exists = false;
-	return d.verdict == SC_TREE_SKIP ? SC_SETTLED_DONE : SC_SETTLED_COPY;
+	if (d.verdict != SC_TREE_SKIP)
+		return SC_SETTLED_COPY;
+	/* left as it is, standing for the copy: the source's other names
+	 * become links to it */
+	if ((d.flags & SC_TREE_DST_KEPT) && tracked && !te.earlier &&
+	    e->dst_exists)
+		walk_remember_copy(&w->wk, &w->e, &e->sst, e->dst,
+				   &e->dst_st);
+	return SC_SETTLED_DONE;
 }
 
 /* Copies what is not a directory, by its type: another name of a file
@@ -421,7 +429,7 @@ static _noinline_ int ask_before(struct walk *w, struct decision *e,
 static _noinline_ int copy_non_directory(struct walk *w,
 					 const struct decision *e)
 {
-	const struct sc_options *o = w->run->o;
+	const struct tree_opts *o = w->run->o;
 	bool as_regular = !o->recursive || o->copy_contents;
 	const struct stat *dst_st = e->dst_exists || e->loop ?
 				    &e->dst_st : NULL;
@@ -472,11 +480,11 @@ static _noinline_ int copy_non_directory(struct walk *w,
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline)
 {
-	const struct sc_options *o = w->run->o;
+	const struct tree_opts *o = w->run->o;
 	struct decision entry = {
 		.src = src, .dst = dst, .cmdline = cmdline,
-		.follow = o->deref == SC_DEREF_ALWAYS ||
-			  (o->deref == SC_DEREF_ARGS && cmdline),
+		.follow = o->deref_always ||
+			  (o->deref_args && cmdline),
 	}, *e = &entry;
 	int r;
 
@@ -507,15 +515,15 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
  * level).  False when K has no more to copy. */
 static bool level_step(struct walk *w, size_t k)
 {
-	const struct sc_options *o = w->run->o;
+	const struct tree_opts *o = w->run->o;
 	struct level *l = &w->levels[k];
 	struct sc_job *batch;
 	struct dent *ent;
 	const char *s, *d;
 	int e;
 
-	if (l->next >= l->n_ents)
-		return false;
+	if (l->next >= l->n_ents || w->run->cancelled)
+		return false;	/* (cancelled: its end frees the rest) */
 	ent = &l->ents[l->next++];
 	e = level_get(w, k);
 	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
@@ -619,7 +627,7 @@ static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
  * copy (the first error said of it, or -EIO). */
 static int level_finish(struct walk *w, size_t k)
 {
-	const struct sc_options *o = w->run->o;
+	const struct tree_opts *o = w->run->o;
 	struct level *l = &w->levels[k], done;
 	struct sc_job *batch = l->batch;
 	struct walk_out out = { .kind = SC_TREE_DIR };
@@ -679,7 +687,7 @@ static int level_finish(struct walk *w, size_t k)
 			.point = SC_TREE_END, .err = rc < 0 ? rc : 0,
 			.rep = out.rep, .rep_err = out.rep_err,
 			.old_st = out.has_old ? &out.old : NULL });
-	entry_end(w, done.outer_announced);
+	entry_end(w);
 	if (done.up) {
 		struct level *p = &w->levels[k - 1];
 

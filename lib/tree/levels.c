@@ -1,12 +1,10 @@
 /* The walk's directory levels, their names, and the descriptors they
  * hold (levels.h). */
-#include "system.h"
-#include "walk/levels.h"
-#include "walk/jobs.h"
-#include "walk/fail.h"
-#include "output/quote.h"
-#include "output/report.h"
-#include "walk/walk_state.h"
+#include "common.h"
+#include "tree/levels.h"
+#include "tree/jobs.h"
+#include "tree/fail.h"
+#include "tree/walk_state.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -39,7 +37,7 @@ static int names_room(struct sc_names *b, size_t n)
 
 /* A first level's name PATH at the end of B, as the start of its entries'
  * names: with one slash after it, however many it ends in, as
- * sc_path_join() writes them ("d//" -> "d/f").  *OFF, *END: where it
+ * tree_path_join() writes them ("d//" -> "d/f").  *OFF, *END: where it
  * starts and ends.  0 or -ENOMEM. */
 static int names_root(struct sc_names *b, const char *path, size_t *off,
 		      size_t *end)
@@ -467,7 +465,7 @@ _noinline_ int say_level_lost(struct walk *w, const char *src,
 _noinline_ int level_push(struct walk *w, const char *src,
 			  const char *dst, const struct stat *sst,
 			  bool follow, bool cmdline,
-			  const struct sc_made *m, dev_t ddev,
+			  const struct walk_made *m, dev_t ddev,
 			  ino_t dino, int dfd)
 {
 	bool root = !w->e.in_level || !w->n_levels;

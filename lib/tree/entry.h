@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "base/paths.h"
-#include "walk/state.h"
+#include "tree/paths.h"
+#include "tree/state.h"
 
-struct sc_made;
+struct walk_made;
 
 /* The source entry being copied, SRC, and its destination DST, as the
  * kernel is to be asked about them (struct entry). */
@@ -36,7 +36,7 @@ const struct sc_fs_facts *sc_entry_facts(struct worker *wk, int fd,
 const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,
 						  const char *path);
 
-/* The metadata of S's copy D through the copier (struct sc_made M, and
+/* The metadata of S's copy D through the copier (struct walk_made M, and
  * MADE: SC_MADE_* bits beyond M's), for ST, the source: its report (the
  * copier's events, WK's) and what it came to in RES, for AFTER, which
  * says them.  0, or -errno when a failure counts; -ESTALE: the source
@@ -44,12 +44,12 @@ const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,
  * RES has no report). */
 int walk_meta(struct worker *wk, int in, int out, const struct sc_at *s,
 	      const struct sc_at *d, const struct stat *st,
-	      const struct sc_made *m, unsigned made, struct walk_out *res);
+	      const struct walk_made *m, unsigned made, struct walk_out *res);
 
 /* The same for the entry ENT, SRC -> DST, into ENT->out. */
 int walk_attrs(struct worker *wk, struct entry *ent, int in, int out,
 	       const char *src, const char *dst, const struct stat *st,
-	       struct sc_made *m);
+	       struct walk_made *m);
 
 /* The library's arguments for the copy of ENT's data: the source as the
  * walk saw it (SST; PRE_IN >= 0: opened already, PRE_IST its fstat),

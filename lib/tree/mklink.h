@@ -3,7 +3,7 @@
 #ifndef SMARTCP_WALK_MKLINK_H
 #define SMARTCP_WALK_MKLINK_H
 
-#include "base/paths.h"
+#include "tree/paths.h"
 
 /* What walk_make_link() did, when it did not fail. */
 enum walk_linked {
