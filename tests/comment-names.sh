@@ -6,7 +6,7 @@
 # have:
 #
 #   - a function: a word followed by "()" (level_get()), any sc_ or SC_
-#     word (sc_walk_fd_short, SC_COPY_*: the library's names, with or
+#     word (walk_fd_short, SC_COPY_*: the library's names, with or
 #     without parentheses; a trailing * is a prefix), and in doc/*.md a
 #     `lower_case` word in backquotes.  It exists
 #     when the code uses it: a word of the C code outside comments and

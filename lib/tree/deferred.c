@@ -169,11 +169,11 @@ void set_deferred_attrs(struct walk *w)
 			levels_trim(w, w->max_open);
 		}
 		{
-			struct sc_at s = {
+			struct tree_at s = {
 				p ? p->sfd : l->up ? -1 : l->spfd, l->sname,
 				level_name(w, k, false),
 			};
-			struct sc_at t = {
+			struct tree_at t = {
 				l->dfd, ".", level_name(w, k, true),
 			};
 

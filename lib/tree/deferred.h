@@ -3,8 +3,8 @@
  * directory and its ancestors are kept as nodes (struct dnode), by name
  * and identity; at the end the way down to each is found again, level by
  * level (levels.h), every step checked. */
-#ifndef SMARTCP_DEFERRED_H
-#define SMARTCP_DEFERRED_H
+#ifndef SMARTCP_TREE_DEFERRED_H
+#define SMARTCP_TREE_DEFERRED_H
 
 #include <stdbool.h>
 #include <stddef.h>

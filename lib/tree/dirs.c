@@ -90,7 +90,7 @@ static _noinline_ int list_dir(struct walk *w, bool follow,
 		return fd;
 	/* readdir's own, so that FD stays for the entries */
 	while ((rfd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0 &&
-	       sc_walk_fd_short(w, errno, &tries))
+	       walk_fd_short(w, errno, &tries))
 		;
 	d = rfd >= 0 ? fdopendir(rfd) : NULL;
 	if (rfd >= 0 && !d && errno == ENOMEM) {
@@ -146,7 +146,7 @@ static _noinline_ void load_ancestors(struct walk *w, const char *dst)
 
 	w->n_anc = 0;
 	while (fd >= 0 && fstat(fd, &st) == 0) {
-		const struct sc_devino *last =
+		const struct devino *last =
 			w->n_anc ? &w->anc[w->n_anc - 1] : NULL;
 		int up;
 
@@ -154,7 +154,7 @@ static _noinline_ void load_ancestors(struct walk *w, const char *dst)
 			break;		/* ".." of the root is the root */
 		if (sc_grow(w->anc, w->n_anc, w->cap_anc, 16) < 0)
 			break;
-		w->anc[w->n_anc++] = (struct sc_devino){ st.st_dev, st.st_ino };
+		w->anc[w->n_anc++] = (struct devino){ st.st_dev, st.st_ino };
 		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		close(fd);
 		fd = up;
@@ -331,8 +331,8 @@ static _noinline_ const struct sc_fs_facts *dir_facts_of(struct walk *w,
 	struct stat st;
 
 	if (fd < 0)
-		return sc_entry_facts_for_path(&w->wk, path);
-	return fstat(fd, &st) == 0 ? sc_entry_facts(&w->wk, fd, &st) : NULL;
+		return entry_facts_for_path(&w->wk, path);
+	return fstat(fd, &st) == 0 ? entry_facts(&w->wk, fd, &st) : NULL;
 }
 
 /* Opens level K, just pushed for SRC -> DST, to copy its entries: first
@@ -435,8 +435,8 @@ _noinline_ int set_dir_attrs(struct walk *w, const struct level *l,
 		own = dfd;
 	}
 	{
-		struct sc_at s = { w->e.at_fd, w->e.at_name, src };
-		struct sc_at d = { dfd, ".", dst };
+		struct tree_at s = { w->e.at_fd, w->e.at_name, src };
+		struct tree_at d = { dfd, ".", dst };
 
 		/* DFD, held since it was made or found, is the directory */
 		r = walk_meta(&w->wk, -1, dfd, &s, &d, &l->sst, &m, 0, out);
@@ -515,7 +515,7 @@ int copy_dir(struct walk *w, const char *src, const char *dst,
 	/* -x: a mount point is made, not entered */
 	if (!o->one_file_system || cmdline || sst->st_dev == w->run->root_dev)
 		level_enter(w, w->n_levels - 1, src, dst);
-	return SC_ENTERED;
+	return WALK_ENTERED;
 }
 
 /* --- the walk's loop ---------------------------------------------------- */

@@ -3,8 +3,8 @@
  * (levels.h); the walk's loop (walk.c) copies its entries, and at its
  * end gives its copy its attributes through set_dir_attrs() (or, -j,
  * leaves them for the end of the run: deferred.h). */
-#ifndef SMARTCP_DIRS_H
-#define SMARTCP_DIRS_H
+#ifndef SMARTCP_TREE_DIRS_H
+#define SMARTCP_TREE_DIRS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,7 +21,7 @@ struct dent {
 
 /* Copies directory SRC (SST) to DST (DST_ST: the existing one, or NULL):
  * made, then a level of the walk, which copies its entries and, at its
- * end, gives it its attributes.  SC_ENTERED (the level pushed, for the
+ * end, gives it its attributes.  WALK_ENTERED (the level pushed, for the
  * walk's loop, copy_entry()), or -errno. */
 int copy_dir(struct walk *w, const char *src, const char *dst,
 	     const struct stat *sst, const struct stat *dst_st,

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-const struct sc_fs_facts *sc_entry_facts(struct worker *wk, int fd,
+const struct sc_fs_facts *entry_facts(struct worker *wk, int fd,
 					 const struct stat *st)
 {
 	return sc_copier_facts(wk->run->copier, fd, st);
@@ -46,8 +46,8 @@ static int say_replaced(struct worker *wk, const struct stat *st,
 				.src = src, .dst = dst, .sst = st });
 }
 
-int walk_meta(struct worker *wk, int in, int out, const struct sc_at *s,
-	      const struct sc_at *d, const struct stat *st,
+int walk_meta(struct worker *wk, int in, int out, const struct tree_at *s,
+	      const struct tree_at *d, const struct stat *st,
 	      const struct walk_made *m, unsigned made, struct walk_out *res)
 {
 	const struct tree_opts *o = wk->run->o;
@@ -90,7 +90,7 @@ int walk_attrs(struct worker *wk, struct entry *ent, int in, int out,
 	       const char *src, const char *dst, const struct stat *st,
 	       struct walk_made *m)
 {
-	struct sc_at s = sc_entry_src(ent, src), d = sc_entry_dst(ent, dst);
+	struct tree_at s = entry_src(ent, src), d = entry_dst(ent, dst);
 
 	return walk_meta(wk, in, out, &s, &d, st, m, 0, &ent->out);
 }
@@ -167,16 +167,16 @@ int walk_copy_file(struct worker *wk, struct entry *ent, const char *src,
 	ent->out.seconds = elapsed(&t0);
 	if (pre_in >= 0)
 		close(pre_in);
-	return SC_COPIED;
+	return WALK_COPIED;
 }
 
-const struct sc_fs_facts *sc_entry_facts_for_path(struct worker *wk,
+const struct sc_fs_facts *entry_facts_for_path(struct worker *wk,
 						  const char *path)
 {
 	return sc_copier_facts_at(wk->run->copier, AT_FDCWD, path);
 }
 
-int sc_entry_open_source(struct worker *wk, const struct entry *ent, int flags)
+int entry_open_source(struct worker *wk, const struct entry *ent, int flags)
 {
 	unsigned tries = 0;
 	int fd;

@@ -1,7 +1,7 @@
 /* The walk's failures and each entry's report, told to its caller
  * (<smartcp/smartcp.h>'s error and after callbacks). */
-#ifndef SMARTCP_WALK_FAIL_H
-#define SMARTCP_WALK_FAIL_H
+#ifndef SMARTCP_TREE_FAIL_H
+#define SMARTCP_TREE_FAIL_H
 
 #include <smartcp/smartcp.h>
 

@@ -28,13 +28,13 @@
  * files in one directory serialises on its lock) and cost one hand-over
  * for many files. */
 #define JOB_MAX 256
-struct sc_job {
+struct job {
 	char *src[JOB_MAX], *dst[JOB_MAX];
 	unsigned n;
 	unsigned n_done;	/* the worker handed back the rest */
 	/* what the copies of the first N_DONE came to, said by the walk
 	 * thread (their reports from the run's spares) */
-	struct sc_job_result res[JOB_MAX];
+	struct job_result res[JOB_MAX];
 	const struct sc_fs_facts *parent_facts;
 	/* their data is read ahead in batches (readahead.c): the source
 	 * directory is on a block-device filesystem */
@@ -43,16 +43,16 @@ struct sc_job {
 	int dst_dirfd;		/* the directory of their copies, or -1 */
 };
 
-struct sc_jobs {
+struct jobs {
 	const struct tree_opts *o;
-	const struct sc_jobs_ops *ops;
+	const struct jobs_ops *ops;
 	void *arg;
-	struct sc_pool *pool;	/* NULL until the first job */
+	struct pool *pool;	/* NULL until the first job */
 	unsigned jobs;		/* jobs_for(): 1 means no workers */
 	unsigned workers;	/* threads the pool started with */
 	/* Each worker's batches of reads (readahead.c), or NULL where
 	 * io_uring cannot be had: posix_fadvise() then. */
-	struct sc_readahead **ra;
+	struct readahead **ra;
 	/* The pool is saying a finished job, on the walk thread: output
 	 * goes straight out. */
 	bool flushing;
@@ -67,13 +67,13 @@ struct sc_jobs {
 	 * the walk keeps open, jobs queued (two each), files opened ahead
 	 * by each worker. */
 	unsigned levels, queue, ahead;
-	/* Out of descriptors all the same (sc_jobs_fd_short()): no more
+	/* Out of descriptors all the same (jobs_fd_short()): no more
 	 * read-ahead, and fewer workers copying at once. */
 	atomic_bool short_of_fds;
 	pthread_mutex_t gate;
 	pthread_cond_t gate_open;
 	unsigned active, allowed;	/* under GATE */
-	/* The default's lone worker (sc_jobs_ready()): files probed while
+	/* The default's lone worker (jobs_ready()): files probed while
 	 * no answer came, and what workers_for() said, 0 until asked. */
 	unsigned probes, wanted;
 };
@@ -153,7 +153,7 @@ static unsigned long fds_open(unsigned long limit)
  * waiting in the queue (2 each: their source directory and its copy's).
  * Under `ulimit -n 64`, -j8: 4 levels, 8 workers, no read-ahead, 5 jobs
  * queued; at the usual 1024 nothing is cut but the queue's fds. */
-static void fd_plan(struct sc_jobs *j)
+static void fd_plan(struct jobs *j)
 {
 	struct rlimit rl;
 	unsigned long limit = 1024, avail, left, used, w = j->jobs;
@@ -178,10 +178,10 @@ static void fd_plan(struct sc_jobs *j)
 	j->queue = (unsigned)MIN(MAX(left / 2, 2ul) - 1, 64ul * w);
 }
 
-int sc_jobs_new(const struct tree_opts *o, const struct sc_jobs_ops *ops,
-		void *arg, struct sc_jobs **ret)
+int jobs_new(const struct tree_opts *o, const struct jobs_ops *ops,
+		void *arg, struct jobs **ret)
 {
-	struct sc_jobs *j = calloc(1, sizeof(*j));
+	struct jobs *j = calloc(1, sizeof(*j));
 
 	if (!j)
 		return -ENOMEM;
@@ -203,12 +203,12 @@ int sc_jobs_new(const struct tree_opts *o, const struct sc_jobs_ops *ops,
 	return 0;
 }
 
-unsigned sc_jobs_levels(const struct sc_jobs *j)
+unsigned jobs_levels(const struct jobs *j)
 {
 	return j->levels;
 }
 
-void sc_jobs_fd_short(struct sc_jobs *j)
+void jobs_fd_short(struct jobs *j)
 {
 	atomic_store(&j->short_of_fds, true);
 	pthread_mutex_lock(&j->gate);
@@ -218,7 +218,7 @@ void sc_jobs_fd_short(struct sc_jobs *j)
 }
 
 /* A worker may copy a file: as many at once as are allowed. */
-static void gate_enter(struct sc_jobs *j)
+static void gate_enter(struct jobs *j)
 {
 	pthread_mutex_lock(&j->gate);
 	while (j->active >= j->allowed)
@@ -227,7 +227,7 @@ static void gate_enter(struct sc_jobs *j)
 	pthread_mutex_unlock(&j->gate);
 }
 
-static void gate_leave(struct sc_jobs *j)
+static void gate_leave(struct jobs *j)
 {
 	pthread_mutex_lock(&j->gate);
 	j->active--;
@@ -237,7 +237,7 @@ static void gate_leave(struct sc_jobs *j)
 
 /* A report for a worker's next file: a spare one, or a new one.  NULL
  * when there is no memory for it. */
-static struct sc_copy_report *report_get(struct sc_jobs *j)
+static struct sc_copy_report *report_get(struct jobs *j)
 {
 	struct sc_copy_report *rep = NULL;
 
@@ -251,7 +251,7 @@ static struct sc_copy_report *report_get(struct sc_jobs *j)
 }
 
 /* The N reports of RES back among the spares. */
-static void reports_put(struct sc_jobs *j, struct sc_job_result *res,
+static void reports_put(struct jobs *j, struct job_result *res,
 			unsigned n)
 {
 	pthread_mutex_lock(&j->spare_lock);
@@ -268,7 +268,7 @@ static void reports_put(struct sc_jobs *j, struct sc_job_result *res,
 }
 
 /* Closes what JOB keeps open. */
-static void job_close(struct sc_job *job)
+static void job_close(struct job *job)
 {
 	if (job->dirfd >= 0)
 		close(job->dirfd);
@@ -277,7 +277,7 @@ static void job_close(struct sc_job *job)
 	job->dirfd = job->dst_dirfd = -1;
 }
 
-static void job_free(struct sc_job *job)
+static void job_free(struct job *job)
 {
 	job_close(job);
 	for (unsigned i = 0; i < job->n; i++) {
@@ -296,7 +296,7 @@ struct ahead {
 	struct stat st[READ_AHEAD + 1];
 	unsigned next;		/* first file not yet opened ahead */
 	bool data;		/* ask for their data too */
-	struct sc_readahead *ra;	/* the worker's batches, or NULL */
+	struct readahead *ra;	/* the worker's batches, or NULL */
 };
 
 /* Opens JOB's file I as the walk's copy of a new file would, takes its
@@ -309,13 +309,13 @@ struct ahead {
  * file's place) is not read: that would take a writer's data.  A
  * descriptor, or -errno: the copy then opens the file itself and
  * reports whatever went wrong, as before. */
-static int open_ahead(const struct sc_job *job, unsigned i,
+static int open_ahead(const struct job *job, unsigned i,
 		      const struct ahead *a, struct stat *st)
 {
 	int fd = job->dirfd >= 0 ?
 		 openat(job->dirfd, tree_path_last(job->src[i]),
-			SC_NEW_SRC_FLAGS) :
-		 open(job->src[i], SC_NEW_SRC_FLAGS);
+			NEW_SRC_FLAGS) :
+		 open(job->src[i], NEW_SRC_FLAGS);
 
 	if (fd < 0)
 		return -errno;
@@ -328,7 +328,7 @@ static int open_ahead(const struct sc_job *job, unsigned i,
 	if (!a->data || !S_ISREG(st->st_mode) || st->st_size <= 0)
 		return fd;
 	if (a->ra && job->batch_reads &&
-	    sc_readahead_add(a->ra, fd, st->st_size))
+	    readahead_add(a->ra, fd, st->st_size))
 		return fd;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
 	return fd;
@@ -338,7 +338,7 @@ static int open_ahead(const struct sc_job *job, unsigned i,
  * descriptors allow (fd_plan()): none once they ran short.  They are
  * opened in batches: when fewer than half the depth are left ahead, up
  * to the depth, their reads sent together. */
-static void read_ahead(const struct sc_jobs *j, const struct sc_job *job,
+static void read_ahead(const struct jobs *j, const struct job *job,
 		       struct ahead *a, unsigned i)
 {
 	unsigned depth = atomic_load(&j->short_of_fds) ? 0 : j->ahead;
@@ -354,10 +354,10 @@ static void read_ahead(const struct sc_jobs *j, const struct sc_job *job,
 		a->fd[a->next] = open_ahead(job, a->next, a,
 					    &a->st[a->next % (READ_AHEAD + 1)]);
 	if (a->ra)
-		sc_readahead_submit(a->ra);
+		readahead_submit(a->ra);
 }
 
-static void ahead_close(const struct sc_job *job, struct ahead *a)
+static void ahead_close(const struct job *job, struct ahead *a)
 {
 	for (unsigned i = 0; i < a->next && i < job->n; i++)
 		if (a->fd[i] >= 0)
@@ -368,8 +368,8 @@ static void ahead_close(const struct sc_job *job, struct ahead *a)
  * in the job. */
 static void run_job(void *arg, void *p, unsigned id)
 {
-	struct sc_jobs *j = arg;
-	struct sc_job *job = p;
+	struct jobs *j = arg;
+	struct job *job = p;
 	struct ahead a = { .next = 0, .ra = j->ra ? j->ra[id] : NULL };
 
 	/* A clone shares the source's blocks without reading them: reading
@@ -380,13 +380,13 @@ static void run_job(void *arg, void *p, unsigned id)
 		 j->o->reflink_never;
 	for (job->n_done = 0; job->n_done < job->n; job->n_done++) {
 		unsigned i = job->n_done;
-		struct sc_job_file f = {
+		struct job_file f = {
 			.src = job->src[i], .dst = job->dst[i],
 			.dirfd = job->dirfd, .dst_dirfd = job->dst_dirfd,
 			.parent_facts = job->parent_facts,
 			.ahead_fd = -1,
 		};
-		struct sc_job_result *res = &job->res[i];
+		struct job_result *res = &job->res[i];
 		struct sc_copy_report *rep = report_get(j);
 		int r;
 
@@ -399,17 +399,17 @@ static void run_job(void *arg, void *p, unsigned id)
 			f.ahead_st = &a.st[i % (READ_AHEAD + 1)];
 			a.fd[i] = -1;	/* the copy closes it */
 		}
-		*res = (struct sc_job_result){ .rep = rep };
+		*res = (struct job_result){ .rep = rep };
 		r = j->ops->copy(j->arg, id, &f, rep, res);
 		gate_leave(j);
-		if (r == SC_JOB_BACK) {
+		if (r == JOB_BACK) {
 			reports_put(j, res, 1);
 			break;	/* the rest goes back to the walk, in order */
 		}
 	}
 	ahead_close(job, &a);
 	if (a.ra)
-		sc_readahead_wait(a.ra);
+		readahead_wait(a.ra);
 	/* its directories go back when the walk says the job: the
 	 * caller's after may look at a source that failed through them
 	 * (struct sc_tree_entry's src_dirfd) */
@@ -419,11 +419,11 @@ static void run_job(void *arg, void *p, unsigned id)
 
 /* On the walk thread, with nothing of the pool's left to print before
  * them: JOB's files from its N_DONE-th on, by the general path. */
-static void copy_back(struct sc_jobs *j, struct sc_job *job)
+static void copy_back(struct jobs *j, struct job *job)
 {
 	j->flushing = true;
 	for (unsigned i = job->n_done; i < job->n; i++) {
-		struct sc_job_file f = {
+		struct job_file f = {
 			.src = job->src[i], .dst = job->dst[i],
 			.dirfd = job->dirfd, .dst_dirfd = job->dst_dirfd,
 			.parent_facts = job->parent_facts,
@@ -438,11 +438,11 @@ static void copy_back(struct sc_jobs *j, struct sc_job *job)
 
 /* On the walk thread, in the walk's order: what the copies of JOB's
  * files that a worker made came to, said. */
-static void say_job(struct sc_jobs *j, struct sc_job *job)
+static void say_job(struct jobs *j, struct job *job)
 {
 	j->flushing = true;
 	for (unsigned i = 0; i < job->n_done; i++) {
-		struct sc_job_file f = {
+		struct job_file f = {
 			.src = job->src[i], .dst = job->dst[i],
 			.dirfd = job->dirfd, .dst_dirfd = job->dst_dirfd,
 			.parent_facts = job->parent_facts,
@@ -457,10 +457,10 @@ static void say_job(struct sc_jobs *j, struct sc_job *job)
 
 /* -j, on the walk thread: say a finished job, or print what the walk
  * thread said while jobs before it were not yet said, in order. */
-static void flush_slot(void *arg, struct sc_pool_slot *slot)
+static void flush_slot(void *arg, struct pool_slot *slot)
 {
-	struct sc_jobs *j = arg;
-	struct sc_job *job = slot->job;
+	struct jobs *j = arg;
+	struct job *job = slot->job;
 
 	if (!job) {
 		if (slot->n_runs)
@@ -523,8 +523,8 @@ static bool ext4_without_journal(const struct sc_fs_facts *dst)
  * tree in the page cache even that one meets the walk in ext4 (measured
  * warm on this VM's root filesystem, 20,000 files, 5 runs alternating:
  * one worker 0.86 s median and 0.77 s of system time, none 0.62 s and
- * 0.51 s, cp -r 0.70 s), so sc_jobs_ready() asks first. */
-static unsigned workers_for(const struct sc_jobs *j,
+ * 0.51 s, cp -r 0.70 s), so jobs_ready() asks first. */
+static unsigned workers_for(const struct jobs *j,
 			    const struct sc_fs_facts *dst)
 {
 	if (!j->o->jobs && ext4_without_journal(dst))
@@ -591,7 +591,7 @@ static enum cached data_cached(int dirfd, const char *name, bool keep_atime)
 	struct cachestat_out cs;
 	struct stat st;
 	uint64_t pages;
-	int fd = openat(dirfd, name, SC_NEW_SRC_FLAGS);
+	int fd = openat(dirfd, name, NEW_SRC_FLAGS);
 	enum cached r = CACHED_UNKNOWN;
 
 	if (fd < 0)
@@ -607,7 +607,7 @@ static enum cached data_cached(int dirfd, const char *name, bool keep_atime)
 		int mfd = fd;
 
 		if (keep_atime) {
-			mfd = openat(dirfd, name, SC_NEW_SRC_FLAGS | O_NOATIME);
+			mfd = openat(dirfd, name, NEW_SRC_FLAGS | O_NOATIME);
 			if (mfd < 0)
 				goto out;
 		}
@@ -623,7 +623,7 @@ out:
 /* Each worker's ring for its batches of reads, made here on the walk
  * thread before the workers start.  Where there is none (no io_uring, no
  * memory, no read-ahead), posix_fadvise() asks a file at a time. */
-static void start_read_ahead(struct sc_jobs *j)
+static void start_read_ahead(struct jobs *j)
 {
 	unsigned made = 0;
 
@@ -631,7 +631,7 @@ static void start_read_ahead(struct sc_jobs *j)
 	    !(j->ra = calloc(j->workers, sizeof(*j->ra))))
 		return;
 	for (unsigned i = 0; i < j->workers; i++)
-		made += sc_readahead_new(&j->ra[i]) == 0;	/* else NULL */
+		made += readahead_new(&j->ra[i]) == 0;	/* else NULL */
 	if (!made) {
 		free(j->ra);
 		j->ra = NULL;
@@ -652,7 +652,7 @@ static void start_read_ahead(struct sc_jobs *j)
  * starts only if the first file with data, NAME in DIRFD, is not all in
  * the page cache: a tree read from the device keeps its reads in flight,
  * a cached one is copied by the walk alone. */
-bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
+bool jobs_ready(struct jobs *j, const struct sc_fs_facts *dst,
 		   int dirfd, const char *name)
 {
 	if (j->pool)
@@ -680,40 +680,40 @@ bool sc_jobs_ready(struct sc_jobs *j, const struct sc_fs_facts *dst,
 	j->allowed = j->workers;
 	start_read_ahead(j);
 	if (!j->workers ||
-	    sc_pool_new(j->workers, j->queue,
+	    pool_new(j->workers, j->queue,
 			j->ops->interleave, run_job,
 			flush_slot, j, &j->pool) < 0) {
-		sc_jobs_finish(j);
+		jobs_finish(j);
 		j->jobs = 1;	/* no threads: copy one by one */
 		return false;
 	}
 	return true;
 }
 
-bool sc_jobs_running(const struct sc_jobs *j)
+bool jobs_running(const struct jobs *j)
 {
 	return j->pool;
 }
 
-struct sc_pool_slot *sc_jobs_own_slot(struct sc_jobs *j)
+struct pool_slot *jobs_own_slot(struct jobs *j)
 {
 	if (j && j->pool && !j->flushing)
-		return sc_pool_own_slot(j->pool);
+		return pool_own_slot(j->pool);
 	return NULL;
 }
 
-void sc_jobs_submit(struct sc_jobs *j, struct sc_job **batch)
+void jobs_submit(struct jobs *j, struct job **batch)
 {
-	struct sc_job *job = *batch;
+	struct job *job = *batch;
 
 	if (!job)
 		return;
 	*batch = NULL;
-	if (sc_pool_submit(j->pool, job) == 0)
+	if (pool_submit(j->pool, job) == 0)
 		return;
 	/* no memory for its place in the queue: its files come after
 	 * everything queued, copied here */
-	sc_pool_drain(j->pool);
+	pool_drain(j->pool);
 	copy_back(j, job);
 }
 
@@ -724,11 +724,11 @@ static int keep_dir(int fd)
 	return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
-int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
+int jobs_add(struct jobs *j, struct job **batch, int dirfd,
 		const struct sc_fs_facts *src_facts, int dst_dirfd,
 		const struct sc_fs_facts *facts, char *src, char *dst)
 {
-	struct sc_job *job = *batch;
+	struct job *job = *batch;
 
 	if (!job) {
 		/* short of memory: this one is the walk's */
@@ -739,7 +739,7 @@ int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
 		if ((dirfd >= 0 && job->dirfd < 0) ||
 		    (dst_dirfd >= 0 && job->dst_dirfd < 0)) {
 			/* out of descriptors: this one is the walk's */
-			sc_jobs_fd_short(j);
+			jobs_fd_short(j);
 			job_close(job);
 			free(job);
 			return -EMFILE;
@@ -752,17 +752,17 @@ int sc_jobs_add(struct sc_jobs *j, struct sc_job **batch, int dirfd,
 	job->batch_reads = src_facts && sc_fs_facts_class(src_facts) == SC_FS_LOCAL;
 	/* the pool owns it from here */
 	if (job->n == JOB_MAX)
-		sc_jobs_submit(j, batch);
+		jobs_submit(j, batch);
 	return 0;
 }
 
-void sc_jobs_finish(struct sc_jobs *j)
+void jobs_finish(struct jobs *j)
 {
-	sc_pool_free(j->pool);	/* waits for and prints everything */
+	pool_free(j->pool);	/* waits for and prints everything */
 	j->pool = NULL;
 	j->ops->stop(j->arg, j->workers);
 	for (unsigned i = 0; j->ra && i < j->workers; i++)
-		sc_readahead_free(j->ra[i]);
+		readahead_free(j->ra[i]);
 	free(j->ra);
 	j->ra = NULL;
 	while (j->n_spare)
@@ -772,12 +772,12 @@ void sc_jobs_finish(struct sc_jobs *j)
 	j->cap_spare = 0;
 }
 
-unsigned sc_jobs_failures(const struct sc_jobs *j)
+unsigned jobs_failures(const struct jobs *j)
 {
 	return j->failed;
 }
 
-void sc_jobs_free(struct sc_jobs *j)
+void jobs_free(struct jobs *j)
 {
 	if (!j)
 		return;

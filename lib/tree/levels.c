@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-/* --- the levels' names (struct sc_names) ------------------------------- */
+/* --- the levels' names (struct walk_names) ------------------------------- */
 
 /* Room for N bytes in use in B.  0 or -ENOMEM. */
-static int names_room(struct sc_names *b, size_t n)
+static int names_room(struct walk_names *b, size_t n)
 {
 	size_t cap = b->cap ? b->cap : 256;
 	char *p;
@@ -39,7 +39,7 @@ static int names_room(struct sc_names *b, size_t n)
  * names: with one slash after it, however many it ends in, as
  * tree_path_join() writes them ("d//" -> "d/f").  *OFF, *END: where it
  * starts and ends.  0 or -ENOMEM. */
-static int names_root(struct sc_names *b, const char *path, size_t *off,
+static int names_root(struct walk_names *b, const char *path, size_t *off,
 		      size_t *end)
 {
 	size_t a = strlen(path);
@@ -60,7 +60,7 @@ static int names_root(struct sc_names *b, const char *path, size_t *off,
 const char *level_name(struct walk *w, size_t k, bool dst)
 {
 	const struct level *l = &w->levels[k];
-	struct sc_names *b = dst ? &w->dst_names : &w->src_names;
+	struct walk_names *b = dst ? &w->dst_names : &w->src_names;
 
 	if (l->root_src)
 		return dst ? l->root_dst : l->root_src;
@@ -72,7 +72,7 @@ const char *entry_name(struct walk *w, size_t k, bool dst,
 		       const char *name)
 {
 	const struct level *l = &w->levels[k];
-	struct sc_names *b = dst ? &w->dst_names : &w->src_names;
+	struct walk_names *b = dst ? &w->dst_names : &w->src_names;
 	size_t end = dst ? l->dend : l->send, n = strlen(name);
 
 	/* a first level's name ends in its slash already (names_root()) */
@@ -254,7 +254,7 @@ bool levels_trim(struct walk *w, unsigned keep)
 	return freed;
 }
 
-bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries)
+bool walk_fd_short(struct walk *w, int err, unsigned *tries)
 {
 	struct timespec pause = { 0, 2000000 };
 
@@ -268,11 +268,11 @@ bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries)
 		return true;
 	}
 	/* alone, no one else will give any back: it is a failure */
-	if (!sc_jobs_running(w->run->jobs) || (*tries)++ >= 250) {
+	if (!jobs_running(w->run->jobs) || (*tries)++ >= 250) {
 		errno = err;
 		return false;
 	}
-	sc_jobs_fd_short(w->run->jobs);
+	jobs_fd_short(w->run->jobs);
 	nanosleep(&pause, NULL);
 	errno = err;
 	return true;
@@ -287,7 +287,7 @@ int open_dir_checked(struct walk *w, int dirfd, const char *name,
 
 	while ((fd = openat(dirfd, name, flags | O_DIRECTORY | O_CLOEXEC |
 			    O_NOCTTY)) < 0 &&
-	       sc_walk_fd_short(w, errno, &tries))
+	       walk_fd_short(w, errno, &tries))
 		;
 	if (fd < 0) {
 		if ((errno == ELOOP || errno == ENOTDIR) && (flags & O_NOFOLLOW))

@@ -1,15 +1,15 @@
 /* The walk's directory levels (struct level): the stack of the source
  * directories being copied and their copies, outermost first; their
- * whole names in the walk's name buffers (struct sc_names); found by
+ * whole names in the walk's name buffers (struct walk_names); found by
  * device and inode; and the descriptor budget: only the deepest levels
  * hold descriptors, the others give theirs back and are opened again,
  * each step checked, when the walk returns to them.  The walk (walk.c)
  * and the directories (dirs.c, deferred.c) push, enter and leave them.
- * sc_walk_fd_short() is here too: it takes descriptors back from the
+ * walk_fd_short() is here too: it takes descriptors back from the
  * levels when a copy runs out of them (open_dir_checked(), and through
- * the worker's fd_short hook sc_entry_open_source() and the copier). */
-#ifndef SMARTCP_LEVELS_H
-#define SMARTCP_LEVELS_H
+ * the worker's fd_short hook entry_open_source() and the copier). */
+#ifndef SMARTCP_TREE_LEVELS_H
+#define SMARTCP_TREE_LEVELS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@ struct dent;		/* dirs.c: an entry of a directory being copied */
 
 /* A source directory being copied and its copy: one per level of the
  * walk, outermost first.  Only the deepest levels keep their descriptors
- * (w->max_open, from sc_jobs_levels()), so a tree of any depth holds a
+ * (w->max_open, from jobs_levels()), so a tree of any depth holds a
  * bounded number; a level whose descriptors were given back is opened
  * again when the walk returns to it, through ".." of the level it leaves,
  * or else from the nearest open level above, name by name: each step must
@@ -30,7 +30,7 @@ struct dent;		/* dirs.c: an entry of a directory being copied */
  * go on in it.  The walk is a loop over this stack, not a recursion, so
  * that no depth can overflow the C stack; a level keeps its entries still
  * to copy and what the directory's own copy needs at its end, but of its
- * name only where it ends in the walk's name buffers (struct sc_names). */
+ * name only where it ends in the walk's name buffers (struct walk_names). */
 struct level {
 	dev_t dev;		/* the source directory */
 	ino_t ino;
@@ -56,7 +56,7 @@ struct level {
 	struct dent *ents;
 	size_t n_ents, next;
 	const struct sc_fs_facts *dir_facts, *src_facts;
-	struct sc_job *batch;	/* -j: the run of files being gathered */
+	struct job *batch;	/* -j: the run of files being gathered */
 	/* the directory as an entry: its stat, how its copy was made, and
 	 * the state of the entry it is (copy_entry()) and of its parent's */
 	struct stat sst;
@@ -73,7 +73,7 @@ struct level {
 	bool src_replaced;
 };
 
-/* --- the levels' names (struct sc_names) -------------------------------- */
+/* --- the levels' names (struct walk_names) -------------------------------- */
 
 /* The whole name of level K's source directory (DST: of its copy): valid
  * until the buffer grows or the level's next entry is named. */
@@ -174,6 +174,6 @@ int say_level_lost(struct walk *w, const char *src, const char *dst, int e);
  * back the descriptors it can spare (directories it keeps open, fewer
  * -j workers at once) and says whether to try again.  False for any
  * other error, or when nothing is left to give back. */
-bool sc_walk_fd_short(struct walk *w, int err, unsigned *tries);
+bool walk_fd_short(struct walk *w, int err, unsigned *tries);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-struct sc_link {
+struct link {
 	dev_t dev;
 	ino_t ino;
 	char *dst;		/* NULL: a free slot */
@@ -13,7 +13,7 @@ struct sc_link {
 	ino_t cino;
 };
 
-bool sc_links_tracked(const struct tree_opts *o, const struct stat *st,
+bool links_tracked(const struct tree_opts *o, const struct stat *st,
 		      bool cmdline)
 {
 	return o->preserve_links && !o->hard_link && !S_ISDIR(st->st_mode) &&
@@ -28,7 +28,7 @@ static size_t slot_of(dev_t dev, ino_t ino, size_t cap)
 	return (size_t)(h ^ (h >> 29)) & (cap - 1);
 }
 
-static struct sc_link *find(const struct sc_links *t, dev_t dev, ino_t ino)
+static struct link *find(const struct links *t, dev_t dev, ino_t ino)
 {
 	if (!t->n)
 		return NULL;
@@ -39,17 +39,17 @@ static struct sc_link *find(const struct sc_links *t, dev_t dev, ino_t ino)
 	return NULL;
 }
 
-const char *sc_links_find(const struct sc_links *t, dev_t dev, ino_t ino)
+const char *links_find(const struct links *t, dev_t dev, ino_t ino)
 {
-	const struct sc_link *l = find(t, dev, ino);
+	const struct link *l = find(t, dev, ino);
 
 	return l ? l->dst : NULL;
 }
 
-void sc_links_identify(struct sc_links *t, dev_t dev, ino_t ino,
+void links_identify(struct links *t, dev_t dev, ino_t ino,
 		       const struct stat *copy)
 {
-	struct sc_link *l = find(t, dev, ino);
+	struct link *l = find(t, dev, ino);
 
 	if (l && !l->cino) {
 		l->cdev = copy->st_dev;
@@ -57,20 +57,20 @@ void sc_links_identify(struct sc_links *t, dev_t dev, ino_t ino,
 	}
 }
 
-bool sc_links_is_copy(const struct sc_links *t, dev_t dev, ino_t ino,
+bool links_is_copy(const struct links *t, dev_t dev, ino_t ino,
 		      const struct stat *st)
 {
-	const struct sc_link *l = find(t, dev, ino);
+	const struct link *l = find(t, dev, ino);
 
 	return l && (!l->cino ||
 		     (l->cdev == st->st_dev && l->cino == st->st_ino));
 }
 
 /* Doubles the table (64 slots to start with). */
-static int grow(struct sc_links *t)
+static int grow(struct links *t)
 {
 	size_t cap = t->cap ? 2 * t->cap : 64;
-	struct sc_link *n = calloc(cap, sizeof(*n));
+	struct link *n = calloc(cap, sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
@@ -90,7 +90,7 @@ static int grow(struct sc_links *t)
 	return 0;
 }
 
-int sc_links_remember(struct sc_links *t, dev_t dev, ino_t ino,
+int links_remember(struct links *t, dev_t dev, ino_t ino,
 		      const char *dst)
 {
 	size_t i;
@@ -111,10 +111,10 @@ int sc_links_remember(struct sc_links *t, dev_t dev, ino_t ino,
 	return 0;
 }
 
-void sc_links_free(struct sc_links *t)
+void links_free(struct links *t)
 {
 	for (size_t i = 0; i < t->cap; i++)
 		free(t->slot[i].dst);
 	free(t->slot);
-	*t = (struct sc_links){ 0 };
+	*t = (struct links){ 0 };
 }

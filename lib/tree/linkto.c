@@ -30,9 +30,9 @@ int walk_link_instead(struct worker *wk, struct entry *ent,
 		      const struct decision *e)
 {
 	const struct tree_opts *o = wk->run->o;
-	struct sc_at to = sc_entry_dst(ent, e->dst);
-	struct sc_at target = o->hard_link ? sc_entry_src(ent, e->src) :
-			      (struct sc_at){ AT_FDCWD, e->src, e->src };
+	struct tree_at to = entry_dst(ent, e->dst);
+	struct tree_at target = o->hard_link ? entry_src(ent, e->src) :
+			      (struct tree_at){ AT_FDCWD, e->src, e->src };
 	unsigned how = (o->hard_link ? LINK_HARD : 0) |
 		       (e->follow ? LINK_FOLLOW : 0);
 	/* the link's target, its "earlier" */
@@ -75,7 +75,7 @@ static _noinline_ int link_earlier_copy(struct worker *wk,
 					const char *prev, const char *dst,
 					const struct stat *st)
 {
-	struct sc_at to = sc_entry_dst(ent, dst), from = { .path = prev };
+	struct tree_at to = entry_dst(ent, dst), from = { .path = prev };
 	int e = tree_path_open_parent(prev, &from.dirfd, &from.name), fd;
 	struct stat now;
 
@@ -84,9 +84,9 @@ static _noinline_ int link_earlier_copy(struct worker *wk,
 	fd = openat(from.dirfd, from.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &now) < 0)
 		e = -errno;
-	else if (!sc_links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
+	else if (!links_is_copy(wk->links, st->st_dev, st->st_ino, &now))
 		e = -ESTALE;
-	else if ((e = walk_make_link(&(struct sc_at){ fd, "", prev }, &to,
+	else if ((e = walk_make_link(&(struct tree_at){ fd, "", prev }, &to,
 				     LINK_HARD | LINK_HELD |
 				     LINK_REPLACE)) == -ENOENT &&
 		 faccessat(AT_FDCWD, "/proc/self/fd", F_OK, 0) < 0)
@@ -121,8 +121,8 @@ void walk_remember_copy(struct worker *wk, const struct entry *ent,
 			return;
 		copy = &now;
 	}
-	if (sc_links_remember(wk->links, st->st_dev, st->st_ino, dst) == 0)
-		sc_links_identify(wk->links, st->st_dev, st->st_ino, copy);
+	if (links_remember(wk->links, st->st_dev, st->st_ino, dst) == 0)
+		links_identify(wk->links, st->st_dev, st->st_ino, copy);
 }
 
 /* -a, --preserve=links: SRC (ST) is another name of a file already

@@ -1,6 +1,6 @@
 /* Entries that become links instead of copies (linkto.c). */
-#ifndef SMARTCP_WALK_LINKTO_H
-#define SMARTCP_WALK_LINKTO_H
+#ifndef SMARTCP_TREE_LINKTO_H
+#define SMARTCP_TREE_LINKTO_H
 
 #include <sys/stat.h>
 

@@ -32,7 +32,7 @@ static int link_held(int fd, int dirfd, const char *name)
 /* Makes NAME in DIRFD a hard link to TARGET (LINK_HARD, LINK_FOLLOW,
  * LINK_HELD of FLAGS) or a symlink holding TARGET's name.  0 or
  * -errno. */
-static int make_name(const struct sc_at *target, int dirfd,
+static int make_name(const struct tree_at *target, int dirfd,
 		     const char *name, unsigned flags)
 {
 	int r;
@@ -50,8 +50,8 @@ static int make_name(const struct sc_at *target, int dirfd,
  * one can guess (temp_letters()), in DST's directory: in its DIRFD, or
  * beside its path when that is AT_FDCWD.  The name (relative to
  * DST->dirfd) is written to TMP.  0 or -errno. */
-static int make_temp_name(const struct sc_at *target, unsigned flags,
-			  const struct sc_at *dst, char *tmp, size_t size)
+static int make_temp_name(const struct tree_at *target, unsigned flags,
+			  const struct tree_at *dst, char *tmp, size_t size)
 {
 	_cleanup_free_ char *dir = NULL;
 	char letters[SC_TEMP_LETTERS + 1];
@@ -71,7 +71,7 @@ static int make_temp_name(const struct sc_at *target, unsigned flags,
 }
 
 
-int walk_make_link(const struct sc_at *target, const struct sc_at *dst,
+int walk_make_link(const struct tree_at *target, const struct tree_at *dst,
 		   unsigned flags)
 {
 	_cleanup_free_ char *tmp = NULL;

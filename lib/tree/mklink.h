@@ -1,7 +1,7 @@
 /* Links made in a destination's place (mklink.c): a symlink copied, -l
  * and -s, another name of a file copied earlier. */
-#ifndef SMARTCP_WALK_MKLINK_H
-#define SMARTCP_WALK_MKLINK_H
+#ifndef SMARTCP_TREE_MKLINK_H
+#define SMARTCP_TREE_MKLINK_H
 
 #include "tree/paths.h"
 
@@ -26,7 +26,7 @@ enum {
  * replaced only with LINK_REPLACE, in one rename (under a name no one
  * can guess first), so DST never goes missing.  Returns enum
  * walk_linked, or -errno. */
-int walk_make_link(const struct sc_at *target, const struct sc_at *dst,
+int walk_make_link(const struct tree_at *target, const struct tree_at *dst,
 		   unsigned flags);
 
 #endif

@@ -110,7 +110,7 @@ bool tree_path_is_inside(const char *src, const char *dst)
 				      !strcmp(s, "/"));
 }
 
-const char *tree_at_name(const struct sc_at *at, char *buf, size_t size)
+const char *tree_at_name(const struct tree_at *at, char *buf, size_t size)
 {
 	/* a directory named by its own descriptor: its path may lead
 	 * somewhere else by now */
@@ -128,7 +128,7 @@ const char *tree_at_name(const struct sc_at *at, char *buf, size_t size)
 }
 
 /* The directory AT's entry is in, stat'ed, and the entry's name there. */
-static bool at_dir(const struct sc_at *at, struct stat *st,
+static bool at_dir(const struct tree_at *at, struct stat *st,
 		   const char **ret_name)
 {
 	_cleanup_free_ char *dir = NULL;
@@ -142,7 +142,7 @@ static bool at_dir(const struct sc_at *at, struct stat *st,
 	return dir && stat(dir, st) == 0;
 }
 
-bool tree_at_same_entry(const struct sc_at *a, const struct sc_at *b)
+bool tree_at_same_entry(const struct tree_at *a, const struct tree_at *b)
 {
 	_cleanup_free_ char *ba = NULL, *bb = NULL;
 	const char *na, *nb;

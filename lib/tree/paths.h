@@ -1,7 +1,7 @@
 /* Path names as cp builds and compares them.  The functions that return
  * a string return a new one (free() it), or NULL when out of memory. */
-#ifndef SMARTCP_PATHS_H
-#define SMARTCP_PATHS_H
+#ifndef SMARTCP_TREE_PATHS_H
+#define SMARTCP_TREE_PATHS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,14 +41,14 @@ bool tree_path_is_inside(const char *src, const char *dst);
  * messages, which may be longer than PATH_MAX.  An operand is DIRFD
  * AT_FDCWD with NAME its PATH; below it, DIRFD is the open directory the
  * walk is in, so no name handed to the kernel grows with the depth. */
-struct sc_at {
+struct tree_at {
 	int dirfd;
 	const char *name;
 	const char *path;
 };
 
 /* Room for the name tree_at_name() writes: "/proc/self/fd/N/" and NAME. */
-#define SC_AT_NAME_SIZE (32 + 256)
+#define TREE_AT_NAME_SIZE (32 + 256)
 
 /* A name of AT for the calls that only take one (libattr, libacl):
  * PATH when the kernel takes it (shorter than PATH_MAX), else
@@ -56,10 +56,10 @@ struct sc_at {
  * the open descriptor.  NULL (ENAMETOOLONG) when neither fits.  An AT
  * that is a directory's own descriptor (NAME ".") is always named
  * through /proc: its path may lead elsewhere by now. */
-const char *tree_at_name(const struct sc_at *at, char *buf, size_t size);
+const char *tree_at_name(const struct tree_at *at, char *buf, size_t size);
 
 /* Are A and B one directory entry: the same directory, the same name? */
-bool tree_at_same_entry(const struct sc_at *a, const struct sc_at *b);
+bool tree_at_same_entry(const struct tree_at *a, const struct tree_at *b);
 
 /* The length of the first piece of PATH to resolve on its own, for a
  * path that may be longer than MAX: all of it when shorter than MAX, else

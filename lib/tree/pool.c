@@ -8,25 +8,25 @@
 #include <pthread.h>
 #include <string.h>
 
-struct sc_pool {
+struct pool {
 	bool interleave;	/* slots keep both streams in one order */
 	pthread_mutex_t lock;
 	pthread_cond_t work;	/* a job was queued, or stop */
 	pthread_cond_t done;	/* a job finished */
-	struct sc_pool_slot *head, *tail;
-	struct sc_pool_slot *next_job;	/* first slot not yet taken */
+	struct pool_slot *head, *tail;
+	struct pool_slot *next_job;	/* first slot not yet taken */
 	unsigned queued;	/* submitted, not yet flushed */
 	unsigned limit;
 	bool stop;
 	pthread_t *threads;
 	unsigned n_threads;
 	void (*run)(void *, void *, unsigned);
-	void (*flush)(void *, struct sc_pool_slot *);
+	void (*flush)(void *, struct pool_slot *);
 	void *arg;
 };
 
 struct start {
-	struct sc_pool *p;
+	struct pool *p;
 	unsigned id;
 };
 
@@ -34,8 +34,8 @@ struct start {
  * end of its buffer, in a run of their stream's.  LEN, or -1 (ENOMEM). */
 static ssize_t seq_write(void *cookie, const char *buf, size_t len)
 {
-	struct sc_pool_cookie *c = cookie;
-	struct sc_pool_slot *s = c->slot;
+	struct pool_cookie *c = cookie;
+	struct pool_slot *s = c->slot;
 
 	if (!len)
 		return 0;
@@ -64,19 +64,19 @@ static ssize_t seq_write(void *cookie, const char *buf, size_t len)
 
 /* Unbuffered, so that every write lands in the buffer in the order it
  * was made, whichever of the two streams it went to. */
-static FILE *seq_open(struct sc_pool_slot *s, bool err)
+static FILE *seq_open(struct pool_slot *s, bool err)
 {
 	static const cookie_io_functions_t io = { .write = seq_write };
 	FILE *f;
 
-	s->cookie[err] = (struct sc_pool_cookie){ s, err };
+	s->cookie[err] = (struct pool_cookie){ s, err };
 	f = fopencookie(&s->cookie[err], "w", io);
 	if (f)
 		setvbuf(f, NULL, _IONBF, 0);
 	return f;
 }
 
-static void slot_free(struct sc_pool_slot *s)
+static void slot_free(struct pool_slot *s)
 {
 	if (s->out)
 		fclose(s->out);
@@ -89,9 +89,9 @@ static void slot_free(struct sc_pool_slot *s)
 	free(s);
 }
 
-static struct sc_pool_slot *slot_new(const struct sc_pool *p, void *job)
+static struct pool_slot *slot_new(const struct pool *p, void *job)
 {
-	struct sc_pool_slot *s = calloc(1, sizeof(*s));
+	struct pool_slot *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -112,7 +112,7 @@ static struct sc_pool_slot *slot_new(const struct sc_pool *p, void *job)
 	return s;
 }
 
-static void append(struct sc_pool *p, struct sc_pool_slot *s)
+static void append(struct pool *p, struct pool_slot *s)
 {
 	if (p->tail)
 		p->tail->next = s;
@@ -124,12 +124,12 @@ static void append(struct sc_pool *p, struct sc_pool_slot *s)
 static void *worker(void *arg)
 {
 	struct start st = *(struct start *)arg;
-	struct sc_pool *p = st.p;
+	struct pool *p = st.p;
 
 	free(arg);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		struct sc_pool_slot *s;
+		struct pool_slot *s;
 
 		while (!p->stop && !p->next_job)
 			pthread_cond_wait(&p->work, &p->lock);
@@ -151,12 +151,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
+int pool_new(unsigned workers, unsigned limit, bool interleave,
 		void (*run)(void *, void *, unsigned),
-		void (*flush)(void *, struct sc_pool_slot *), void *arg,
-		struct sc_pool **ret)
+		void (*flush)(void *, struct pool_slot *), void *arg,
+		struct pool **ret)
 {
-	struct sc_pool *p = calloc(1, sizeof(*p));
+	struct pool *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return -ENOMEM;
@@ -186,7 +186,7 @@ int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
 		p->n_threads++;
 	}
 	if (!p->n_threads) {
-		sc_pool_free(p);
+		pool_free(p);
 		return -EAGAIN;
 	}
 	*ret = p;
@@ -194,10 +194,10 @@ int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
 }
 
 /* Called with the lock held; drops it around FLUSH. */
-static void flush_locked(struct sc_pool *p, bool wait)
+static void flush_locked(struct pool *p, bool wait)
 {
 	for (;;) {
-		struct sc_pool_slot *s = p->head;
+		struct pool_slot *s = p->head;
 
 		if (!s)
 			return;
@@ -225,9 +225,9 @@ static void flush_locked(struct sc_pool *p, bool wait)
 	}
 }
 
-int sc_pool_submit(struct sc_pool *p, void *job)
+int pool_submit(struct pool *p, void *job)
 {
-	struct sc_pool_slot *s = slot_new(p, job);
+	struct pool_slot *s = slot_new(p, job);
 
 	if (!s)
 		return -ENOMEM;
@@ -247,16 +247,16 @@ int sc_pool_submit(struct sc_pool *p, void *job)
 	return 0;
 }
 
-void sc_pool_drain(struct sc_pool *p)
+void pool_drain(struct pool *p)
 {
 	pthread_mutex_lock(&p->lock);
 	flush_locked(p, true);
 	pthread_mutex_unlock(&p->lock);
 }
 
-struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p)
+struct pool_slot *pool_own_slot(struct pool *p)
 {
-	struct sc_pool_slot *s;
+	struct pool_slot *s;
 
 	pthread_mutex_lock(&p->lock);
 	s = p->tail;
@@ -269,7 +269,7 @@ struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p)
 	return s;
 }
 
-void sc_pool_free(struct sc_pool *p)
+void pool_free(struct pool *p)
 {
 	if (!p)
 		return;

@@ -6,26 +6,26 @@
  * library call a worker makes and what makes it safe; a library's lazy
  * first-use setup (libattr's xattr.conf, libmount's table) runs before the
  * workers start or under the lock of struct run (walk_state.h). */
-#ifndef SMARTCP_POOL_H
-#define SMARTCP_POOL_H
+#ifndef SMARTCP_TREE_POOL_H
+#define SMARTCP_TREE_POOL_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include <smartcp/smartcp.h>
 
-struct sc_pool_slot;
+struct pool_slot;
 
 
 /* An interleaving slot's stream: which slot, which of its streams. */
-struct sc_pool_cookie {
-	struct sc_pool_slot *slot;
+struct pool_cookie {
+	struct pool_slot *slot;
 	bool err;
 };
 
 /* One place in the output order: a job's, or the submitter's own. */
-struct sc_pool_slot {
-	struct sc_pool_slot *next;
+struct pool_slot {
+	struct pool_slot *next;
 	void *job;		/* submitted job, NULL for the submitter's slot */
 	/* The submitter's slot's streams (a job's slot has none: workers
 	 * print nothing) */
@@ -35,7 +35,7 @@ struct sc_pool_slot {
 	FILE *err;		/* ... and for the standard error, in order */
 	char *err_buf;
 	size_t err_len;
-	/* An interleaving pool's slot (sc_pool_new()): OUT and ERR write,
+	/* An interleaving pool's slot (pool_new()): OUT and ERR write,
 	 * unbuffered, into one buffer, SEQ, in the order the bytes came;
 	 * RUNS say which stream each stretch of it is for.  OUT_BUF and
 	 * ERR_BUF stay empty. */
@@ -43,11 +43,11 @@ struct sc_pool_slot {
 	size_t seq_len, seq_cap;
 	struct sc_tree_run *runs;
 	size_t n_runs, cap_runs;
-	struct sc_pool_cookie cookie[2];
+	struct pool_cookie cookie[2];
 	bool done;		/* guarded by the pool lock */
 };
 
-struct sc_pool;
+struct pool;
 
 /* RUN(arg, job, worker) runs on worker threads; FLUSH(arg, slot) runs on
  * the submitting thread for each finished slot, in order, and must say
@@ -58,23 +58,23 @@ struct sc_pool;
  * jobs hold.  INTERLEAVE: a slot keeps what was written to its two
  * streams in the order it was written (its SEQ and RUNS), not stdout's
  * bytes apart from stderr's.  Returns 0 or -errno. */
-int sc_pool_new(unsigned workers, unsigned limit, bool interleave,
+int pool_new(unsigned workers, unsigned limit, bool interleave,
 		void (*run)(void *arg, void *job, unsigned worker),
-		void (*flush)(void *arg, struct sc_pool_slot *slot),
-		void *arg, struct sc_pool **ret);
+		void (*flush)(void *arg, struct pool_slot *slot),
+		void *arg, struct pool **ret);
 
 /* Queues JOB; blocks (flushing) while the queue is full. 0 or -errno. */
-int sc_pool_submit(struct sc_pool *p, void *job);
+int pool_submit(struct pool *p, void *job);
 
 /* Waits for every job queued and flushes every slot (FLUSH), the
  * submitter's own too: nothing is left to print before what comes next. */
-void sc_pool_drain(struct sc_pool *p);
+void pool_drain(struct pool *p);
 
 /* The slot the submitting thread writes its own output into now: the
  * tail slot if it is the submitter's, else a new one.  NULL on ENOMEM. */
-struct sc_pool_slot *sc_pool_own_slot(struct sc_pool *p);
+struct pool_slot *pool_own_slot(struct pool *p);
 
 /* Waits for everything, flushes, stops the workers, frees. */
-void sc_pool_free(struct sc_pool *p);
+void pool_free(struct pool *p);
 
 #endif

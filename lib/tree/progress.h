@@ -5,8 +5,8 @@
  * progress and abandon calls in libsmartcp (doc/tree-api.md,
  * "Cancellation").  Everything here is lock-free atomics: safe in a
  * signal handler, from any thread. */
-#ifndef SMARTCP_PROGRESS_H
-#define SMARTCP_PROGRESS_H
+#ifndef SMARTCP_TREE_PROGRESS_H
+#define SMARTCP_TREE_PROGRESS_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -33,7 +33,7 @@
  * scratch buffer: the bytes are never looked at. */
 #define SCRATCH (64 * 1024)
 
-struct sc_readahead {
+struct readahead {
 	int fd;
 	unsigned *sq_tail, *sq_mask, *sq_array;
 	unsigned *cq_head, *cq_tail;
@@ -80,10 +80,10 @@ static void *map_ring(int fd, size_t len, off_t offset)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-int sc_readahead_new(struct sc_readahead **ret)
+int readahead_new(struct readahead **ret)
 {
 	struct io_uring_params p;
-	struct sc_readahead *ra;
+	struct readahead *ra;
 	size_t sq_len, cq_len;
 	char *rings;
 	int fd = ring_setup(RING_ENTRIES, &p), r = -ENOMEM;
@@ -139,7 +139,7 @@ fail:
 
 /* Counts the completions the kernel has posted and frees their places,
  * without a system call. */
-static void reap(struct sc_readahead *ra)
+static void reap(struct readahead *ra)
 {
 	unsigned head = *ra->cq_head;
 	unsigned tail = __atomic_load_n(ra->cq_tail, __ATOMIC_ACQUIRE);
@@ -148,7 +148,7 @@ static void reap(struct sc_readahead *ra)
 	__atomic_store_n(ra->cq_head, tail, __ATOMIC_RELEASE);
 }
 
-bool sc_readahead_add(struct sc_readahead *ra, int fd, off_t size)
+bool readahead_add(struct readahead *ra, int fd, off_t size)
 {
 	struct io_uring_sqe *sqe;
 	unsigned idx;
@@ -175,7 +175,7 @@ bool sc_readahead_add(struct sc_readahead *ra, int fd, off_t size)
 	return true;
 }
 
-void sc_readahead_submit(struct sc_readahead *ra)
+void readahead_submit(struct readahead *ra)
 {
 	if (!ra->queued || ra->broken)
 		return;
@@ -200,7 +200,7 @@ void sc_readahead_submit(struct sc_readahead *ra)
 	reap(ra);
 }
 
-void sc_readahead_wait(struct sc_readahead *ra)
+void readahead_wait(struct readahead *ra)
 {
 	reap(ra);
 	while (ra->inflight) {
@@ -215,11 +215,11 @@ void sc_readahead_wait(struct sc_readahead *ra)
 	}
 }
 
-void sc_readahead_free(struct sc_readahead *ra)
+void readahead_free(struct readahead *ra)
 {
 	if (!ra)
 		return;
-	sc_readahead_wait(ra);
+	readahead_wait(ra);
 	munmap(ra->sqes, ra->sqes_len);
 	munmap(ra->rings, ra->rings_len);
 	close(ra->fd);

@@ -17,7 +17,7 @@
 #include "tree/opts.h"
 #include "tree/pool.h"
 
-struct sc_jobs;
+struct jobs;
 struct tree_live;
 
 /* The convention of lib/: a function that can fail returns -errno (the
@@ -26,21 +26,21 @@ struct tree_live;
  * returns one. */
 
 /* What became of an entry that did not fail. */
-enum sc_copied {
-	SC_COPIED = 0,		/* copied, or nothing was to be done */
-	SC_ENTERED,		/* a directory, now a level of the walk: the
+enum walk_copied {
+	WALK_COPIED = 0,		/* copied, or nothing was to be done */
+	WALK_ENTERED,		/* a directory, now a level of the walk: the
 				 * level's end does the rest */
-	SC_HANDED_BACK,		/* not taken by the fast path: the general
+	WALK_HANDED_BACK,		/* not taken by the fast path: the general
 				 * one copies it and says why not */
-	SC_SKIPPED,		/* left as it was, as the caller's before
+	WALK_SKIPPED,		/* left as it was, as the caller's before
 				 * decided (walk.c, between its steps) */
 };
 
 /* What the caller's before decided (walk.c, ask_before()), when it did
  * not fail. */
-enum sc_settled {
-	SC_SETTLED_DONE = 0,	/* nothing more to do: left alone, skipped */
-	SC_SETTLED_COPY,	/* go on and copy */
+enum walk_settled {
+	WALK_SETTLED_DONE = 0,	/* nothing more to do: left alone, skipped */
+	WALK_SETTLED_COPY,	/* go on and copy */
 };
 
 /* The run: set up before any worker starts, shared by the walk and its
@@ -51,7 +51,7 @@ struct run {
 	 * for each pair of filesystems are shared by the walk and its
 	 * workers, under the copier's own lock. */
 	struct sc_copier *copier;
-	struct sc_jobs *jobs;	/* threads: the workers */
+	struct jobs *jobs;	/* threads: the workers */
 	dev_t root_dev;		/* SC_TREE_ONE_FS: the operand's device */
 	/* the caller's callbacks and their argument */
 	struct sc_tree_ops ops;
@@ -82,7 +82,7 @@ struct worker {
 	void *fd_short_arg;
 	/* the walk's hard-link table; NULL in a -j worker, which hands a
 	 * file with other names back to the walk */
-	struct sc_links *links;
+	struct links *links;
 };
 
 /* One entry the walk copies, as the decisions about it see it. */
@@ -146,7 +146,7 @@ struct entry {
 	const char *current;	/* the file being copied, for progress */
 	off_t current_size;
 	int ahead_fd;		/* -j: the file, opened ahead, or -1 */
-	const struct stat *ahead_st;	/* its fstat (struct sc_job_file) */
+	const struct stat *ahead_st;	/* its fstat (struct job_file) */
 };
 
 #endif

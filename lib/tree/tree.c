@@ -43,8 +43,8 @@ static int on_progress(void *arg, uint64_t done, enum sc_road road)
 
 /* A worker's file, said on the walk thread in its place in the order:
  * an entry of the directory the walk is in, one deeper. */
-static int job_after(void *arg, const struct sc_job_file *f,
-		     const struct sc_job_result *r)
+static int job_after(void *arg, const struct job_file *f,
+		     const struct job_result *r)
 {
 	struct walk *w = arg;
 	const struct sc_tree_entry te = {
@@ -117,11 +117,11 @@ int sc_tree_new(struct sc_copier *c, unsigned flags, struct sc_tree **ret)
 	*w = (struct walk){
 		.run = &t->run,
 		.wk = { .run = &t->run, .links = &w->links,
-			.fd_short = sc_workers_fd_short, .fd_short_arg = w },
+			.fd_short = workers_fd_short, .fd_short_arg = w },
 		.e = { .at_fd = AT_FDCWD, .dst_fd = AT_FDCWD, .ahead_fd = -1 },
 		.op_sfd = AT_FDCWD, .op_dfd = AT_FDCWD,
 	};
-	t->jobs_ops = sc_workers_ops;
+	t->jobs_ops = workers_ops;
 	t->jobs_ops.after = job_after;
 	if (sc_copy_ctx_new(c, &w->wk.cx) < 0 ||
 	    sc_copy_report_new(&w->wk.crep) < 0) {
@@ -129,7 +129,7 @@ int sc_tree_new(struct sc_copier *c, unsigned flags, struct sc_tree **ret)
 		free(t);
 		return -ENOMEM;
 	}
-	sc_copy_ctx_set_fd_short(w->wk.cx, sc_workers_fd_short, w);
+	sc_copy_ctx_set_fd_short(w->wk.cx, workers_fd_short, w);
 	tree_copying(&t->live, 0, w->wk.cx);
 	*ret = t;
 	return 0;
@@ -177,8 +177,8 @@ int sc_tree_set_progress(struct sc_tree *t,
 
 void sc_tree_streams(struct sc_tree *t, FILE **out, FILE **err)
 {
-	struct sc_pool_slot *s = t && t->run.ops.output ?
-				 sc_jobs_own_slot(t->run.jobs) : NULL;
+	struct pool_slot *s = t && t->run.ops.output ?
+				 jobs_own_slot(t->run.jobs) : NULL;
 
 	if (out)
 		*out = s ? s->out : NULL;
@@ -192,9 +192,9 @@ static int start(struct sc_tree *t)
 {
 	if (t->started)
 		return 0;
-	if (sc_jobs_new(&t->opts, &t->jobs_ops, &t->walk, &t->run.jobs) < 0)
+	if (jobs_new(&t->opts, &t->jobs_ops, &t->walk, &t->run.jobs) < 0)
 		return -ENOMEM;
-	t->walk.max_open = sc_jobs_levels(t->run.jobs);
+	t->walk.max_open = jobs_levels(t->run.jobs);
 	t->started = true;
 	return 0;
 }
@@ -238,8 +238,8 @@ int sc_tree_finish(struct sc_tree *t)
 {
 	if (!t || t->copying)
 		return -EINVAL;
-	if (t->run.jobs && sc_jobs_running(t->run.jobs)) {
-		sc_jobs_finish(t->run.jobs);
+	if (t->run.jobs && jobs_running(t->run.jobs)) {
+		jobs_finish(t->run.jobs);
 		set_deferred_attrs(&t->walk);
 	}
 	return 0;
@@ -279,11 +279,11 @@ void sc_tree_free(struct sc_tree *t)
 		return;
 	w = &t->walk;
 	sc_tree_finish(t);
-	sc_jobs_free(t->run.jobs);
+	jobs_free(t->run.jobs);
 	tree_copying(&t->live, 0, NULL);
 	sc_copy_ctx_free(w->wk.cx);
 	sc_copy_report_free(w->wk.crep);
-	sc_links_free(&w->links);
+	links_free(&w->links);
 	free(w->anc);
 	free(w->levels);
 	free_dnodes(w);

@@ -13,7 +13,7 @@ struct sc_tree {
 	struct run run;		/* shared by the walk and its workers */
 	struct walk walk;	/* the walk's state, kept across copies */
 	struct tree_live live;	/* what a signal handler reads */
-	struct sc_jobs_ops jobs_ops;
+	struct jobs_ops jobs_ops;
 	/* the caller's progress callback (sc_tree_set_progress()) */
 	int (*progress)(void *arg, const char *file, uint64_t done,
 			off_t size, enum sc_road road);

@@ -88,8 +88,8 @@ static int copy_symlink(struct walk *w, const char *src, const char *dst,
 		return 0;
 	}
 	{
-		struct sc_at to = sc_entry_dst(&w->e, dst);
-		struct sc_at what = { AT_FDCWD, target, target };
+		struct tree_at to = entry_dst(&w->e, dst);
+		struct tree_at what = { AT_FDCWD, target, target };
 
 		e = walk_make_link(&what, &to,
 				   w->run->o->force ? LINK_REPLACE : 0);
@@ -161,7 +161,7 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 
 /* The fast path for a regular file entering a directory this run made:
  * nothing to overwrite, nothing to compare, so no lstat of either side.
- * SC_COPIED, SC_HANDED_BACK when the caller must take the general path,
+ * WALK_COPIED, WALK_HANDED_BACK when the caller must take the general path,
  * or -errno. */
 _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 				const char *src, const char *dst)
@@ -178,11 +178,11 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 		ahead = ent->ahead_st;
 		ent->ahead_fd = -1;
 	} else {
-		in = sc_entry_open_source(wk, ent, SC_NEW_SRC_FLAGS);
+		in = entry_open_source(wk, ent, NEW_SRC_FLAGS);
 	}
 
 	if (in < 0)
-		return SC_HANDED_BACK;	/* the general path sees and says why */
+		return WALK_HANDED_BACK;	/* the general path sees and says why */
 	/* opened ahead: its fstat was taken then, before the read-ahead
 	 * could change its access time (-p keeps the one before) */
 	if (ahead)
@@ -190,19 +190,19 @@ _noinline_ int copy_new_regular(struct worker *wk, struct entry *ent,
 	if ((!ahead && fstat(in, &ist) < 0) || !S_ISREG(ist.st_mode) ||
 	    (o->one_file_system && ist.st_dev != wk->run->root_dev)) {
 		close(in);
-		return SC_HANDED_BACK;
+		return WALK_HANDED_BACK;
 	}
-	tracked = sc_links_tracked(o, &ist, false);
+	tracked = links_tracked(o, &ist, false);
 	if (tracked && !wk->links) {
 		/* the hard-link map is the walk's: hand it back */
 		close(in);
-		return SC_HANDED_BACK;
+		return WALK_HANDED_BACK;
 	}
 	/* from here on this path copies it (what the caller says of it,
 	 * it says of a file it did not see before) */
 	ent->out.sst = ist;
 	if (tracked &&
-	    (prev = sc_links_find(wk->links, ist.st_dev, ist.st_ino))) {
+	    (prev = links_find(wk->links, ist.st_dev, ist.st_ino))) {
 		close(in);
 		return walk_link_earlier(wk, ent, prev, src, dst, &ist);
 	}
@@ -223,7 +223,7 @@ static void entry_end(struct walk *w)
 
 /* The end of entry SRC -> DST (CMDLINE: an operand) that is not a
  * directory, or a directory not entered, told to the caller with its
- * report (W's entry's out): R, SC_COPIED, SC_SKIPPED (the caller's
+ * report (W's entry's out): R, WALK_COPIED, WALK_SKIPPED (the caller's
  * before left it) or -errno.  Returns what the entry came to: R, or
  * what the caller found wrong with it. */
 static int entry_done(struct walk *w, const char *src, const char *dst,
@@ -236,7 +236,7 @@ static int entry_done(struct walk *w, const char *src, const char *dst,
 	};
 	const struct sc_tree_result res = {
 		.size = sizeof(res), .point = SC_TREE_END,
-		.err = r < 0 ? r : 0, .skipped = r == SC_SKIPPED,
+		.err = r < 0 ? r : 0, .skipped = r == WALK_SKIPPED,
 		.made = out->made, .replaced = out->replaced,
 		.rep = out->rep, .rep_err = out->rep_err,
 		.seconds = out->seconds,
@@ -245,19 +245,19 @@ static int entry_done(struct walk *w, const char *src, const char *dst,
 	int a = walk_after(w->run, &te, &res);
 
 	/* a copy that failed in part is not linked to */
-	if (r == SC_COPIED && a == 0 && out->remember)
+	if (r == WALK_COPIED && a == 0 && out->remember)
 		walk_remember_copy(&w->wk, &w->e, &out->sst, dst, NULL);
 	return r < 0 || a >= 0 ? r : a;
 }
 
 /* Copies SRC to DST, or, a directory, makes it a level of the walk
- * (SC_ENTERED): the level keeps the state of the entry it interrupts,
- * and its end (level_finish()) ends it.  Else SC_COPIED or -errno. */
+ * (WALK_ENTERED): the level keeps the state of the entry it interrupts,
+ * and its end (level_finish()) ends it.  Else WALK_COPIED or -errno. */
 static int entry_begin(struct walk *w, const char *src, const char *dst,
 		bool cmdline, unsigned char dtype)
 {
 	const struct tree_opts *o = w->run->o;
-	int r = SC_HANDED_BACK;
+	int r = WALK_HANDED_BACK;
 
 	if (cmdline) {
 		/* an operand: its own names, from here; its destination in
@@ -273,19 +273,19 @@ static int entry_begin(struct walk *w, const char *src, const char *dst,
 	if (dtype == DT_REG && w->e.parent_facts && !o->explain &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only)
 		r = copy_new_regular(&w->wk, &w->e, src, dst);
-	if (r == SC_HANDED_BACK)
+	if (r == WALK_HANDED_BACK)
 		r = copy_path(w, src, dst, cmdline);
-	if (r == SC_ENTERED)
-		return SC_ENTERED;
+	if (r == WALK_ENTERED)
+		return WALK_ENTERED;
 	r = entry_done(w, src, dst, cmdline, r);
 	entry_end(w);
-	return r == SC_SKIPPED ? SC_COPIED : r;
+	return r == WALK_SKIPPED ? WALK_COPIED : r;
 }
 
 /* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
  * back, and, a directory, all that is in it: level by level, in a loop
  * over the levels (struct level), which the C stack does not limit.
- * SC_COPIED, or -errno when it, or anything in it, failed (said). */
+ * WALK_COPIED, or -errno when it, or anything in it, failed (said). */
 int copy_entry(struct walk *w, const char *src, const char *dst,
 	       bool cmdline, unsigned char dtype)
 {
@@ -374,15 +374,15 @@ static _noinline_ int dest_lookup(struct walk *w, struct decision *e)
 }
 
 /* The caller's decision about E, its destination looked at (DST_ERR:
- * -errno, why it could not be, or 0): copy it (SC_SETTLED_COPY), leave it
- * (SC_SETTLED_DONE), or -errno (said).  A destination the caller moved
+ * -errno, why it could not be, or 0): copy it (WALK_SETTLED_COPY), leave it
+ * (WALK_SETTLED_DONE), or -errno (said).  A destination the caller moved
  * to its backup or removed is made anew. */
 static _noinline_ int ask_before(struct walk *w, struct decision *e,
 				 int dst_err)
 {
 	const struct sc_tree_ops *ops = &w->run->ops;
 	bool tracked = !S_ISDIR(e->sst.st_mode) &&
-		       sc_links_tracked(w->run->o, &e->sst, e->cmdline);
+		       links_tracked(w->run->o, &e->sst, e->cmdline);
 	struct sc_tree_entry te = {
 		.size = sizeof(te), .kind = kind_of(w->run->o, &e->sst),
 		.depth = w->run->depth,
@@ -393,7 +393,7 @@ static _noinline_ int ask_before(struct walk *w, struct decision *e,
 		.dst_st = e->dst_exists || e->loop ? &e->dst_st : NULL,
 		.dst_loop = e->loop, .dst_err = -dst_err,
 		/* another name of a file copied: it becomes a link */
-		.earlier = tracked ? sc_links_find(&w->links, e->sst.st_dev,
+		.earlier = tracked ? links_find(&w->links, e->sst.st_dev,
 						   e->sst.st_ino) : NULL,
 	};
 	struct sc_tree_decision d = { .size = sizeof(d) };
@@ -401,31 +401,31 @@ static _noinline_ int ask_before(struct walk *w, struct decision *e,
 
 	if (!ops->before)
 		return dst_err ? walk_fail(w->run, SC_TREE_CHECK, -dst_err, &te) :
-		       SC_SETTLED_COPY;
+		       WALK_SETTLED_COPY;
 	r = ops->before(w->run->ops_arg, &te, &d);
 	if (r < 0)
 		return r;
 	if (d.verdict == SC_TREE_QUIT) {
 		w->run->cancelled = 1;
-		return SC_SETTLED_DONE;
+		return WALK_SETTLED_DONE;
 	}
 	if (d.flags & SC_TREE_DST_GONE)
 		e->dst_exists = false;
 	if (d.verdict != SC_TREE_SKIP)
-		return SC_SETTLED_COPY;
+		return WALK_SETTLED_COPY;
 	/* left as it is, standing for the copy: the source's other names
 	 * become links to it */
 	if ((d.flags & SC_TREE_DST_KEPT) && tracked && !te.earlier &&
 	    e->dst_exists)
 		walk_remember_copy(&w->wk, &w->e, &e->sst, e->dst,
 				   &e->dst_st);
-	return SC_SETTLED_DONE;
+	return WALK_SETTLED_DONE;
 }
 
 /* Copies what is not a directory, by its type: another name of a file
  * already copied becomes a link, -l/-s make links, then a symlink, the
  * data of a file (or, without -R, of a FIFO or device) or a special
- * file.  SC_COPIED or -errno. */
+ * file.  WALK_COPIED or -errno. */
 static _noinline_ int copy_non_directory(struct walk *w,
 					 const struct decision *e)
 {
@@ -447,9 +447,9 @@ static _noinline_ int copy_non_directory(struct walk *w,
 					.sst = &e->sst });
 	}
 	/* Hard links within the copied set (-a, --preserve=links). */
-	tracked = sc_links_tracked(o, &e->sst, e->cmdline);
+	tracked = links_tracked(o, &e->sst, e->cmdline);
 	if (tracked &&
-	    (prev = sc_links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
+	    (prev = links_find(&w->links, e->sst.st_dev, e->sst.st_ino)))
 		return walk_link_earlier(&w->wk, &w->e, prev, e->src, e->dst,
 					 &e->sst);
 	if (o->hard_link || o->symbolic_link)
@@ -474,8 +474,8 @@ static _noinline_ int copy_non_directory(struct walk *w,
 }
 
 /* Copies what SRC names to DST, deciding as cp does: the source, then
- * the destination, then the copy by type.  SC_COPIED or -errno;
- * SC_ENTERED: a directory, now a level of the walk, whose end does what
+ * the destination, then the copy by type.  WALK_COPIED or -errno;
+ * WALK_ENTERED: a directory, now a level of the walk, whose end does what
  * is left (level_finish()). */
 static int copy_path(struct walk *w, const char *src, const char *dst,
 		     bool cmdline)
@@ -501,8 +501,8 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 					.src = src, .dst = dst,
 					.sst = &e->sst });
 	r = ask_before(w, e, dest_lookup(w, e));
-	if (r != SC_SETTLED_COPY)
-		return r < 0 ? r : SC_SKIPPED;
+	if (r != WALK_SETTLED_COPY)
+		return r < 0 ? r : WALK_SKIPPED;
 
 	if (S_ISDIR(e->sst.st_mode))
 		return copy_dir(w, src, dst, &e->sst,
@@ -517,7 +517,7 @@ static bool level_step(struct walk *w, size_t k)
 {
 	const struct tree_opts *o = w->run->o;
 	struct level *l = &w->levels[k];
-	struct sc_job *batch;
+	struct job *batch;
 	struct dent *ent;
 	const char *s, *d;
 	int e;
@@ -528,7 +528,7 @@ static bool level_step(struct walk *w, size_t k)
 	e = level_get(w, k);
 	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&
-	    sc_jobs_ready(w->run->jobs, l->dir_facts, l->sfd, ent->name)) {
+	    jobs_ready(w->run->jobs, l->dir_facts, l->sfd, ent->name)) {
 		/* -j: new files in a new directory go to a worker in runs;
 		 * their output keeps its place in walk order.  < 0: no
 		 * descriptors or memory for a job, copied here. */
@@ -549,9 +549,9 @@ static bool level_step(struct walk *w, size_t k)
 		}
 		/* how the workers ask for the data (jobs.c) */
 		if (!l->src_facts)
-			l->src_facts = sc_entry_facts(&w->wk, l->sfd, &l->sst);
+			l->src_facts = entry_facts(&w->wk, l->sfd, &l->sst);
 		batch = l->batch;
-		e = sc_jobs_add(w->run->jobs, &batch, l->sfd, l->src_facts,
+		e = jobs_add(w->run->jobs, &batch, l->sfd, l->src_facts,
 				l->dfd, l->dir_facts, s2, d2);
 		/* a file handed back may have moved the levels */
 		l = &w->levels[k];
@@ -563,7 +563,7 @@ static bool level_step(struct walk *w, size_t k)
 	}
 	batch = l->batch;
 	l->batch = NULL;
-	sc_jobs_submit(w->run->jobs, &batch);
+	jobs_submit(w->run->jobs, &batch);
 	/* again: a file handed back while the jobs were flushed may have
 	 * moved W, the levels and their names */
 	l = &w->levels[k];
@@ -586,7 +586,7 @@ static bool level_step(struct walk *w, size_t k)
 	}
 	at_entry(w, k, ent->name, d);
 	e = entry_begin(w, s, d, false, ent->type);
-	if (e == SC_ENTERED)
+	if (e == WALK_ENTERED)
 		return true;	/* its name is freed at its end */
 	if (e < 0)
 		w->levels[k].failed = true;
@@ -623,13 +623,13 @@ static void at_parent_entry(struct walk *w, size_t k, const struct level *done,
 
 /* Leaves level K, the deepest, its entries done: what is to be said of
  * it, its copy's attributes, and the end of the entry it is
- * (copy_path(), copy_entry()).  SC_COPIED or -errno, as that entry's
+ * (copy_path(), copy_entry()).  WALK_COPIED or -errno, as that entry's
  * copy (the first error said of it, or -EIO). */
 static int level_finish(struct walk *w, size_t k)
 {
 	const struct tree_opts *o = w->run->o;
 	struct level *l = &w->levels[k], done;
-	struct sc_job *batch = l->batch;
+	struct job *batch = l->batch;
 	struct walk_out out = { .kind = SC_TREE_DIR };
 	const char *src, *dst;
 	bool attrs;
@@ -637,7 +637,7 @@ static int level_finish(struct walk *w, size_t k)
 	int dfd = -1, rc;
 
 	l->batch = NULL;
-	sc_jobs_submit(w->run->jobs, &batch);
+	jobs_submit(w->run->jobs, &batch);
 	/* a file handed back may have moved the levels */
 	l = &w->levels[k];
 	while (l->next < l->n_ents)
@@ -656,7 +656,7 @@ static int level_finish(struct walk *w, size_t k)
 	}
 	attrs = !l->lost_copy && !l->src_replaced &&
 		dir_attrs_wanted(w, &l->m);
-	if (attrs && sc_jobs_running(w->run->jobs))
+	if (attrs && jobs_running(w->run->jobs))
 		node = level_node(w, k);	/* 0: set now after all */
 	done = *l;
 	/* its copy's descriptor stays for its attributes */
@@ -677,7 +677,7 @@ static int level_finish(struct walk *w, size_t k)
 		done.failed = true;
 	if (dfd >= 0)
 		close(dfd);
-	rc = !done.failed ? SC_COPIED : done.lost ? done.lost : -EIO;
+	rc = !done.failed ? WALK_COPIED : done.lost ? done.lost : -EIO;
 	walk_after(w->run, &(struct sc_tree_entry){
 			.size = sizeof(struct sc_tree_entry),
 			.kind = SC_TREE_DIR, .top = done.cmdline,

@@ -2,8 +2,8 @@
  * names, deferred attributes, hard links and operands, beside its own
  * worker and entry from state.h).  Walk thread only: a -j worker never sees it (it
  * has a struct worker and an entry per job, state.h). */
-#ifndef SMARTCP_WALK_STATE_H
-#define SMARTCP_WALK_STATE_H
+#ifndef SMARTCP_TREE_WALK_STATE_H
+#define SMARTCP_TREE_WALK_STATE_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -27,13 +27,13 @@ struct dnode;		/* deferred.h: a directory whose attributes wait */
  * names of its entries are written after it, over those of the last one
  * (as fts does).  The buffer moves when it grows: the walk keeps lengths,
  * never pointers into it, across anything that may grow it. */
-struct sc_names {
+struct walk_names {
 	char *p;
 	size_t len, cap;	/* in use (with its NUL), allocated */
 };
 
 /* A directory as the kernel identifies it. */
-struct sc_devino {
+struct devino {
 	dev_t dev;
 	ino_t ino;
 };
@@ -55,7 +55,7 @@ struct walk {
 	size_t open_lo;		/* no level below it holds descriptors */
 	/* the levels by device and inode (levels.c, levels_with()) */
 	size_t *level_hash, n_buckets, n_unhashed;
-	struct sc_names src_names, dst_names;	/* the levels' names */
+	struct walk_names src_names, dst_names;	/* the levels' names */
 	/* -j: the directories of the deferred attributes, and their
 	 * ancestors */
 	struct dnode *dnodes;
@@ -69,9 +69,9 @@ struct walk {
 	 * a path (struct sc_tree_args). */
 	int op_sfd, op_dfd;
 	const char *op_sname, *op_dname;
-	struct sc_devino *anc;
+	struct devino *anc;
 	size_t n_anc, cap_anc;
-	struct sc_links links;	/* the walk thread's hard-link table */
+	struct links links;	/* the walk thread's hard-link table */
 };
 
 /* The walk (walk.c), for the operands (operands.c) and the -j workers
@@ -79,13 +79,13 @@ struct walk {
 
 /* Copies SRC to DST, an operand (CMDLINE) or a file a worker handed
  * back, and, a directory, all that is in it (DTYPE: its d_type, or
- * DT_UNKNOWN).  SC_COPIED, or -errno when it, or anything in it,
+ * DT_UNKNOWN).  WALK_COPIED, or -errno when it, or anything in it,
  * failed (said). */
 int copy_entry(struct walk *w, const char *src, const char *dst,
 	       bool cmdline, unsigned char dtype);
 
 /* The fast path for a regular file entering a directory this run made
- * (the entry of W).  SC_COPIED, SC_HANDED_BACK when the caller must
+ * (the entry of W).  WALK_COPIED, WALK_HANDED_BACK when the caller must
  * take the general path, or -errno (said). */
 int copy_new_regular(struct worker *wk, struct entry *ent, const char *src,
 		     const char *dst);

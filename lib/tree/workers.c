@@ -21,9 +21,9 @@
 
 /* Points ENT at file F of a job: through the job's directories, which
  * it always has (level_step() makes jobs only of a level with both open,
- * and sc_jobs_add() keeps its own), never by path: a directory on the
+ * and jobs_add() keeps its own), never by path: a directory on the
  * way may lead elsewhere by now. */
-static void job_entry(struct entry *ent, const struct sc_job_file *f)
+static void job_entry(struct entry *ent, const struct job_file *f)
 {
 	ent->at_fd = f->dirfd;
 	ent->at_name = tree_path_last(f->src);
@@ -39,20 +39,20 @@ static void job_entry(struct entry *ent, const struct sc_job_file *f)
  * another filesystem under -x, or a file with other names that -a keeps
  * linked: the hard-link table is the walk's). */
 static int open_new(struct worker *wk, const struct entry *ent,
-		    const struct sc_job_file *f, struct stat *st)
+		    const struct job_file *f, struct stat *st)
 {
 	const struct tree_opts *o = wk->run->o;
 	int in = f->ahead_fd;
 
 	if (in >= 0)
 		*st = *f->ahead_st;	/* taken before its data was read */
-	else if ((in = sc_entry_open_source(wk, ent, SC_NEW_SRC_FLAGS)) < 0)
+	else if ((in = entry_open_source(wk, ent, NEW_SRC_FLAGS)) < 0)
 		return in;
 	else if (fstat(in, st) < 0)
 		st->st_mode = 0;
 	if (!S_ISREG(st->st_mode) ||
 	    (o->one_file_system && st->st_dev != wk->run->root_dev) ||
-	    sc_links_tracked(o, st, false)) {
+	    links_tracked(o, st, false)) {
 		close(in);
 		return -EAGAIN;
 	}
@@ -62,8 +62,8 @@ static int open_new(struct worker *wk, const struct entry *ent,
 /* On worker ID: copy new file F, an entry of its own, into REP, as the
  * walk's fast path for a new file copies it (a new destination in a
  * directory the run made, found by descriptor), saying nothing. */
-static int copy_on_worker(void *arg, unsigned id, const struct sc_job_file *f,
-			  struct sc_copy_report *rep, struct sc_job_result *res)
+static int copy_on_worker(void *arg, unsigned id, const struct job_file *f,
+			  struct sc_copy_report *rep, struct job_result *res)
 {
 	struct worker *wk = &((struct walk *)arg)->workers[id];
 	const struct tree_opts *o = wk->run->o;
@@ -76,7 +76,7 @@ static int copy_on_worker(void *arg, unsigned id, const struct sc_job_file *f,
 	job_entry(&ent, f);
 	in = open_new(wk, &ent, f, &ist);
 	if (in < 0)
-		return SC_JOB_BACK;	/* the general path sees and says why */
+		return JOB_BACK;	/* the general path sees and says why */
 	a = (struct sc_copy_args){
 		.size = sizeof(a),
 		.src_dirfd = ent.at_fd, .src_name = ent.at_name,
@@ -94,11 +94,11 @@ static int copy_on_worker(void *arg, unsigned id, const struct sc_job_file *f,
 	res->seconds = (double)(t1.tv_sec - t0.tv_sec) +
 		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	close(in);
-	return SC_JOB_COPIED;
+	return JOB_COPIED;
 }
 
 /* On the walk thread: a file a worker handed back, by the general path. */
-static void copy_handed_back(void *arg, const struct sc_job_file *f)
+static void copy_handed_back(void *arg, const struct job_file *f)
 {
 	struct walk *w = arg;
 	const char *at_name = w->e.at_name, *dst_name = w->e.dst_name;
@@ -117,9 +117,9 @@ static void copy_handed_back(void *arg, const struct sc_job_file *f)
 	w->e.parent_facts = NULL;
 }
 
-bool sc_workers_fd_short(void *arg, int err, unsigned *tries)
+bool workers_fd_short(void *arg, int err, unsigned *tries)
 {
-	return sc_walk_fd_short(arg, err, tries);
+	return walk_fd_short(arg, err, tries);
 }
 
 /* Out of descriptors on a -j worker: the worker has none to give back;
@@ -137,7 +137,7 @@ static bool worker_fd_short(void *arg, int err, unsigned *tries)
 		errno = err;
 		return false;
 	}
-	sc_jobs_fd_short(wk->run->jobs);
+	jobs_fd_short(wk->run->jobs);
 	nanosleep(&pause, NULL);
 	errno = err;
 	return true;
@@ -190,7 +190,7 @@ static void stop_workers(void *arg, unsigned n)
 	w->workers = NULL;
 }
 
-const struct sc_jobs_ops sc_workers_ops = {
+const struct jobs_ops workers_ops = {
 	.start = start_workers,
 	.copy = copy_on_worker,
 	.copy_back = copy_handed_back,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Into ext4 without a journal the default -j is one worker at most
 # (jobs.c, workers_for()), and that one starts only when the first file
-# it would get is not all in the page cache (sc_jobs_ready(): cachestat(2),
+# it would get is not all in the page cache (jobs_ready(): cachestat(2),
 # or mincore(2) before Linux 6.5): reads that wait on the device are worth
 # a worker, a cached tree copies faster on the walk alone.  Checked on a
 # no-journal ext4 image: warm, no thread starts; cold (the filesystem

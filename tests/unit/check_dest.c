@@ -15,6 +15,7 @@
 #include "copier.h"
 #include "policy/dest.h"
 #include "tree/mklink.h"
+#include "tree/paths.h"
 #include "cli/options.h"
 
 static struct stat at(long sec, long nsec)
@@ -249,8 +250,8 @@ END_TEST
 START_TEST(link_replaces_only_when_asked)
 {
 	char target[320], dst[320], buf[64];
-	struct sc_at t = { AT_FDCWD, target, target }, d = { AT_FDCWD, dst, dst };
-	struct sc_at name_t = { AT_FDCWD, "t", "t" };
+	struct tree_at t = { AT_FDCWD, target, target }, d = { AT_FDCWD, dst, dst };
+	struct tree_at name_t = { AT_FDCWD, "t", "t" };
 	struct stat a, b;
 	ssize_t n;
 
@@ -280,7 +281,7 @@ END_TEST
 START_TEST(held_link_is_to_what_is_held)
 {
 	char path[320], other[320], dst[320];
-	struct sc_at d = { AT_FDCWD, dst, dst };
+	struct tree_at d = { AT_FDCWD, dst, dst };
 	struct stat held, got, st;
 	int fd;
 
@@ -293,7 +294,7 @@ START_TEST(held_link_is_to_what_is_held)
 	ck_assert_int_eq(fstat(fd, &held), 0);
 	ck_assert_int_eq(rename(path, other), 0);
 	touch("copy");
-	ck_assert_int_eq(walk_make_link(&(struct sc_at){ fd, "", path }, &d,
+	ck_assert_int_eq(walk_make_link(&(struct tree_at){ fd, "", path }, &d,
 					   LINK_HARD | LINK_HELD), 0);
 	ck_assert_int_eq(lstat(dst, &got), 0);
 	ck_assert(got.st_ino == held.st_ino && got.st_dev == held.st_dev);
@@ -301,7 +302,7 @@ START_TEST(held_link_is_to_what_is_held)
 	ck_assert(st.st_ino != held.st_ino);
 	ck_assert_int_eq(unlink(dst), 0);
 	touch("y");
-	ck_assert_int_eq(walk_make_link(&(struct sc_at){ fd, "", path }, &d,
+	ck_assert_int_eq(walk_make_link(&(struct tree_at){ fd, "", path }, &d,
 					   LINK_HARD | LINK_HELD | LINK_REPLACE),
 			 1);
 	ck_assert_int_eq(lstat(dst, &got), 0);
@@ -330,7 +331,7 @@ START_TEST(atomic_temporary_has_the_mode_asked)
 		for (int by_fd = 0; by_fd < 2; by_fd++) {
 			int dirfd = by_fd ? open(scratch, O_PATH | O_DIRECTORY) :
 					    AT_FDCWD;
-			struct sc_at d = { dirfd, by_fd ? "f" : dst, dst };
+			struct tree_at d = { dirfd, by_fd ? "f" : dst, dst };
 			struct stat st;
 			bool named;
 			int fd;
@@ -366,7 +367,7 @@ END_TEST
 START_TEST(resolve_follows_a_chain_of_links)
 {
 	char path[400], name[64];
-	struct sc_at d = { AT_FDCWD, path, path };
+	struct tree_at d = { AT_FDCWD, path, path };
 	struct stat st, want;
 	int dirfd;
 	char *tname;
