@@ -1110,6 +1110,8 @@ struct sc_tree_entry {
 	 * back to, about the directory there. */
 	unsigned depth;
 	bool top;		/* the operand */
+	bool parent;		/* one of the operand's directories
+				 * (SC_TREE_ARGS_PARENTS) */
 	/* Whole names, for messages (past PATH_MAX too). */
 	const char *src, *dst;
 	/* The names the kernel is to be given: SRC_NAME in SRC_DIRFD, DST_NAME
@@ -1164,6 +1166,11 @@ enum sc_tree_stage {
 				 * made to is not there as it was made */
 	SC_TREE_MEMORY,		/* SRC, or DST where SRC is NULL: memory ran
 				 * out for the walk's own state (ENOMEM) */
+	SC_TREE_UNSAFE_LINK,	/* DST: a symlink where a directory of the
+				 * operand's path is, in a directory others
+				 * may write: not followed */
+	SC_TREE_NOT_DIR,	/* DST: not a directory, where one of the
+				 * operand's path goes */
 };
 
 /* When AFTER is called. */
@@ -1173,7 +1180,12 @@ enum sc_tree_point {
 	SC_TREE_ENTERED,	/* a directory made or found, entered: its
 				 * entries come next */
 	SC_TREE_LATE,		/* a directory's attributes, set at the end
-				 * of the copy (threads: after its files) */
+				 * of the copy (threads: after its files);
+				 * no SRC and ERR: one lost before they
+				 * could be set (ERROR told why) */
+	SC_TREE_PARENT,		/* one of the operand's directories
+				 * (SC_TREE_ARGS_PARENTS): MADE, just made;
+				 * else its attributes, after the copy */
 };
 
 /* What became of an entry, told to AFTER. */
@@ -1288,6 +1300,22 @@ struct sc_tree_args {
 	const char *src_name, *dst_name;
 	/* whole names for the callbacks (NULL: SRC_NAME, DST_NAME) */
 	const char *src_path, *dst_path;
+	unsigned flags;		/* SC_TREE_ARGS_* */
+	/* SC_TREE_ARGS_PARENTS: DST_DIRFD's path, for the names of the
+	 * directories made in it */
+	const char *dst_dir_path;
+};
+
+enum {
+	/* cp --parents: SRC_NAME is a path relative to the working
+	 * directory, and its copy goes under DST_DIRFD at that same path
+	 * (DST_NAME ignored): its directories that are missing there are
+	 * made like their sources (less what must wait: their modes and
+	 * owners, set after the copy), those found followed only where
+	 * they are directories, or symlinks in a directory nobody but the
+	 * caller or root may write; AFTER hears of each (PARENT set:
+	 * SC_TREE_PARENT) */
+	SC_TREE_ARGS_PARENTS = 1u << 0,
 };
 
 /* Copies the operand A says, and all it holds.  Copies made one after

@@ -104,9 +104,20 @@ static int replay_push(struct walk *w, size_t y)
 	}
 	e = replay_open(w, w->n_levels - 1);
 	if (e < 0) {
-		say_level_lost(w, NULL, level_name(w, w->n_levels - 1, true),
-			       e);
+		const char *dst = level_name(w, w->n_levels - 1, true);
+
+		say_level_lost(w, NULL, dst, e);
 		n->lost = true;
+		/* its attributes, and those below it, are not set: the
+		 * caller counts it */
+		walk_after(w->run, &(struct sc_tree_entry){
+				.size = sizeof(struct sc_tree_entry),
+				.kind = SC_TREE_DIR, .dst = dst,
+				.src_dirfd = -1, .dst_dirfd = -1,
+				.src_name = "" },	/* no SRC: lost */
+			   &(struct sc_tree_result){
+				.size = sizeof(struct sc_tree_result),
+				.point = SC_TREE_LATE, .err = e });
 		return e;
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #define SMARTCP_TREE_OPTS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* What the walk is asked to do: sc_tree_new()'s flags (SC_TREE_*) and
  * what the copier keeps, each a name of its own. */
@@ -24,6 +25,8 @@ struct tree_opts {
 	/* the copier's SC_COPY_KEEP_*, NO_DATA, ATOMIC; reflink never */
 	bool preserve_mode, preserve_ownership, preserve_timestamps,
 	     preserve_xattr, attributes_only, atomic, reflink_never;
+	bool default_mode;	/* the copier's SC_COPY_DEFAULT_MODE */
+	mode_t umask;		/* ... and its umask */
 	unsigned jobs;		/* sc_tree_set_threads(), 0: as many as pay */
 };
 

@@ -11,6 +11,7 @@
 #include "tree/deferred.h"
 #include "tree/fail.h"
 #include "tree/levels.h"
+#include "tree/parents.h"
 #include "tree/workers.h"
 
 #include <dirent.h>
@@ -20,7 +21,7 @@
 
 /* What copier C keeps, and how: its settings as they are when the tree
  * is made, for the walk's directories, symlinks and special files. */
-static void copier_keep(const struct sc_copier *c, struct tree_opts *o)
+static void copier_keep(struct sc_copier *c, struct tree_opts *o)
 {
 	o->preserve_mode = c->flags & SC_COPY_KEEP_MODE;
 	o->preserve_ownership = c->flags & SC_COPY_KEEP_OWNER;
@@ -29,6 +30,8 @@ static void copier_keep(const struct sc_copier *c, struct tree_opts *o)
 	o->attributes_only = c->flags & SC_COPY_NO_DATA;
 	o->atomic = c->flags & SC_COPY_ATOMIC;
 	o->reflink_never = c->reflink == SC_REFLINK_NEVER;
+	o->default_mode = c->flags & SC_COPY_DEFAULT_MODE;
+	o->umask = sc_copier_umask(c);
 }
 
 /* The progress of the walk thread's copy: the file it copies, told to
@@ -199,6 +202,45 @@ static int start(struct sc_tree *t)
 	return 0;
 }
 
+/* The operand's copy, DST (its whole name), is made in DIRFD (>= 0) as
+ * its last name, or, one that is not a plain name ("dir/", ".", ".."),
+ * by its path. */
+static void copy_in(struct walk *w, int dirfd, const char *dst)
+{
+	const char *name = tree_path_last(dst);
+
+	w->op_dfd = AT_FDCWD;
+	w->op_dname = dst;
+	if (dirfd >= 0 && *name && strcmp(name, ".") && strcmp(name, "..")) {
+		w->op_dfd = dirfd;
+		w->op_dname = name;
+	}
+}
+
+/* SC_TREE_ARGS_PARENTS: the operand SRC copied to DST (whole names) with
+ * the directories of its path made under A's DST_DIRFD, and given their
+ * attributes after it. */
+static int copy_with_parents(struct sc_tree *t, const struct sc_tree_args *a,
+			     const char *src, const char *dst)
+{
+	struct walk *w = &t->walk;
+	struct parents ps = { .fd = a->dst_dirfd };
+	int r = parents_make(w, a->dst_dir_path ? a->dst_dir_path : ".",
+			     a->src_name, &ps);
+
+	if (r >= 0) {
+		copy_in(w, r == PARENTS_BY_PATH ? -1 : ps.fd, dst);
+		r = copy_entry(w, src, dst, true, DT_UNKNOWN);
+		if (!t->opts.explain) {
+			int e = parents_protect(w, &ps);
+
+			r = r < 0 ? r : e;
+		}
+	}
+	parents_release(&ps);
+	return r;
+}
+
 int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a)
 {
 	struct walk *w;
@@ -225,7 +267,11 @@ int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a)
 	w->op_dfd = a->dst_dirfd;
 	w->op_dname = a->dst_name;
 	t->copying = true;
-	r = copy_entry(w, src, dst, true, DT_UNKNOWN);
+	if (a->size > offsetof(struct sc_tree_args, flags) &&
+	    (a->flags & SC_TREE_ARGS_PARENTS))
+		r = copy_with_parents(t, a, src, dst);
+	else
+		r = copy_entry(w, src, dst, true, DT_UNKNOWN);
 	t->copying = false;
 	w->op_sfd = w->op_dfd = AT_FDCWD;
 	w->op_sname = w->op_dname = NULL;

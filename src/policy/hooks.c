@@ -130,12 +130,17 @@ static void record(struct cp *cp, const struct sc_tree_entry *te,
 
 /* A directory's attributes set at the end of the run (-j): its words,
  * and a second record (--json) when they failed it, in messages of its
- * own. */
+ * own; one lost before they could be set (no source named) is counted. */
 static int after_late(struct cp *cp, const struct sc_tree_entry *te,
 		      const struct sc_tree_result *r)
 {
 	struct sc_msgs outer = cp->cur.msgs;
 
+	if (!te->src) {
+		/* lost before its attributes could be set (said then) */
+		cp->failures++;
+		return 0;
+	}
 	sc_report_begin(&cp->cur.msgs);
 	sc_record_meta(cp, te, r);
 	if (r->err < 0) {
@@ -157,6 +162,16 @@ int hooks_after(void *arg, const struct sc_tree_entry *te,
 
 	if (r->point == SC_TREE_LATE)
 		return after_late(cp, te, r);
+	if (r->point == SC_TREE_PARENT) {
+		/* --parents: a directory of the operand's path made, or its
+		 * attributes set after the copy */
+		if (r->made && o->verbose)
+			sc_report_parent_made(&cp->cur.msgs, te->src, te->dst,
+					      !o->as_cp);
+		else if (!r->made && sc_record_meta(cp, te, r) < 0)
+			cp->failures++;
+		return 0;
+	}
 	/* no memory to keep what it interrupts: said in its messages */
 	if (hooks_at_depth(cp, te->depth) < 0)
 		sc_report_fail(&cp->cur.msgs, SC_FAIL_NO_MEMORY, 0, NULL,

@@ -43,285 +43,6 @@ static char *target_name(struct cp *cp, const char *dir, const char *src)
 	return sc_path_join(dir, base);
 }
 
-/* --parents: a directory of the source's path, made or found under the
- * target, held (both it and its source) from the moment it was made or
- * found: its attributes go on after the copy (parents_protect()),
- * through those descriptors, whatever its name leads to by then. */
-struct parent {
-	char *src, *dst;	/* their paths, for messages */
-	struct stat st;		/* the source directory's */
-	int sfd;		/* the source directory (O_PATH), or -1 */
-	int dfd;		/* its copy (O_PATH) */
-	bool restore;		/* set mode st.st_mode at the end */
-};
-
-static void parents_free(struct parent *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].src);
-		free(v[i].dst);
-		if (v[i].sfd >= 0)
-			close(v[i].sfd);
-		if (v[i].dfd >= 0)
-			close(v[i].dfd);
-	}
-	free(v);
-}
-
-/* The directories of the destination path, one a step (struct parent
- * when listed), from the target's descriptor down. */
-struct parents {
-	struct parent *v;
-	size_t n, cap;
-	bool made;		/* one of them was made */
-	int fd;			/* the deepest reached (O_PATH), or the
-				 * target's descriptor */
-	bool own;		/* FD is not the target's, nor listed */
-};
-
-/* --parents: lists directory REL of the source's path (D under the
- * target, held as DFD, which the list takes; -1: not yet made) with its
- * source held and stat'ed.  0, or -errno (said, but for memory). */
-static int parent_add(struct cp *cp, struct parents *ps, const char *rel,
-		      const char *d, int dfd)
-{
-	struct parent *p;
-	int sfd = open(rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	struct stat sst;
-	int err = sfd < 0 ? errno : fstat(sfd, &sst) < 0 ? errno : 0;
-
-	if (err) {
-		if (sfd >= 0)
-			close(sfd);
-		if (dfd >= 0)
-			close(dfd);
-		return sc_report_fail(&cp->cur.msgs, SC_FAIL_GET_ATTRS, err, rel,
-				      NULL);
-	}
-	if (sc_grow(ps->v, ps->n, ps->cap, 8) < 0) {
-		close(sfd);
-		if (dfd >= 0)
-			close(dfd);
-		return -ENOMEM;
-	}
-	p = &ps->v[ps->n++];
-	*p = (struct parent){ strdup(rel), strdup(d), sst, sfd, dfd, false };
-	return !p->src || !p->dst ? -ENOMEM : 0;
-}
-
-/* May a symlink in the directory open as DIRFD be followed?  Only where
- * nobody but the caller (or root) may write that directory: a link
- * there was put there by one of them, as cp's user expects it to be
- * followed; in a directory someone else may write, it may have been put
- * there a moment ago to lead the copy elsewhere. */
-static bool links_trusted_in(struct cp *cp, int dirfd)
-{
-	struct stat st;
-
-	return fstat(dirfd, &st) == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
-	       (st.st_uid == 0 || st.st_uid == cp->euid);
-}
-
-/* --parents: directory NAME of the destination path (D its path) in the
- * directory open as DIRFD, opened (O_PATH): a directory as it is, a
- * symlink only where it may be followed.  The descriptor; -ENOENT when
- * it cannot be opened (it is then made, and mkdirat says why not);
- * else -errno (said). */
-static int parent_open(struct cp *cp, int dirfd, const char *name,
-		       const char *d)
-{
-	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-
-	if (fd < 0)
-		return -ENOENT;
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode))
-		return fd;
-	close(fd);
-	if (S_ISLNK(st.st_mode) && !links_trusted_in(cp, dirfd))
-		return sc_report_fail(&cp->cur.msgs, SC_FAIL_UNSAFE_SYMLINK, 0,
-				      d, NULL);
-	fd = S_ISLNK(st.st_mode) ? openat(dirfd, name, O_PATH | O_DIRECTORY |
-					  O_CLOEXEC) : -1;
-	if (fd < 0)
-		return sc_report_fail(&cp->cur.msgs, SC_FAIL_NOT_DIR, 0, d, NULL);
-	return fd;
-}
-
-/* --parents: makes the missing directory NAME (D its path) in DIRFD, the
- * copy of REL (P->st), as cp does: like its source directory, less what
- * must wait; P learns the mode to set at the end.  It is held from the
- * moment it is made, checked to be the one made.  Its descriptor, or
- * -errno (said). */
-static int parent_make(struct cp *cp, int dirfd, const char *name,
-		       const char *d, const char *rel, struct parent *p)
-{
-	const struct sc_options *o = cp->o;
-	mode_t omitted = p->st.st_mode &
-		(o->preserve_ownership ? (mode_t)(S_IRWXG | S_IRWXO) :
-		 o->preserve_mode ? (mode_t)(S_IWGRP | S_IWOTH) : 0);
-	mode_t mode = (o->explicit_no_preserve_mode ? 0777 :
-		       p->st.st_mode) & 07777 & ~omitted;
-	struct stat now;
-	int fd, e;
-
-	if (mkdirat(dirfd, name, mode) < 0)
-		return sc_report_fail(&cp->cur.msgs, SC_FAIL_MAKE_DIR, errno, d,
-				      NULL);
-	if (o->verbose)
-		sc_report_parent_made(&cp->cur.msgs, rel, d, !o->as_cp);
-	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_DIRECTORY |
-		    O_CLOEXEC);
-	e = fd < 0 ? -errno : sc_made_check(fd, S_IFDIR | mode, &now);
-	if (e == -ESTALE || e == -ENOENT || e == -ENOTDIR)
-		e = sc_report_fail(&cp->cur.msgs, SC_FAIL_DIR_REPLACED, 0, d,
-				   NULL);
-	else if (e < 0)
-		e = sc_report_fail(&cp->cur.msgs, SC_FAIL_GET_ATTRS, -e, d, NULL);
-	else if ((now.st_mode & S_IRWXU) != S_IRWXU &&
-		 (e = sc_path_chmod_fd(fd, (now.st_mode | S_IRWXU) &
-				       07777)) < 0)
-		e = sc_report_fail(&cp->cur.msgs, SC_FAIL_SET_MODE, -e, d, NULL);
-	if (e < 0) {
-		if (fd >= 0)
-			close(fd);
-		return e;
-	}
-	if (!o->preserve_mode) {
-		if (omitted & ~now.st_mode)
-			omitted &= ~cp->umask;
-		if ((omitted & ~now.st_mode) ||
-		    (now.st_mode & S_IRWXU) != S_IRWXU) {
-			p->st.st_mode = now.st_mode | omitted;
-			p->restore = true;
-		}
-	}
-	return fd;
-}
-
-/* make_parents(): a directory of the path is missing under --explain;
- * nothing is made, so nothing below it can be held: the operand's copy
- * is named by its path. */
-enum { PARENTS_BY_PATH = 1 };
-
-/* PS goes on from FD, which the list holds (LISTED) or PS itself. */
-static void parents_hold(struct parents *ps, int fd, bool listed)
-{
-	if (ps->own)
-		close(ps->fd);
-	ps->fd = fd;
-	ps->own = !listed;
-}
-
-/* --parents: one directory NAME of the destination path, REL its source
- * (a prefix of the operand, ending at NAME), under PS->fd: found, or
- * made when missing; listed when made, or when attributes are preserved.
- * PS->fd is it from here on.  0, PARENTS_BY_PATH, or -errno (said, but
- * for memory). */
-static int parent_step(struct cp *cp, struct parents *ps, const char *dir,
-		       const char *rel, const char *name)
-{
-	const struct sc_options *o = cp->o;
-	_cleanup_free_ char *d = sc_path_join(dir, rel);
-	int fd, e;
-
-	if (!d)
-		return -ENOMEM;
-	fd = parent_open(cp, ps->fd, name, d);
-	if (fd == -ENOENT) {
-		if (o->explain)
-			return PARENTS_BY_PATH;
-		e = parent_add(cp, ps, rel, d, -1);
-		if (e < 0)
-			return e;
-		fd = parent_make(cp, ps->fd, name, d, rel, &ps->v[ps->n - 1]);
-		if (fd < 0)
-			return fd;
-		ps->v[ps->n - 1].dfd = fd;
-		ps->made = true;
-	} else if (fd < 0) {
-		return fd;
-	} else if (o->preserve_ownership || o->preserve_mode ||
-		   o->preserve_timestamps) {
-		e = parent_add(cp, ps, rel, d, fd);
-		if (e < 0)
-			return e;
-	} else {
-		parents_hold(ps, fd, false);
-		return 0;
-	}
-	parents_hold(ps, fd, true);
-	return 0;
-}
-
-/* Makes the directories of SRC's path under the target (PS->fd, DIR its
- * path) that are missing, as cp does: like their source directories,
- * less what must wait.  Existing ones are listed too when attributes
- * are preserved, and one of them is made (when none is, cp fixes
- * nothing).  Each is reached from the one above it by descriptor, never
- * by a path someone may have changed meanwhile; PS->fd is the deepest.
- * 0, PARENTS_BY_PATH, or -errno (said, but for memory). */
-static int make_parents(struct cp *cp, const char *dir, const char *src,
-			struct parents *ps)
-{
-	_cleanup_free_ char *rel = strdup(src);
-	char *p, *slash;
-	int e = 0;
-
-	if (!rel)
-		return -ENOMEM;
-	sc_path_strip_slashes(rel);
-	for (p = rel; *p == '/'; p++)
-		;
-	for (; e == 0 && (slash = strchr(p, '/')); p = slash + 1) {
-		if (slash == p)
-			continue;	/* "a//b" */
-		*slash = '\0';
-		e = parent_step(cp, ps, dir, rel, p);
-		*slash = '/';
-	}
-	if (e == 0 && !ps->made) {
-		/* all there: nothing to fix; the deepest stays held */
-		for (size_t i = 0; i < ps->n; i++)
-			if (ps->v[i].dfd == ps->fd) {
-				ps->v[i].dfd = -1;
-				ps->own = true;
-			}
-		parents_free(ps->v, ps->n);
-		ps->v = NULL;
-		ps->n = 0;
-	}
-	return e;
-}
-
-/* After the copy: the parents' times, owners and modes, deepest first,
- * through the descriptors held since they were made or found.  0, or
- * -errno (said). */
-static int parents_protect(struct cp *cp, struct parents *ps)
-{
-	for (size_t i = ps->n; i-- > 0;) {
-		struct parent *p = &ps->v[i];
-		struct sc_at s = { p->sfd, ".", p->src };
-		struct sc_at d = { p->dfd, ".", p->dst };
-		int e = sc_record_set_meta(cp, p->sfd, p->dfd, &s, &d, &p->st,
-					   SC_MADE_PARENT |
-					   (p->restore ? SC_MADE_RESTORE : 0));
-
-		if (e < 0)
-			return e;
-	}
-	return 0;
-}
-
-/* What make_parents() held, let go. */
-static void parents_release(struct parents *ps)
-{
-	parents_free(ps->v, ps->n);
-	if (ps->own)
-		close(ps->fd);
-	*ps = (struct parents){ .fd = -1 };
-}
-
 /* The target of the operands, as cp finds it: -t DIR, -T, or the last
  * operand when it is a directory or there are more than two (*N then
  * counts the sources only).  *RET_DIR: the target directory, or NULL for
@@ -447,6 +168,21 @@ static int copy_operand(struct cp *cp, int dirfd, const char *src,
 	return sc_tree_copy(cp->tree, &a);
 }
 
+/* cp --parents SRC DIR: SRC's copy under its whole path in DIR (held as
+ * DIRFD), whose directories the tree copy makes where they are
+ * missing. */
+static int copy_parents(struct cp *cp, int dirfd, const char *dir,
+			const char *src, const char *dst)
+{
+	struct sc_tree_args a = {
+		.size = sizeof(a),
+		.src_dirfd = AT_FDCWD, .src_name = src, .src_path = src,
+		.dst_dirfd = dirfd, .dst_name = dst, .dst_path = dst,
+		.flags = SC_TREE_ARGS_PARENTS, .dst_dir_path = dir,
+	};
+	return sc_tree_copy(cp->tree, &a);
+}
+
 /* cp SRC DST: one copy, under DST's name, in DST's directory held from
  * here on.  0, or -errno when it failed.  --strip-trailing-slashes acts
  * on operands going into a directory only: cp leaves "f/ g" as it is
@@ -503,35 +239,21 @@ static int copy_into(struct cp *cp, const char *dir, char **ops, int n)
 	/* only several operands can collide with each other */
 	cp->multi = n >= 2;
 	for (int i = 0; i < n; i++) {
-		struct parents ps = { .fd = tfd };
 		char *dst;
 
 		if (o->strip_trailing_slashes)
 			sc_path_strip_slashes(ops[i]);
-		e = o->parents ? make_parents(cp, dir, ops[i], &ps) : 0;
-		if (e < 0) {
-			parents_release(&ps);
-			rc = rc ? rc : e;
-			continue;
-		}
 		dst = target_name(cp, dir, ops[i]);
 		if (!dst) {
-			parents_release(&ps);
 			e = sc_report_fail(&cp->cur.msgs, SC_FAIL_MEMORY, ENOMEM,
 					   ops[i], NULL);
 			rc = rc ? rc : e;
 			continue;
 		}
-		e = copy_operand(cp, e == PARENTS_BY_PATH ? -1 : ps.fd, ops[i],
-				 dst);
+		e = o->parents ? copy_parents(cp, tfd, dir, ops[i], dst) :
+				 copy_operand(cp, tfd, ops[i], dst);
 		if (e < 0 && !rc)
 			rc = e;
-		if (o->parents && !o->explain &&
-		    (e = parents_protect(cp, &ps)) < 0) {
-			cp->failures++;
-			rc = rc ? rc : e;
-		}
-		parents_release(&ps);
 		free(dst);
 	}
 	return rc;

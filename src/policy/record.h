@@ -33,11 +33,4 @@ void sc_record_streams(void *arg, FILE **out, FILE **err);
 int sc_record_meta(struct cp *cp, const struct sc_tree_entry *te,
 		   const struct sc_tree_result *r);
 
-/* The metadata of S's copy D (ST: the source; MADE: SC_MADE_* bits, how
- * it was made) set through CP's own copier context, and said.  0, or
- * -errno when a failure counts. */
-int sc_record_set_meta(struct cp *cp, int in, int out,
-		       const struct sc_at *s, const struct sc_at *d,
-		       const struct stat *st, unsigned made);
-
 #endif

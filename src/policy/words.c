@@ -29,7 +29,25 @@ static const struct {
 	[SC_TREE_RELATIVE_LINK] = { SC_FAIL_SYMLINK_HERE, true },
 	[SC_TREE_EARLIER_REPLACED] = { SC_FAIL_FILE_REPLACED, false },
 	[SC_TREE_MEMORY] = { SC_FAIL_MEMORY, false },
+	[SC_TREE_UNSAFE_LINK] = { SC_FAIL_UNSAFE_SYMLINK, true },
+	[SC_TREE_NOT_DIR] = { SC_FAIL_NOT_DIR, true },
 };
+
+/* --parents' directories (PARENT): what could not be made, or looked at
+ * (the source, SC_TREE_STAT; the copy, SC_TREE_CHECK), in cp's words for
+ * them; else as for any entry. */
+static enum sc_fail parent_words(enum sc_tree_stage stage, enum sc_fail what)
+{
+	switch (stage) {
+	case SC_TREE_MAKE:
+		return SC_FAIL_MAKE_DIR;
+	case SC_TREE_STAT:
+	case SC_TREE_CHECK:
+		return SC_FAIL_GET_ATTRS;
+	default:
+		return what;
+	}
+}
 
 /* What could not be made, by what it is (SC_TREE_MAKE). */
 static enum sc_fail make_words(const struct sc_tree_entry *e)
@@ -68,6 +86,8 @@ enum sc_tree_verdict hooks_error(void *arg, const struct sc_tree_entry *e,
 	    stage != SC_TREE_VANISHED)
 		sc_entry_announce(cp, e->src, e->dst);
 	what = stage == SC_TREE_MAKE ? make_words(e) : stage_words[stage].what;
+	if (e->parent)
+		what = parent_words(stage, what);
 	a = stage_words[stage].dst ? e->dst : e->src;
 	switch (stage) {
 	case SC_TREE_MAKE:
@@ -98,9 +118,5 @@ enum sc_tree_verdict hooks_error(void *arg, const struct sc_tree_entry *e,
 		break;
 	}
 	sc_report_fail(&cp->cur.msgs, what, err, a, b);
-	/* at no entry's depth (a directory's attributes at the end): no
-	 * end of an entry counts it */
-	if (!e->depth)
-		cp->failures++;
 	return SC_TREE_CONTINUE;
 }
