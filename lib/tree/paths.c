@@ -57,20 +57,6 @@ const char *tree_path_last(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-bool tree_path_same_entry(const char *a, const char *b)
-{
-	_cleanup_free_ char *ba = tree_path_base(a), *bb = tree_path_base(b);
-	_cleanup_free_ char *da = NULL, *db = NULL;
-	struct stat sa, sb;
-
-	if (!ba || !bb || strcmp(ba, bb))
-		return false;
-	da = tree_path_dir(a);
-	db = tree_path_dir(b);
-	return da && db && stat(da, &sa) == 0 && stat(db, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 bool tree_path_in_cwd(const char *dst)
 {
 	_cleanup_free_ char *dir = tree_path_dir(dst);
@@ -79,85 +65,6 @@ bool tree_path_in_cwd(const char *dst)
 	return !dir || !strcmp(dir, ".") || stat(".", &dot) < 0 ||
 	       stat(dir, &d) < 0 ||
 	       (d.st_dev == dot.st_dev && d.st_ino == dot.st_ino);
-}
-
-bool tree_path_is_inside(const char *src, const char *dst)
-{
-	_cleanup_free_ char *s = realpath(src, NULL);
-	_cleanup_free_ char *parent = NULL, *d = NULL;
-	const char *slash = strrchr(dst, '/');
-	const char *base = slash ? slash + 1 : dst;
-	size_t sl;
-
-	if (!s)
-		return false;
-	parent = slash ? strndup(dst, (size_t)(slash - dst)) : strdup(".");
-	if (!parent)
-		return false;
-	d = realpath(*parent ? parent : "/", NULL);
-	if (!d)
-		return false;
-	if (*base && strcmp(base, ".") && strcmp(base, "..")) {
-		char *full = tree_path_join(d, base);
-
-		free(d);
-		d = full;
-		if (!d)
-			return false;
-	}
-	sl = strlen(s);
-	return !strncmp(s, d, sl) && (d[sl] == '\0' || d[sl] == '/' ||
-				      !strcmp(s, "/"));
-}
-
-const char *tree_at_name(const struct tree_at *at, char *buf, size_t size)
-{
-	/* a directory named by its own descriptor: its path may lead
-	 * somewhere else by now */
-	if (at->dirfd >= 0 && !strcmp(at->name, ".") &&
-	    snprintf(buf, size, "/proc/self/fd/%d/.", at->dirfd) < (int)size)
-		return buf;
-	if (strlen(at->path) < PATH_MAX)
-		return at->path;
-	if (at->dirfd >= 0 &&
-	    snprintf(buf, size, "/proc/self/fd/%d/%s", at->dirfd,
-		     at->name) < (int)size)
-		return buf;
-	errno = ENAMETOOLONG;
-	return NULL;
-}
-
-/* The directory AT's entry is in, stat'ed, and the entry's name there. */
-static bool at_dir(const struct tree_at *at, struct stat *st,
-		   const char **ret_name)
-{
-	_cleanup_free_ char *dir = NULL;
-
-	if (at->dirfd >= 0) {
-		*ret_name = at->name;
-		return fstat(at->dirfd, st) == 0;
-	}
-	*ret_name = NULL;	/* the caller compares the bases */
-	dir = tree_path_dir(at->path);
-	return dir && stat(dir, st) == 0;
-}
-
-bool tree_at_same_entry(const struct tree_at *a, const struct tree_at *b)
-{
-	_cleanup_free_ char *ba = NULL, *bb = NULL;
-	const char *na, *nb;
-	struct stat sa, sb;
-
-	if (a->dirfd < 0 && b->dirfd < 0)
-		return tree_path_same_entry(a->path, b->path);
-	if (!at_dir(a, &sa, &na) || !at_dir(b, &sb, &nb))
-		return false;
-	if (!na)
-		na = ba = tree_path_base(a->path);
-	if (!nb)
-		nb = bb = tree_path_base(b->path);
-	return na && nb && !strcmp(na, nb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
 }
 
 size_t tree_path_piece(const char *path, size_t max)

@@ -23,16 +23,8 @@ char *tree_path_base(const char *name);
  * makes them, has no trailing slash). */
 const char *tree_path_last(const char *path);
 
-/* Do A and B name the same directory entry: one directory (the same
- * inode, asked with stat), one name? */
-bool tree_path_same_entry(const char *a, const char *b);
-
 /* Is DST's directory the current one (or not to be found out)? */
 bool tree_path_in_cwd(const char *dst);
-
-/* Would DST (to be created) be SRC itself or inside it?  Both are
- * resolved with realpath(); false when they cannot be. */
-bool tree_path_is_inside(const char *src, const char *dst);
 
 /* --- a file named relative to a directory descriptor ------------------- */
 
@@ -46,20 +38,6 @@ struct tree_at {
 	const char *name;
 	const char *path;
 };
-
-/* Room for the name tree_at_name() writes: "/proc/self/fd/N/" and NAME. */
-#define TREE_AT_NAME_SIZE (32 + 256)
-
-/* A name of AT for the calls that only take one (libattr, libacl):
- * PATH when the kernel takes it (shorter than PATH_MAX), else
- * /proc/self/fd/DIRFD/NAME written to BUF, which /proc resolves through
- * the open descriptor.  NULL (ENAMETOOLONG) when neither fits.  An AT
- * that is a directory's own descriptor (NAME ".") is always named
- * through /proc: its path may lead elsewhere by now. */
-const char *tree_at_name(const struct tree_at *at, char *buf, size_t size);
-
-/* Are A and B one directory entry: the same directory, the same name? */
-bool tree_at_same_entry(const struct tree_at *a, const struct tree_at *b);
 
 /* The length of the first piece of PATH to resolve on its own, for a
  * path that may be longer than MAX: all of it when shorter than MAX, else

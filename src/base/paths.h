@@ -27,13 +27,6 @@ const char *sc_path_last(const char *path);
  * inode, asked with stat), one name? */
 bool sc_path_same_entry(const char *a, const char *b);
 
-/* Is DST's directory the current one (or not to be found out)? */
-bool sc_path_in_cwd(const char *dst);
-
-/* Would DST (to be created) be SRC itself or inside it?  Both are
- * resolved with realpath(); false when they cannot be. */
-bool sc_path_is_inside(const char *src, const char *dst);
-
 /* --- a file named relative to a directory descriptor ------------------- */
 
 /* A file as the kernel is asked about it, NAME in directory DIRFD, and as
@@ -47,39 +40,7 @@ struct sc_at {
 	const char *path;
 };
 
-/* Room for the name sc_at_name() writes: "/proc/self/fd/N/" and NAME. */
-#define SC_AT_NAME_SIZE (32 + 256)
-
-/* A name of AT for the calls that only take one (libattr, libacl):
- * PATH when the kernel takes it (shorter than PATH_MAX), else
- * /proc/self/fd/DIRFD/NAME written to BUF, which /proc resolves through
- * the open descriptor.  NULL (ENAMETOOLONG) when neither fits.  An AT
- * that is a directory's own descriptor (NAME ".") is always named
- * through /proc: its path may lead elsewhere by now. */
-const char *sc_at_name(const struct sc_at *at, char *buf, size_t size);
-
 /* Are A and B one directory entry: the same directory, the same name? */
 bool sc_at_same_entry(const struct sc_at *a, const struct sc_at *b);
-
-/* The length of the first piece of PATH to resolve on its own, for a
- * path that may be longer than MAX: all of it when shorter than MAX, else
- * the longest prefix shorter than MAX that ends before a slash.  0 when
- * a single name is too long (ENAMETOOLONG). */
-size_t sc_path_piece(const char *path, size_t max);
-
-/* Opens the directory that holds PATH's last entry, however long PATH
- * is: in pieces shorter than PATH_MAX (sc_path_piece()), each resolved
- * from the last, as the kernel would resolve PATH if it could.  *RET_FD
- * is AT_FDCWD when PATH is short enough to be used whole (*RET_NAME is
- * then PATH), else an O_PATH descriptor of the directory, the caller's
- * to close (*RET_NAME points at the last name inside PATH).  0 or
- * -errno.  PATH has no trailing slash. */
-int sc_path_open_parent(const char *path, int *ret_fd, const char **ret_name);
-
-/* Sets the mode of the directory open as FD (O_PATH) to MODE: through
- * /proc, which leads to the inode FD holds, not to whatever has its name
- * by now.  Without /proc, through "." in it (which wants search
- * permission there: root has it).  0 or -errno. */
-int sc_path_chmod_fd(int fd, mode_t mode);
 
 #endif

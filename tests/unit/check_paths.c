@@ -12,6 +12,7 @@
 
 #include "suites.h"
 #include "base/paths.h"
+#include "tree/paths.h"
 
 static void check_join(const char *dir, const char *name, const char *want)
 {
@@ -92,32 +93,22 @@ START_TEST(same_entry_needs_same_name_and_directory)
 }
 END_TEST
 
-START_TEST(inside_is_the_directory_or_below)
-{
-	ck_assert(sc_path_is_inside("/tmp", "/tmp/new"));
-	ck_assert(sc_path_is_inside("/tmp", "/tmp"));
-	ck_assert(sc_path_is_inside("/", "/tmp/new"));
-	ck_assert(!sc_path_is_inside("/tmp", "/tmpx"));
-	ck_assert(!sc_path_is_inside("/nonexistent-dir-xyz", "/tmp/a"));
-}
-END_TEST
-
 START_TEST(piece_is_all_of_a_short_path)
 {
-	ck_assert_uint_eq(sc_path_piece("a/b/c", 16), 5);
-	ck_assert_uint_eq(sc_path_piece("", 16), 0);
+	ck_assert_uint_eq(tree_path_piece("a/b/c", 16), 5);
+	ck_assert_uint_eq(tree_path_piece("", 16), 0);
 }
 END_TEST
 
 START_TEST(piece_of_a_long_path_ends_before_a_slash)
 {
 	/* "aaa/bbb/ccc" in pieces shorter than 8: "aaa/bbb" is 7 */
-	ck_assert_uint_eq(sc_path_piece("aaa/bbb/ccc", 8), 7);
-	ck_assert_uint_eq(sc_path_piece("aaa/bbb/ccc", 7), 3);
+	ck_assert_uint_eq(tree_path_piece("aaa/bbb/ccc", 8), 7);
+	ck_assert_uint_eq(tree_path_piece("aaa/bbb/ccc", 7), 3);
 	/* the root on its own when the first name does not fit */
-	ck_assert_uint_eq(sc_path_piece("/aaaaaaaa/b", 4), 1);
+	ck_assert_uint_eq(tree_path_piece("/aaaaaaaa/b", 4), 1);
 	/* one name too long for any piece */
-	ck_assert_uint_eq(sc_path_piece("aaaaaaaa/b", 4), 0);
+	ck_assert_uint_eq(tree_path_piece("aaaaaaaa/b", 4), 0);
 }
 END_TEST
 
@@ -126,7 +117,7 @@ START_TEST(parent_of_a_short_path_is_the_path)
 	const char *name;
 	int fd;
 
-	ck_assert_int_eq(sc_path_open_parent("/tmp/x", &fd, &name), 0);
+	ck_assert_int_eq(tree_path_open_parent("/tmp/x", &fd, &name), 0);
 	ck_assert_int_eq(fd, AT_FDCWD);
 	ck_assert_str_eq(name, "/tmp/x");
 }
@@ -149,7 +140,7 @@ START_TEST(parent_of_a_long_path_opens_in_pieces)
 	sprintf(p + len, "/x");
 	ck_assert_int_eq(stat(p, &a), -1);
 	ck_assert_int_eq(errno, ENAMETOOLONG);
-	ck_assert_int_eq(sc_path_open_parent(p, &fd, &name), 0);
+	ck_assert_int_eq(tree_path_open_parent(p, &fd, &name), 0);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_str_eq(name, "x");
 	ck_assert_int_eq(fstat(fd, &a), 0);
@@ -157,22 +148,6 @@ START_TEST(parent_of_a_long_path_opens_in_pieces)
 	ck_assert(a.st_dev == b.st_dev && a.st_ino == b.st_ino);
 	close(fd);
 	free(p);
-}
-END_TEST
-
-START_TEST(at_name_past_path_max_goes_through_proc)
-{
-	char buf[SC_AT_NAME_SIZE], *long_path = malloc(PATH_MAX + 2);
-	struct sc_at at = { 7, "leaf", long_path };
-
-	ck_assert_ptr_nonnull(long_path);
-	memset(long_path, 'a', PATH_MAX + 1);
-	long_path[PATH_MAX + 1] = '\0';
-	ck_assert_str_eq(sc_at_name(&at, buf, sizeof(buf)),
-			 "/proc/self/fd/7/leaf");
-	at.path = "short/leaf";
-	ck_assert_str_eq(sc_at_name(&at, buf, sizeof(buf)), "short/leaf");
-	free(long_path);
 }
 END_TEST
 
@@ -186,12 +161,10 @@ Suite *paths_suite(void)
 	tcase_add_test(tc, dir_of_a_name_without_slash_is_dot);
 	tcase_add_test(tc, base_ignores_trailing_slashes);
 	tcase_add_test(tc, same_entry_needs_same_name_and_directory);
-	tcase_add_test(tc, inside_is_the_directory_or_below);
 	tcase_add_test(tc, piece_is_all_of_a_short_path);
 	tcase_add_test(tc, piece_of_a_long_path_ends_before_a_slash);
 	tcase_add_test(tc, parent_of_a_short_path_is_the_path);
 	tcase_add_test(tc, parent_of_a_long_path_opens_in_pieces);
-	tcase_add_test(tc, at_name_past_path_max_goes_through_proc);
 	suite_add_tcase(s, tc);
 	return s;
 }
