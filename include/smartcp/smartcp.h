@@ -1285,6 +1285,14 @@ enum {
 int sc_tree_set_ops(struct sc_tree *t, const struct sc_tree_ops *ops,
 		    void *arg);
 
+/* Entries whose names match one of PATTERNS (fnmatch(3), without flags:
+ * "*.o", "cache"), a NULL-terminated list, copied), found in a directory
+ * the copy goes through, are not copied, and the callbacks are not told
+ * of them; the operand itself always is.  (BEFORE's SC_TREE_SKIP leaves
+ * out what it is asked about; files a thread copies are not asked.)
+ * NULL or an empty list: none.  0, -EINVAL, -ENOMEM. */
+int sc_tree_set_exclude(struct sc_tree *t, const char *const *patterns);
+
 /* Where a callback prints, on the caller's thread, to keep the walk's
  * order (OUTPUT): *OUT and *ERR are buffers while files copied on other
  * threads ahead of it are not yet said, else NULL (stdout and

@@ -178,6 +178,42 @@ int sc_tree_set_progress(struct sc_tree *t,
 	return 0;
 }
 
+/* Frees W's exclusion patterns. */
+static void exclude_free(struct walk *w)
+{
+	for (size_t i = 0; i < w->n_exclude; i++)
+		free(w->exclude[i]);
+	free(w->exclude);
+	w->exclude = NULL;
+	w->n_exclude = 0;
+}
+
+int sc_tree_set_exclude(struct sc_tree *t, const char *const *patterns)
+{
+	struct walk *w;
+	size_t n = 0;
+
+	if (!t || t->copying)
+		return -EINVAL;
+	w = &t->walk;
+	exclude_free(w);
+	while (patterns && patterns[n])
+		n++;
+	if (!n)
+		return 0;
+	w->exclude = calloc(n, sizeof(*w->exclude));
+	if (!w->exclude)
+		return -ENOMEM;
+	for (; w->n_exclude < n; w->n_exclude++) {
+		w->exclude[w->n_exclude] = strdup(patterns[w->n_exclude]);
+		if (!w->exclude[w->n_exclude]) {
+			exclude_free(w);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 void sc_tree_streams(struct sc_tree *t, FILE **out, FILE **err)
 {
 	struct pool_slot *s = t && t->run.ops.output ?
@@ -337,5 +373,6 @@ void sc_tree_free(struct sc_tree *t)
 	free(w->level_hash);
 	free(w->src_names.p);
 	free(w->dst_names.p);
+	exclude_free(w);
 	free(t);
 }

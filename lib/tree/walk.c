@@ -19,6 +19,7 @@
 #include "tree/workers.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -511,6 +512,16 @@ static int copy_path(struct walk *w, const char *src, const char *dst,
 	return copy_non_directory(w, e);
 }
 
+/* Is NAME, an entry of a directory, one sc_tree_set_exclude()'s patterns
+ * leave out? */
+static bool walk_excluded(const struct walk *w, const char *name)
+{
+	for (size_t i = 0; i < w->n_exclude; i++)
+		if (fnmatch(w->exclude[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
 /* Copies the next entry of level K, the deepest, or enters it (a new
  * level).  False when K has no more to copy. */
 static bool level_step(struct walk *w, size_t k)
@@ -525,6 +536,8 @@ static bool level_step(struct walk *w, size_t k)
 	if (l->next >= l->n_ents || w->run->cancelled)
 		return false;	/* (cancelled: its end frees the rest) */
 	ent = &l->ents[l->next++];
+	if (walk_excluded(w, ent->name))
+		goto next;	/* not copied, nobody told */
 	e = level_get(w, k);
 	if (e == 0 && l->dir_facts && ent->type == DT_REG && l->dfd >= 0 &&
 	    !o->hard_link && !o->symbolic_link && !o->attributes_only &&

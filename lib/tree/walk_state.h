@@ -72,6 +72,9 @@ struct walk {
 	struct devino *anc;
 	size_t n_anc, cap_anc;
 	struct links links;	/* the walk thread's hard-link table */
+	/* sc_tree_set_exclude(): the names of entries not copied */
+	char **exclude;
+	size_t n_exclude;
 };
 
 /* The walk (walk.c), for the operands (operands.c) and the -j workers
