@@ -238,6 +238,17 @@ static int start(struct sc_tree *t)
 	return 0;
 }
 
+/* Memory ran out for the copy of SRC to DST before anything of it was
+ * begun (the threads' state, --parents' list): the caller is told.
+ * -ENOMEM. */
+static int no_memory(struct sc_tree *t, const char *src, const char *dst)
+{
+	return walk_fail(&t->run, SC_TREE_MEMORY, ENOMEM,
+			 &(struct sc_tree_entry){ .kind = SC_TREE_DIR,
+						  .top = true, .src = src,
+						  .dst = dst });
+}
+
 /* The operand's copy, DST (its whole name), is made in DIRFD (>= 0) as
  * its last name, or, one that is not a plain name ("dir/", ".", ".."),
  * by its path. */
@@ -274,7 +285,7 @@ static int copy_with_parents(struct sc_tree *t, const struct sc_tree_args *a,
 		}
 	}
 	parents_release(&ps);
-	return r;
+	return r == -ENOMEM ? no_memory(t, src, dst) : r;
 }
 
 int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a)
@@ -290,14 +301,14 @@ int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a)
 		return -EBUSY;
 	if (t->run.cancelled)
 		return -ECANCELED;
-	r = start(t);
-	if (r < 0)
-		return r;
 	w = &t->walk;
 	src = a->size > offsetof(struct sc_tree_args, src_path) &&
 	      a->src_path ? a->src_path : a->src_name;
 	dst = a->size > offsetof(struct sc_tree_args, dst_path) &&
 	      a->dst_path ? a->dst_path : a->dst_name;
+	r = start(t);
+	if (r < 0)
+		return no_memory(t, src, dst);
 	w->op_sfd = a->src_dirfd;
 	w->op_sname = a->src_name;
 	w->op_dfd = a->dst_dirfd;
