@@ -59,7 +59,8 @@ static void output(void *arg, const char *out, size_t out_len,
 
 /* A file's road: each road tried, with the error that handed over to the
  * next, and why the plan took the one that moved the data. */
-static void say_road(FILE *f, const char *src, const struct sc_copy_report *rep)
+static void say_road(FILE *f, const char *src,
+		     const struct sc_copy_report *rep)
 {
 	enum sc_road road = SC_ROAD_RW;
 	int err;
@@ -79,8 +80,9 @@ static void say_road(FILE *f, const char *src, const struct sc_copy_report *rep)
 
 /* An entry done.  R->ERR was said through error() (or is a directory
  * whose entries failed); a report's error is for this callback to say.
- * Count failures here: files copied on other threads fail neither
- * sc_tree_copy() nor sc_tree_finish(). */
+ * Failures are counted here: a file fails sc_tree_copy() only by this
+ * callback's answer, and one another thread copied may be told only in
+ * sc_tree_finish(). */
 static int after(void *arg, const struct sc_tree_entry *e,
 		 const struct sc_tree_result *r)
 {
