@@ -1192,8 +1192,10 @@ enum sc_tree_point {
 struct sc_tree_result {
 	size_t size;		/* sizeof(struct sc_tree_result) */
 	enum sc_tree_point point;
-	int err;		/* -errno: the walk could not copy it (said
-				 * through ERROR, or by BEFORE); 0 */
+	int err;		/* -errno: the walk could not copy it (told
+				 * to ERROR, or BEFORE failed it), or, a
+				 * directory, something in it failed (-EIO
+				 * where it had no errno of its own); 0 */
 	bool skipped;		/* BEFORE left it as it was */
 	bool made;		/* made (or, explaining, would be); a
 				 * directory: made (SC_TREE_ENTERED) */
@@ -1267,7 +1269,9 @@ struct sc_tree_ops {
 	 * walk's order to be printed: OUT_LEN bytes for stdout and ERR_LEN
 	 * for stderr; or, with SC_TREE_OPS_INTERLEAVE, OUT holding both,
 	 * cut into N_RUNS RUNS in the order they were printed.  NULL: the
-	 * callbacks print at once, out of the walk's order. */
+	 * callbacks are still called in the walk's order, but what they
+	 * print goes out at once, ahead of what AFTER prints later for
+	 * files copied on other threads before them. */
 	void (*output)(void *arg, const char *out, size_t out_len,
 		       const char *err, size_t err_len,
 		       const struct sc_tree_run *runs, size_t n_runs);
@@ -1330,8 +1334,12 @@ enum {
  * the other through T share what they learned: another name of a file
  * an earlier one copied is linked to its copy (SC_TREE_HARDLINKS).
  * 0: everything was copied (or skipped as BEFORE said); -errno:
- * something failed (said: ERROR's stages, AFTER's results), the first
- * failure's; -ECANCELED: cancelled (sc_tree_cancel(), a callback's
+ * something failed, the first failure's errno: a stage the walk told
+ * ERROR of, or an entry AFTER answered was failed (-errno, or
+ * SC_TREE_FLAWED: -EIO) -- without an AFTER, one whose copy or metadata
+ * failed (the result's ERR, REP_ERR).  A file copied on another thread
+ * is told to AFTER later, in its place, and its failure is what the
+ * copy then running, or sc_tree_finish(), returns; -ECANCELED: cancelled (sc_tree_cancel(), a callback's
  * SC_TREE_QUIT): nothing more was begun, the file being written was
  * removed or emptied as for one file, and what was made before it
  * stays (AFTER told of each); -EINVAL (A NULL or without a source),
@@ -1341,12 +1349,13 @@ int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a);
 /* Ends T's copies: waits for the files other threads copy, and sets the
  * attributes of the directories that waited for them (AFTER:
  * SC_TREE_LATE).  sc_tree_free() does it when it was not done.  0, or
- * -errno: an attribute failed (said). */
+ * -errno: something told meanwhile failed, as for sc_tree_copy(). */
 int sc_tree_finish(struct sc_tree *t);
 
 /* Stops a running sc_tree_copy() as soon as it can: nothing more is
- * begun, and the files being copied stop within a chunk.  Any thread,
- * or a signal handler. */
+ * begun, and the files being copied stop within a chunk.  For good: the
+ * copies after it return -ECANCELED at once.  Any thread, or a signal
+ * handler; T NULL: nothing. */
 void sc_tree_cancel(struct sc_tree *t);
 
 /* How far T's copies got: the files copied and their bytes.
@@ -1362,7 +1371,8 @@ bool sc_tree_abandon(struct sc_tree *t);
 
 /* FN(ARG, FILE, DONE, SIZE, ROAD) as the caller's thread copies a file
  * (sc_copy_ctx_set_progress()): FILE's whole name, DONE of its SIZE
- * bytes, by ROAD.  FN's nonzero answer cancels the copy.  NULL: none.
+ * bytes, by ROAD.  FN's nonzero answer cancels the tree copy, as
+ * sc_tree_cancel() does.  NULL: none.
  * 0, -EINVAL. */
 int sc_tree_set_progress(struct sc_tree *t,
 			 int (*fn)(void *arg, const char *file, uint64_t done,

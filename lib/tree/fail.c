@@ -26,7 +26,16 @@ static const int stage_errno[] = {
 	[SC_TREE_MEMORY] = ENOMEM,
 };
 
-int walk_after(const struct run *run, const struct sc_tree_entry *te,
+/* Notes E, a failure (-errno; SC_TREE_FLAWED: -EIO), as the run's first
+ * if it is.  Returns E. */
+static int note(struct run *run, int e)
+{
+	if (!run->status && e)
+		run->status = e < 0 ? e : -EIO;
+	return e;
+}
+
+int walk_after(struct run *run, const struct sc_tree_entry *te,
 	       const struct sc_tree_result *res)
 {
 	struct sc_tree_entry ent = *te;
@@ -44,8 +53,12 @@ int walk_after(const struct run *run, const struct sc_tree_entry *te,
 	if (ent.kind == SC_TREE_FILE && res->rep && !res->rep_err &&
 	    (sc_copy_report_flags(res->rep) & SC_REPORT_COPIED))
 		tree_count_file(run->live, sc_copy_report_bytes(res->rep));
-	return run->ops.after ?
-	       run->ops.after(run->ops_arg, &ent, res) : 0;
+	/* the caller says what failed; without a word from it, what the
+	 * walk or the copy found */
+	if (run->ops.after)
+		return note(run, run->ops.after(run->ops_arg, &ent, res));
+	note(run, res->err < 0 ? res->err : res->rep_err);
+	return 0;
 }
 
 int walk_fail(struct run *run, enum sc_tree_stage stage, int err,
@@ -61,7 +74,7 @@ int walk_fail(struct run *run, enum sc_tree_stage stage, int err,
 	    run->ops.error(run->ops_arg, &ent, stage, err) == SC_TREE_QUIT)
 		run->cancelled = 1;
 	if (err)
-		return -err;
-	return (unsigned)stage < ARRAY_SIZE(stage_errno) && stage_errno[stage] ?
-	       -stage_errno[stage] : -EIO;
+		return note(run, -err);
+	return note(run, (unsigned)stage < ARRAY_SIZE(stage_errno) &&
+			 stage_errno[stage] ? -stage_errno[stage] : -EIO);
 }

@@ -15,7 +15,7 @@ int walk_fail(struct run *run, enum sc_tree_stage stage, int err,
 
 /* Tells RUN's caller's after callback about TE: RES.  What it answers:
  * 0, -errno or SC_TREE_FLAWED (0 without one).  The walk thread only. */
-int walk_after(const struct run *run, const struct sc_tree_entry *te,
+int walk_after(struct run *run, const struct sc_tree_entry *te,
 	       const struct sc_tree_result *res);
 
 #endif

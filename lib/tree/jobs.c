@@ -56,7 +56,6 @@ struct jobs {
 	/* The pool is saying a finished job, on the walk thread: output
 	 * goes straight out. */
 	bool flushing;
-	unsigned failed;	/* files that failed on workers */
 	/* Reports no job holds, for the workers' next files: as many as
 	 * were ever in jobs at once (at most JOB_MAX for each job in the
 	 * queue), made as they were first needed.  Under SPARE_LOCK. */
@@ -449,7 +448,7 @@ static void say_job(struct jobs *j, struct job *job)
 			.ahead_fd = -1,
 		};
 
-		j->failed += j->ops->after(j->arg, &f, &job->res[i]) < 0;
+		j->ops->after(j->arg, &f, &job->res[i]);
 	}
 	j->flushing = false;
 	reports_put(j, job->res, job->n_done);
@@ -772,10 +771,6 @@ void jobs_finish(struct jobs *j)
 	j->cap_spare = 0;
 }
 
-unsigned jobs_failures(const struct jobs *j)
-{
-	return j->failed;
-}
 
 void jobs_free(struct jobs *j)
 {

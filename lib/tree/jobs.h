@@ -135,9 +135,6 @@ void jobs_fd_short(struct jobs *j);
 /* Waits for every job, says what they came to, stops the workers. */
 void jobs_finish(struct jobs *j);
 
-/* Files that failed on workers. */
-unsigned jobs_failures(const struct jobs *j);
-
 void jobs_free(struct jobs *j);
 
 #endif

@@ -46,6 +46,7 @@ int walk_link_instead(struct worker *wk, struct entry *ent,
 	if (o->force)
 		how |= LINK_REPLACE;
 	ent->out.kind = te.kind;
+	ent->out.earlier = e->src;
 	if (o->explain) {
 		ent->out.made = true;
 		return 0;
@@ -136,6 +137,7 @@ int walk_link_earlier(struct worker *wk, struct entry *ent, const char *prev,
 	int e;
 
 	ent->out.kind = SC_TREE_HARDLINK;
+	ent->out.earlier = prev;
 	e = wk->run->o->explain ? 0 : link_earlier_copy(wk, ent, prev, dst, st);
 
 	/* the earlier copy is not there as it was made: what someone put

@@ -60,6 +60,11 @@ struct run {
 	/* the depth of the entry the walk thread is on (struct
 	 * sc_tree_entry), 0: none; walk thread only */
 	unsigned depth;
+	/* The first failure (-errno) since the copy (or finish) began: an
+	 * entry the walk failed, or one its caller's after found failed;
+	 * what sc_tree_copy() and sc_tree_finish() return.  Walk thread
+	 * only. */
+	int status;
 	/* sc_tree_cancel(), or a callback's SC_TREE_QUIT: nothing more is
 	 * begun */
 	volatile sig_atomic_t cancelled;
@@ -120,6 +125,7 @@ struct walk_made {
 struct walk_out {
 	int kind;		/* enum sc_tree_kind */
 	bool made, replaced, has_old, remember;
+	const char *earlier;	/* a link's: what it is another name of */
 	const struct sc_copy_report *rep;
 	int rep_err;
 	double seconds;

@@ -39,9 +39,12 @@ static void copier_keep(struct sc_copier *c, struct tree_opts *o)
 static int on_progress(void *arg, uint64_t done, enum sc_road road)
 {
 	struct sc_tree *t = arg;
+	int r = t->progress(t->progress_arg, t->walk.e.current, done,
+			    t->walk.e.current_size, road);
 
-	return t->progress(t->progress_arg, t->walk.e.current, done,
-			   t->walk.e.current_size, road);
+	if (r)
+		sc_tree_cancel(t);	/* the caller stops the tree copy */
+	return r;
 }
 
 /* A worker's file, said on the walk thread in its place in the order:
@@ -314,6 +317,7 @@ int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a)
 	w->op_dfd = a->dst_dirfd;
 	w->op_dname = a->dst_name;
 	t->copying = true;
+	t->run.status = 0;
 	if (a->size > offsetof(struct sc_tree_args, flags) &&
 	    (a->flags & SC_TREE_ARGS_PARENTS))
 		r = copy_with_parents(t, a, src, dst);
@@ -324,18 +328,20 @@ int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a)
 	w->op_sname = w->op_dname = NULL;
 	if (t->run.cancelled)
 		return -ECANCELED;
-	return r < 0 ? r : 0;
+	/* the first failure, anywhere in it */
+	return t->run.status ? t->run.status : r < 0 ? r : 0;
 }
 
 int sc_tree_finish(struct sc_tree *t)
 {
 	if (!t || t->copying)
 		return -EINVAL;
+	t->run.status = 0;
 	if (t->run.jobs && jobs_running(t->run.jobs)) {
 		jobs_finish(t->run.jobs);
 		set_deferred_attrs(&t->walk);
 	}
-	return 0;
+	return t->run.status;
 }
 
 void sc_tree_cancel(struct sc_tree *t)

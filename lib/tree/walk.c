@@ -233,7 +233,7 @@ static int entry_done(struct walk *w, const char *src, const char *dst,
 	const struct walk_out *out = &w->e.out;
 	const struct sc_tree_entry te = {
 		.size = sizeof(te), .kind = out->kind, .top = cmdline,
-		.src = src, .dst = dst,
+		.src = src, .dst = dst, .earlier = out->earlier,
 	};
 	const struct sc_tree_result res = {
 		.size = sizeof(res), .point = SC_TREE_END,
