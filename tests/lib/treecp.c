@@ -232,20 +232,21 @@ static int on_after(void *arg, const struct sc_tree_entry *e,
 				e->dst);
 		return 0;
 	}
-	if (r->err < 0) {
-		/* said through on_error() */
+	/* the walk's failures were said through on_error() (a directory's
+	 * are those of what it holds); what was made has its report */
+	if (r->err < 0)
 		tc->failed = true;
-		return 0;
-	}
-	if (e->kind == SC_TREE_FILE && r->rep && r->point == SC_TREE_END)
+	if (e->kind == SC_TREE_FILE && r->rep && r->point == SC_TREE_END &&
+	    !r->err)
 		return file_done(tc, e, r);
 	if (r->rep_err < 0) {
-		say(tc, "metadata", e, -r->rep_err);
+		say(tc, r->point == SC_TREE_LATE ? "late metadata" : "metadata",
+		    e, -r->rep_err);
 		return SC_TREE_FLAWED;
 	}
 	if (r->rep && say_events(tc, e, r->rep))
 		return SC_TREE_FLAWED;
-	if (!r->made || r->point != SC_TREE_END)
+	if (r->err < 0 || !r->made || r->point != SC_TREE_END)
 		return 0;
 	if (e->kind == SC_TREE_HARDLINK)
 		fprintf(out, "'%s' -> '%s' (hard link to '%s')\n", e->src,
@@ -345,9 +346,11 @@ static unsigned road_bits(char *list)
 	return bits;
 }
 
-/* --preserve=mode,ownership,timestamps,xattr,links,all */
+/* --preserve=mode,ownership,timestamps,xattr,links,all: as cp, what is
+ * asked for by name must be kept (SC_COPY_META_STRICT) */
 static void preserve(char *list, struct cmdline *cl)
 {
+	cl->copier_flags |= SC_COPY_META_STRICT;
 	for (char *p = strtok(list, ","); p; p = strtok(NULL, ",")) {
 		bool all = !strcmp(p, "all");
 
