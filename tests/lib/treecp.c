@@ -5,8 +5,8 @@
  * of smartcp -r through it.
  *
  *	treecp [-a] [-r] [-L|-H|-P] [-j N] [--copy-contents] [--road R[,R]]
- *	       [--preserve=LIST] [--cancel-after N] [--cancel-thread N] [--cancel-delay MS]
- *	       [--quit-after N] SRC DST
+ *	       [--preserve=LIST] [--cancel-after N] [--cancel-thread N]
+ *	       [--cancel-delay MS] [--quit-after N] SRC DST
  *
  * As cp: SRC is copied to DST, or into it (DST/name) where DST is a
  * directory.  -a keeps mode (and ACLs), owner, times and xattrs and
@@ -14,13 +14,15 @@
  * some of them: mode, ownership, timestamps, xattr, links, all); -r
  * recurses; --road forces roads (clone, copy_file_range...); -j N
  * copies new files on N threads (0: as many as pay; 1, the default: the
- * caller's alone).  A line per entry on stdout, in the
- * walk's order also with -j ("'S' -> 'D' [road -> road]" for a file's
- * copy, with the chain of roads its report gives; "(directory)",
- * "(symlink)", "(special)", "(hard link to 'E')" for the rest), then
- * "returned: 0" or "returned: -ENAME" (what the tree copy returned) and
- * "finished: ..." (the end of its threads).  Each failure is one line on
- * stderr, "treecp: STAGE 'SRC' -> 'DST': error".
+ * caller's alone); --copy-contents reads FIFOs and devices as files.  A
+ * line per entry on stdout, in the walk's order also with -j ("'S' ->
+ * 'D' [road -> road]" for a file's copy, with the chain of roads its
+ * report gives; "(directory)", "(symlink)", "(special)", "(hard link to
+ * 'E')" for the rest), then "returned: 0" or "returned: -ENAME" (what
+ * sc_tree_copy() returned) and "finished: ..." (sc_tree_finish()).  Each
+ * failure is one line on stderr, "treecp: STAGE 'SRC' -> 'DST': error"
+ * (STAGE: the walk's stage, "copy" for a file's copy, "metadata" and
+ * "late metadata" for what a report holds of what was made).
  *
  * Cancellation (sc_tree_cancel): after N files were said (--cancel-after,
  * from the after callback), or from a thread of its own once the tree's
@@ -373,8 +375,10 @@ static void preserve(char *list, struct cmdline *cl)
 	}
 }
 
-enum { OPT_CONTENTS = 256, OPT_ROAD, OPT_PRESERVE, OPT_CANCEL_AFTER, OPT_CANCEL_THREAD,
-       OPT_CANCEL_DELAY, OPT_QUIT_AFTER, OPT_VERSION };
+enum { OPT_CONTENTS = 256, OPT_ROAD, OPT_PRESERVE, OPT_CANCEL_AFTER,
+       OPT_CANCEL_THREAD, OPT_CANCEL_DELAY, OPT_QUIT_AFTER, OPT_VERSION };
+
+static void operands(int argc, char **argv, struct cmdline *cl);
 
 static void parse(int argc, char **argv, struct cmdline *cl,
 		  struct treecp *tc)
@@ -443,8 +447,18 @@ static void parse(int argc, char **argv, struct cmdline *cl,
 			exit(2);
 		}
 	}
+	operands(argc, argv, cl);
+}
+
+/* SRC and DST, and the walk they call for. */
+static void operands(int argc, char **argv, struct cmdline *cl)
+{
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: treecp [-a] [-r] [-L|-H|-P] [-j N] [--copy-contents] [--road R[,R]] [--preserve=LIST] [--cancel-after N] [--cancel-thread N] [--cancel-delay MS] [--quit-after N] SRC DST\n");
+		fputs("usage: treecp [-a] [-r] [-L|-H|-P] [-j N] "
+		      "[--copy-contents] [--road R[,R]] [--preserve=LIST]\n"
+		      "\t[--cancel-after N] [--cancel-thread N] "
+		      "[--cancel-delay MS] [--quit-after N] SRC DST\n",
+		      stderr);
 		exit(2);
 	}
 	cl->src = argv[optind];
