@@ -31,15 +31,19 @@ make_tree() {
 }
 
 # shimmed LOG PROGRAM ARGS...: PROGRAM ARGS under the shim and strace
-# (into LOG), src/b removed right after src/ is listed.
+# (into LOG, from one file a thread: no call cut in two by another's),
+# src/b removed right after src/ is listed.
 shimmed() {
-	local log=$1
+	local log=$1 rc=0
 	shift
+	rm -f "$log" "$log".*
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -f -qq -o "$log" -e trace=newfstatat,fstatat64,statx,openat \
+	strace -ff -qq -o "$log" -e trace=newfstatat,fstatat64,statx,openat \
 		env LD_PRELOAD="$SHIM" SMARTCP_FAULT=dirend=run@call:1 \
 		SMARTCP_FAULT_MATCH="$TP/src" \
-		SMARTCP_FAULT_RUN="rm -f '$TP/src/b'" "$@"
+		SMARTCP_FAULT_RUN="rm -f '$TP/src/b'" "$@" || rc=$?
+	cat "$log".* >"$log"
+	return "$rc"
 }
 
 # rest_copied: everything but b, and no b.
