@@ -18,6 +18,9 @@
 # SMARTCP may be any cp: with GNU cp (its --version says GNU coreutils)
 # only the victim is checked, never smartcp's messages, so that the same
 # test gives cp's count (SMARTCP=/bin/cp bash tests/integration/t-race-...).
+# With tests/lib/treecp (its --version says treecp: libsmartcp's tree
+# copy through a program of its own, t-lib-tree-race.sh) a swap must be
+# said in its words ("treecp: replaced 'S' -> 'D'", RACE_LIB=1).
 # RACE_RUNS=N sets every variant's number of attempts.
 
 ATTACKER_UID=65534
@@ -46,10 +49,13 @@ race_setup() {
 	need_cmd setpriv getfattr
 	need_swapper
 	chmod 0755 "$T"
-	RACE_CP=
+	RACE_CP= RACE_LIB=
 	if "$SMARTCP" --version 2>/dev/null | head -n 1 | grep -q 'GNU coreutils'; then
 		RACE_CP=1
 		say "$SMARTCP is GNU cp: counting the attacker's wins only"
+	elif "$SMARTCP" --version 2>/dev/null | head -n 1 | grep -q '^treecp '; then
+		RACE_LIB=1
+		say "$SMARTCP is treecp: libsmartcp's tree copy, its own words"
 	fi
 }
 
@@ -155,7 +161,10 @@ race_bad() {
 # "skipping file|directory 'X', as it was replaced while being copied"
 # with X ending in a swapped name or one of NAMEs (a path's last
 # components, e.g. a/b), or matches the ERE $RACE_ALSO_SAID when the test
-# sets it (another message that names the swap).  GNU cp: not checked.
+# sets it (another message that names the swap).  treecp: its line for
+# the stages SC_TREE_REPLACED and SC_TREE_SRC_REPLACED, "treecp: [source
+# ]replaced 'S' -> 'X'" (X as above), instead; $RACE_ALSO_SAID is
+# smartcp's words, not looked at.  GNU cp: not checked.
 race_outcome() {
 	local n names re
 	[ -z "$RACE_CP" ] || return 0
@@ -169,6 +178,8 @@ race_outcome() {
 		paste -sd'|')
 	re="^$(printf '%s' "$SMARTCP" | sed 's/[][\.*^$]/\\&/g'): skipping (file|directory) '([^']*/)?($names)', as it was replaced while being copied\$"
 	[ -z "${RACE_ALSO_SAID:-}" ] || re="$re|$RACE_ALSO_SAID"
+	[ -z "$RACE_LIB" ] ||
+		re="^treecp: (source )?replaced '[^']*' -> '([^']*/)?($names)'\$"
 	n=$(grep -cvE -- "$re" "$ERR" || true)
 	if [ "$RC" -ne 1 ] || [ ! -s "$ERR" ] || [ "$n" -ne 0 ]; then
 		race_bad "not exit 1 with only 'skipping ... replaced' naming $(swapped_list) $*"
