@@ -1083,8 +1083,10 @@ void sc_tree_free(struct sc_tree *t);
 
 /* Copies new files on THREADS threads, the caller's among them (1: on
  * the caller's alone, the default; 0: as many as pay for the
- * destination).  Only the files of a directory the copy made go to
- * other threads; BEFORE is not asked of them.  0, -EINVAL. */
+ * destination).  Only the new regular files of a directory the copy
+ * made go to other threads (nothing is there to decide about: BEFORE
+ * is not asked of them, on one thread or several; sc_tree_set_exclude()
+ * leaves files out).  0, -EINVAL. */
 int sc_tree_set_threads(struct sc_tree *t, unsigned threads);
 
 /* What an entry is. */
@@ -1252,7 +1254,10 @@ struct sc_tree_ops {
 	/* Entry E, not yet copied, its source and destination looked at:
 	 * D says whether to copy it (D->verdict), and what the caller did
 	 * to the destination (D->flags).  0, or -errno: E failed (the
-	 * caller said why).  NULL: copy everything. */
+	 * caller said why).  NULL: copy everything.  Not asked of a new
+	 * regular file in a directory the copy made, where nothing is to
+	 * be decided (the fast path; sc_tree_set_exclude() leaves such
+	 * files out). */
 	int (*before)(void *arg, const struct sc_tree_entry *e,
 		      struct sc_tree_decision *d);
 	/* Entry E's report (R->point says when).  0; -errno: it failed, as
@@ -1349,7 +1354,8 @@ int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a);
 /* Ends T's copies: waits for the files other threads copy, and sets the
  * attributes of the directories that waited for them (AFTER:
  * SC_TREE_LATE).  sc_tree_free() does it when it was not done.  0, or
- * -errno: something told meanwhile failed, as for sc_tree_copy(). */
+ * -errno: something told meanwhile failed, as for sc_tree_copy();
+ * -ECANCELED: the tree was cancelled. */
 int sc_tree_finish(struct sc_tree *t);
 
 /* Stops a running sc_tree_copy() as soon as it can: nothing more is

@@ -341,7 +341,7 @@ int sc_tree_finish(struct sc_tree *t)
 		jobs_finish(t->run.jobs);
 		set_deferred_attrs(&t->walk);
 	}
-	return t->run.status;
+	return t->run.cancelled ? -ECANCELED : t->run.status;
 }
 
 void sc_tree_cancel(struct sc_tree *t)
