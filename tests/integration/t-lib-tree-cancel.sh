@@ -21,8 +21,8 @@
 # (3 tries); with -j1, sc_tree_copy() returned -ECANCELED, and nothing
 # more was begun: with --cancel-after 7, strace sees 7 sources opened for
 # reading; after SIGINT (strace shows where it came) no file is made.
-# (With -j4, sc_tree_copy() has returned 0 by the time its workers' files
-# are said: doc of the bug in tests/integration/repro-lib-tree.sh.)
+# (With -j4, sc_tree_copy() may return before its workers' files are
+# said: what sc_tree_finish() returns then is t-lib-tree-word's.)
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-installed.sh"

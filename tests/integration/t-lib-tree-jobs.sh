@@ -127,7 +127,8 @@ say "treecp -a -j1, then -a -j4"
 copy one "$TREECP" -j1
 copy many "$TREECP" -j4
 pass "treecp -a -j1 and -j4: as cp -a, $nbad failures said"
-# (the return values differ: tests/integration/repro-lib-tree.sh)
+# (the return values may differ: a worker's failure is what
+# sc_tree_finish() returns, t-lib-tree-word)
 lines() { grep -Ev '^(returned|finished): ' "$1" | sed 's|many|one|g'; }
 lines many.out | cmp -s - <(lines one.out) ||
 	{ diff <(lines one.out) <(lines many.out) | head >&2; fail "treecp -j4's lines differ from -j1's"; }
