@@ -55,6 +55,12 @@ extern "C" {
 /* The API version this header describes; sc_api_version() says which
  * one the loaded library implements (never less, for the same SONAME). */
 #define SC_API_VERSION 1
+/* The functions this header adds within SC_API_VERSION: 1 (API 1.1:
+ * sc_made_check, sc_stack_info...), 2 (1.2: sc_backup_name), 3 (1.3: the
+ * tree copy, sc_tree_*).  A program that needs the tree copy can test
+ * #if SC_API_MINOR >= 3; the library it loads has each symbol version
+ * (LIBSMARTCP_1.N) it was linked with, or the loader refuses it. */
+#define SC_API_MINOR 3
 int sc_api_version(void);
 /* "0.1.0": the package version of the library actually loaded. */
 const char *sc_version(void);
