@@ -462,6 +462,8 @@ static void flush_slot(void *arg, struct pool_slot *slot)
 	struct job *job = slot->job;
 
 	if (!job) {
+		if (!j->ops->output)
+			return;	/* nothing was buffered: no one to hand it */
 		if (slot->n_runs)
 			j->ops->output(j->arg, slot->seq, 0, NULL, 0,
 				       slot->runs, slot->n_runs);
