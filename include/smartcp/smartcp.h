@@ -1081,8 +1081,8 @@ enum {
 
 /* A tree copy through copier C (its settings as they are now: the
  * roads, the metadata, --verify, --atomic, --if-changed... apply to
- * every file; C must outlive it), with FLAGS (SC_TREE_*), into *RET.  One sc_tree_copy()
- * at a time.  0, -EINVAL (C or RET NULL, an unknown flag, FOLLOW with
+ * every file; C must outlive it), with FLAGS (SC_TREE_*), into *RET.
+ * One sc_tree_copy() at a time.  0, -EINVAL (C or RET NULL, an unknown flag, FOLLOW with
  * FOLLOW_TOP, LINK_FILES with SYMLINK_FILES), -ENOMEM. */
 int sc_tree_new(struct sc_copier *c, unsigned flags, struct sc_tree **ret);
 void sc_tree_free(struct sc_tree *t);
@@ -1092,7 +1092,8 @@ void sc_tree_free(struct sc_tree *t);
  * destination).  Only the new regular files of a directory the copy
  * made go to other threads (nothing is there to decide about: BEFORE
  * is not asked of them, on one thread or several; sc_tree_set_exclude()
- * leaves files out).  0, -EINVAL. */
+ * leaves files out).  0; -EINVAL after the first copy, or for more than
+ * 64. */
 int sc_tree_set_threads(struct sc_tree *t, unsigned threads);
 
 /* What an entry is. */
