@@ -1079,11 +1079,11 @@ enum {
 					 * taken as the copy (cp -u) */
 };
 
-/* A tree copy through copier C (its settings as they are now: the
- * roads, the metadata, --verify, --atomic, --if-changed... apply to
- * every file; C must outlive it), with FLAGS (SC_TREE_*), into *RET.
- * One sc_tree_copy() at a time.  0, -EINVAL (C or RET NULL, an unknown flag, FOLLOW with
- * FOLLOW_TOP, LINK_FILES with SYMLINK_FILES), -ENOMEM. */
+/* A tree copy through copier C (its settings as they are now: the roads, the
+ * metadata, --verify, --atomic, --if-changed... apply to every file; C must
+ * outlive it), with FLAGS (SC_TREE_*), into *RET.  One sc_tree_copy() at a
+ * time.  0, -EINVAL (C or RET NULL, an unknown flag, FOLLOW with FOLLOW_TOP,
+ * LINK_FILES with SYMLINK_FILES), -ENOMEM. */
 int sc_tree_new(struct sc_copier *c, unsigned flags, struct sc_tree **ret);
 void sc_tree_free(struct sc_tree *t);
 
@@ -1342,19 +1342,18 @@ enum {
 	SC_TREE_ARGS_PARENTS = 1u << 0,
 };
 
-/* Copies the operand A says, and all it holds.  Copies made one after
- * the other through T share what they learned: another name of a file
- * an earlier one copied is linked to its copy (SC_TREE_HARDLINKS).
- * 0: everything was copied (or skipped as BEFORE said); -errno:
- * something failed, the first failure's errno: a stage the walk told
- * ERROR of, or an entry AFTER answered was failed (-errno, or
- * SC_TREE_FLAWED: -EIO) -- without an AFTER, one whose copy or metadata
- * failed (the result's ERR, REP_ERR).  A file copied on another thread
- * is told to AFTER later, in its place, and its failure is what the
- * copy then running, or sc_tree_finish(), returns; -ECANCELED: cancelled (sc_tree_cancel(), a callback's
- * SC_TREE_QUIT): nothing more was begun, the file being written was
- * removed or emptied as for one file, and what was made before it
- * stays (AFTER told of each); -EINVAL (A NULL or without a source),
+/* Copies the operand A says, and all it holds.  Copies made one after the other
+ * through T share what they learned: another name of a file an earlier one
+ * copied is linked to its copy (SC_TREE_HARDLINKS).  0: everything was copied
+ * (or skipped as BEFORE said); -errno: something failed, the first failure's
+ * errno: a stage the walk told ERROR of, or an entry AFTER answered was failed
+ * (-errno, or SC_TREE_FLAWED: -EIO) -- without an AFTER, one whose copy or
+ * metadata failed (the result's ERR, REP_ERR).  A file copied on another thread
+ * is told to AFTER later, in its place, and its failure is what the copy then
+ * running, or sc_tree_finish(), returns; -ECANCELED: cancelled
+ * (sc_tree_cancel(), a callback's SC_TREE_QUIT): nothing more was begun, the
+ * file being written was removed or emptied as for one file, and what was made
+ * before it stays (AFTER told of each); -EINVAL (A NULL or without a source),
  * -EBUSY (a copy of T is running). */
 int sc_tree_copy(struct sc_tree *t, const struct sc_tree_args *a);
 

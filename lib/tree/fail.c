@@ -1,6 +1,6 @@
-/* The walk's failures, handed to its caller's error callback (<smartcp/smartcp.h>):
- * the caller says them, the walk goes on with what the failure left; and
- * each entry's report, handed to the after callback. */
+/* The walk's failures, handed to its caller's error callback
+ * (<smartcp/smartcp.h>): the caller says them, the walk goes on with what the
+ * failure left; and each entry's report, handed to the after callback. */
 #include "common.h"
 #include "tree/fail.h"
 #include "tree/state.h"

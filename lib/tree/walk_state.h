@@ -1,7 +1,7 @@
 /* The traversal's state, private to the tree copy (struct walk: its levels,
- * names, deferred attributes, hard links and operands, beside its own
- * worker and entry from state.h).  Walk thread only: a -j worker never sees it (it
- * has a struct worker and an entry per job, state.h). */
+ * names, deferred attributes, hard links and operands, beside its own worker
+ * and entry from state.h).  Walk thread only: a -j worker never sees it (it has
+ * a struct worker and an entry per job, state.h). */
 #ifndef SMARTCP_TREE_WALK_STATE_H
 #define SMARTCP_TREE_WALK_STATE_H
 
