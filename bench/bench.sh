@@ -225,17 +225,7 @@ make_sparse() { # path MiB: 64 random 256 KiB chunks at spread offsets
 
 make_tree() { # dir: NFILES files of 0-16 KiB in NDIRS dirs, fixed seed
 	[[ -e $1 ]] && return 0
-	mkdir -p "$1"
-	perl -e '
-		use strict; my ($root, $n, $nd) = @ARGV; srand(20240611);
-		my $pool = join "", map { chr int rand 256 } 1 .. 32768;
-		mkdir sprintf("%s/d%03d", $root, $_) or die "mkdir: $!" for 0 .. $nd - 1;
-		for my $i (0 .. $n - 1) {
-			my $sz = int rand 16385; my $off = int rand 16384;
-			my $f = sprintf "%s/d%03d/f%05d", $root, $i % $nd, $i;
-			open my $o, ">", $f or die "$f: $!"; binmode $o;
-			print $o substr($pool, $off, $sz); close $o or die "$f: $!";
-		}' "$1" "$NFILES" "$NDIRS"
+	gen_tree_bench "$1" "$NFILES" "$NDIRS"
 }
 
 # ------------------------------------------------------------------- tools
