@@ -88,6 +88,7 @@ fi
 bench_need_root "drop_caches, the tmpfs"
 have perl || die "perl is needed to make the tree"
 [[ -x /usr/bin/time ]] || bench_apt_install "no peak RSS" time
+((COLD == 0)) || have fio || bench_apt_install "no disk rate beside the cold rows" fio
 have strace || { ((DO_STRACE)) && say "note: strace not installed; no syscall counts"; DO_STRACE=0; }
 
 # Each command's program and the shared objects it loads: read into the
@@ -265,6 +266,7 @@ for ((i = 0; i < N; i++)); do
 		"$(sec "${MIN[$l]}")" "$(sec "${MAX[$l]}")" "$rmd" "$rmn" "$( ((i)) && echo "$l / $base" || echo -)" \
 		"${RSS[$l]:--}" "${SYS[$l]:--}" "$c" "$(csv_secs ${T[$l]:-})" "${CMDS[i]}" >>"$TSV"
 done
+((COLD == 0)) || echo "   $(disk_rate "$TOP") (after the runs)"
 for l in "${LABELS[@]}"; do
 	[[ -n ${TOP6[$l]:-} ]] && echo "   strace $l: ${SYS[$l]} syscalls/file; top: ${TOP6[$l]}"
 done

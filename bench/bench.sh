@@ -530,23 +530,6 @@ fs_journal() { # dir -> "ext4 on /dev/vda, no journal" and the like
 	echo "${type:-?} on ${src:-?}${j:+, $j}"
 }
 
-disk_rate() { # dir -> the device's random 4 KiB read rate at depth 1 and 8
-	local f=$1/fio.dat d iops line=
-	if ! have fio; then echo "(fio not installed: no rate)"; return; fi
-	for d in 1 8; do
-		# O_DIRECT: the device, not the page cache; fio lays the 512 MiB
-		# file out (written, not sparse) before it reads
-		iops=$(fio --name=randread --filename="$f" --size=512M --rw=randread \
-			--bs=4k --direct=1 --ioengine=libaio --iodepth="$d" --runtime=4 \
-			--time_based --output-format=terse --terse-version=3 2>>"$ERRLOG" |
-			awk -F';' 'NR == 1 { print $8 }')
-		[[ $iops =~ ^[0-9]+$ ]] || { echo "(fio failed: see $ERRLOG)"; rm -f "$f"; return; }
-		line+="${line:+, }depth $d: $iops/s"
-	done
-	rm -f "$f"
-	echo "disk: random 4 KiB reads (fio, O_DIRECT, libaio, 4 s each) $line"
-}
-
 fs_ready() { # fs... : all mounted?
 	local f
 	for f; do [[ -n ${FS_OK[$f]:-} ]] || return 1; done

@@ -9,11 +9,11 @@
 # options in a table, bench_opt, and calls bench_parse), finding and
 # pinning the smartcp binary, the scratch directory and its clean-up trap
 # (mounts and loop devices undone, the tools' error output shown, the
-# scratch removed), dropping caches, settling memory, the statistics
-# (median, min, max), the number formats (seconds, ratios), the order of
-# the tools in a round, the TSV rows, and the generators of the source
-# trees.  The measurement rules these follow are in bench/bench.sh's
-# header.
+# scratch removed), dropping caches, settling memory, the disk's read
+# rate, the statistics (median, min, max), the number formats (seconds,
+# ratios), the order of the tools in a round, the TSV rows, and the
+# generators of the source trees.  The measurement rules these follow
+# are in bench/bench.sh's header.
 
 # ---------------------------------------------------------------- messages
 
@@ -185,6 +185,27 @@ settle() {
 		die "settle: perl could not touch $SETTLE_MIB MiB (lower --settle)"
 	t1=$EPOCHREALTIME
 	SETTLE_US=$((SETTLE_US + $(us_between "$t0" "$t1")))
+}
+
+# disk_rate DIR: the random 4 KiB read rate of DIR's device at depth 1
+# and 8 (fio, O_DIRECT, libaio, 4 s each, on a 512 MiB file there), the
+# line printed beside the cold rows: a cold tree of small files cannot
+# copy faster than its reads come back.
+disk_rate() {
+	local f=$1/fio.dat d iops line=
+	if ! have fio; then echo "(fio not installed: no rate)"; return; fi
+	for d in 1 8; do
+		# O_DIRECT: the device, not the page cache; fio lays the 512 MiB
+		# file out (written, not sparse) before it reads
+		iops=$(fio --name=randread --filename="$f" --size=512M --rw=randread \
+			--bs=4k --direct=1 --ioengine=libaio --iodepth="$d" --runtime=4 \
+			--time_based --output-format=terse --terse-version=3 2>>"$ERRLOG" |
+			awk -F';' 'NR == 1 { print $8 }')
+		[[ $iops =~ ^[0-9]+$ ]] || { echo "(fio failed: see $ERRLOG)"; rm -f "$f"; return; }
+		line+="${line:+, }depth $d: $iops/s"
+	done
+	rm -f "$f"
+	echo "disk: random 4 KiB reads (fio, O_DIRECT, libaio, 4 s each) $line"
 }
 
 # ------------------------------------------------------ times and numbers
