@@ -192,7 +192,7 @@ strace_counts() {
 
 START=$EPOCHSECONDS
 N=${#CMDS[@]}
-declare -A T=() RSS=() CHECK=() SYS=() TOP6=()
+declare -A T=() TR=() RSS=() CHECK=() SYS=() TOP6=()
 echo "smartcp A/B  $(date -u '+%Y-%m-%d %H:%M UTC')  kernel $(uname -r)  $(nproc) CPUs  load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "command: $CMDLINE"
 for ((i = 0; i < N; i++)); do
@@ -209,7 +209,7 @@ for ((r = 0; r < RUNS; r++)); do
 		prep
 		run_once "$i" "$dst"
 		LAST_DST=$dst
-		((RUN_RC == 0)) && T[$l]+="$RUN_US "
+		((RUN_RC == 0)) && T[$l]+="$RUN_US " TR[$i.$r]=$RUN_US
 		if [[ $RUN_RSS != - ]] && ((RUN_RSS > ${RSS[$l]:-0})); then RSS[$l]=$RUN_RSS; fi
 		if ((RUN_RC)); then
 			[[ ${CHECK[$l]:-} == FAILED* ]] ||
@@ -244,26 +244,39 @@ for l in "${LABELS[@]}"; do
 	MED[$l]=$md MIN[$l]=$mn MAX[$l]=$mx
 done
 base=${LABELS[0]}
-fmt='%-28s %9s %9s %9s %7s %7s %8s %8s  %s\n'
+# paired I: the median over the rounds of command I's time / the first's
+# in the same round (the two a few seconds apart, where the medians of
+# the runs may come from minutes of different disk weather)
+paired() {
+	local r x=()
+	for ((r = 0; r < RUNS; r++)); do
+		[[ -n ${TR[$1.$r]:-} && -n ${TR[0.$r]:-} ]] && x+=("$(ratio "${TR[$1.$r]}" "${TR[0.$r]}")")
+	done
+	((${#x[@]})) || { echo -; return; }
+	printf '%s\n' "${x[@]}" | sort -n | awk '{ v[NR] = $1 } END {
+		printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+fmt='%-28s %9s %9s %9s %7s %7s %7s %8s %8s  %s\n'
 echo ""
 echo "== $NAME: $DESC; $RUNS rounds; ratios: each row / $base"
 # shellcheck disable=SC2059 # the format is a variable on purpose
-printf "$fmt" command 'median s' 'min s' 'max s' 'r(med)' 'r(min)' 'RSS KiB' sys/file check
+printf "$fmt" command 'median s' 'min s' 'max s' 'r(med)' 'r(min)' 'r(pair)' 'RSS KiB' sys/file check
 PROBLEMS=0
-[[ -z $TSV ]] || tsv_row workload command runs_ok median_s min_s max_s ratio_median ratio_min \
+[[ -z $TSV ]] || tsv_row workload command runs_ok median_s min_s max_s ratio_median ratio_min ratio_paired \
 	ratio_of peak_rss_kib syscalls_per_file check times_s command_line >"$TSV"
 for ((i = 0; i < N; i++)); do
 	l=${LABELS[i]}
 	rmd=$(ratio "${MED[$l]}" "${MED[$base]}") rmn=$(ratio "${MIN[$l]}" "${MIN[$base]}")
-	((i)) || rmd=- rmn=-
+	rpr=$(paired "$i")
+	((i)) || rmd=- rmn=- rpr=-
 	c=${CHECK[$l]:--}
 	[[ $c == ok || $c == - ]] || PROBLEMS=$((PROBLEMS + 1))
 	# shellcheck disable=SC2059
 	printf "$fmt" "$l" "$(sec "${MED[$l]}")" "$(sec "${MIN[$l]}")" "$(sec "${MAX[$l]}")" \
-		"$rmd" "$rmn" "${RSS[$l]:--}" "${SYS[$l]:--}" "$c"
+		"$rmd" "$rmn" "$rpr" "${RSS[$l]:--}" "${SYS[$l]:--}" "$c"
 	# shellcheck disable=SC2086 # the list of times, one a word
 	[[ -z $TSV ]] || tsv_row "$NAME" "$l" "${OKRUNS[$l]}" "$(sec "${MED[$l]}")" \
-		"$(sec "${MIN[$l]}")" "$(sec "${MAX[$l]}")" "$rmd" "$rmn" "$( ((i)) && echo "$l / $base" || echo -)" \
+		"$(sec "${MIN[$l]}")" "$(sec "${MAX[$l]}")" "$rmd" "$rmn" "$rpr" "$( ((i)) && echo "$l / $base" || echo -)" \
 		"${RSS[$l]:--}" "${SYS[$l]:--}" "$c" "$(csv_secs ${T[$l]:-})" "${CMDS[i]}" >>"$TSV"
 done
 ((COLD == 0)) || echo "   $(disk_rate "$TOP") (after the runs)"
@@ -277,10 +290,12 @@ Legend: median/min/max = wall seconds per run; each round runs every
   command once, the order rotating; before each run: the last copy removed,
   sync, drop_caches, the source read once (not when COLD), memory settled,
   the programs and their libraries read (untimed).  r(med), r(min) = this
-  row / the first, of medians and of minimums.  RSS KiB = largest peak RSS
-  over the runs (/usr/bin/time %M).  sys/file = system calls a file, one
-  `strace -f -c` run.  check = the first copy compared with the source
-  (diff -r).  Differences under ~10% are noise on this VM.
+  row / the first, of medians and of minimums; r(pair) = the median of
+  the rounds' ratios, this row's run / the first's in the same round.
+  RSS KiB = largest peak RSS over the runs (/usr/bin/time %M).  sys/file
+  = system calls a file, one `strace -f -c` run.  check = the first copy
+  compared with the source (diff -r).  Differences under ~10% are noise
+  on this VM.
 EOF
 [[ -z $TSV ]] || say "TSV written to $TSV"
 if ((PROBLEMS)); then
