@@ -225,17 +225,7 @@ make_sparse() { # path MiB: 64 random 256 KiB chunks at spread offsets
 
 make_tree() { # dir: NFILES files of 0-16 KiB in NDIRS dirs, fixed seed
 	[[ -e $1 ]] && return 0
-	mkdir -p "$1"
-	perl -e '
-		use strict; my ($root, $n, $nd) = @ARGV; srand(20240611);
-		my $pool = join "", map { chr int rand 256 } 1 .. 32768;
-		mkdir sprintf("%s/d%03d", $root, $_) or die "mkdir: $!" for 0 .. $nd - 1;
-		for my $i (0 .. $n - 1) {
-			my $sz = int rand 16385; my $off = int rand 16384;
-			my $f = sprintf "%s/d%03d/f%05d", $root, $i % $nd, $i;
-			open my $o, ">", $f or die "$f: $!"; binmode $o;
-			print $o substr($pool, $off, $sz); close $o or die "$f: $!";
-		}' "$1" "$NFILES" "$NDIRS"
+	gen_tree_bench "$1" "$NFILES" "$NDIRS"
 }
 
 # ------------------------------------------------------------------- tools
@@ -538,23 +528,6 @@ fs_journal() { # dir -> "ext4 on /dev/vda, no journal" and the like
 		fi
 	fi
 	echo "${type:-?} on ${src:-?}${j:+, $j}"
-}
-
-disk_rate() { # dir -> the device's random 4 KiB read rate at depth 1 and 8
-	local f=$1/fio.dat d iops line=
-	if ! have fio; then echo "(fio not installed: no rate)"; return; fi
-	for d in 1 8; do
-		# O_DIRECT: the device, not the page cache; fio lays the 512 MiB
-		# file out (written, not sparse) before it reads
-		iops=$(fio --name=randread --filename="$f" --size=512M --rw=randread \
-			--bs=4k --direct=1 --ioengine=libaio --iodepth="$d" --runtime=4 \
-			--time_based --output-format=terse --terse-version=3 2>>"$ERRLOG" |
-			awk -F';' 'NR == 1 { print $8 }')
-		[[ $iops =~ ^[0-9]+$ ]] || { echo "(fio failed: see $ERRLOG)"; rm -f "$f"; return; }
-		line+="${line:+, }depth $d: $iops/s"
-	done
-	rm -f "$f"
-	echo "disk: random 4 KiB reads (fio, O_DIRECT, libaio, 4 s each) $line"
 }
 
 fs_ready() { # fs... : all mounted?

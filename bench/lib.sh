@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# bench/lib.sh - what bench.sh, scale.sh and percall.sh share.  Sourced,
-# never run:
+# bench/lib.sh - what bench.sh, scale.sh, percall.sh and ab.sh share.
+# Sourced, never run:
 #
 #	BENCH_NAME=bench.sh
 #	. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -9,10 +9,11 @@
 # options in a table, bench_opt, and calls bench_parse), finding and
 # pinning the smartcp binary, the scratch directory and its clean-up trap
 # (mounts and loop devices undone, the tools' error output shown, the
-# scratch removed), dropping caches, settling memory, the statistics
-# (median, min, max), the number formats (seconds, ratios), the order of
-# the tools in a round, and the TSV rows.  The measurement rules these
-# follow are in bench/bench.sh's header.
+# scratch removed), dropping caches, settling memory, the disk's read
+# rate, the statistics (median, min, max), the number formats (seconds,
+# ratios), the order of the tools in a round, the TSV rows, and the
+# generators of the source trees.  The measurement rules these follow
+# are in bench/bench.sh's header.
 
 # ---------------------------------------------------------------- messages
 
@@ -186,6 +187,27 @@ settle() {
 	SETTLE_US=$((SETTLE_US + $(us_between "$t0" "$t1")))
 }
 
+# disk_rate DIR: the random 4 KiB read rate of DIR's device at depth 1
+# and 8 (fio, O_DIRECT, libaio, 4 s each, on a 512 MiB file there), the
+# line printed beside the cold rows: a cold tree of small files cannot
+# copy faster than its reads come back.
+disk_rate() {
+	local f=$1/fio.dat d iops line=
+	if ! have fio; then echo "(fio not installed: no rate)"; return; fi
+	for d in 1 8; do
+		# O_DIRECT: the device, not the page cache; fio lays the 512 MiB
+		# file out (written, not sparse) before it reads
+		iops=$(fio --name=randread --filename="$f" --size=512M --rw=randread \
+			--bs=4k --direct=1 --ioengine=libaio --iodepth="$d" --runtime=4 \
+			--time_based --output-format=terse --terse-version=3 2>>"$ERRLOG" |
+			awk -F';' 'NR == 1 { print $8 }')
+		[[ $iops =~ ^[0-9]+$ ]] || { echo "(fio failed: see $ERRLOG)"; rm -f "$f"; return; }
+		line+="${line:+, }depth $d: $iops/s"
+	done
+	rm -f "$f"
+	echo "disk: random 4 KiB reads (fio, O_DIRECT, libaio, 4 s each) $line"
+}
+
 # ------------------------------------------------------ times and numbers
 
 # us_between T0 T1: microseconds between two $EPOCHREALTIME readings.
@@ -228,4 +250,68 @@ csv_secs() {
 	local x out=
 	for x; do out+="${out:+,}$(sec "$x")"; done
 	echo "$out"
+}
+
+# ---------------------------------------------------------------- trees
+
+# gen_tree_bench DIR N NDIRS: bench.sh's tree, N files of 0-16 KiB
+# (random sizes and bytes, fixed seed) spread over NDIRS directories
+# d000..; one perl process.
+gen_tree_bench() {
+	mkdir -p "$1"
+	perl -e '
+		use strict; my ($root, $n, $nd) = @ARGV; srand(20240611);
+		my $pool = join "", map { chr int rand 256 } 1 .. 32768;
+		mkdir sprintf("%s/d%03d", $root, $_) or die "mkdir: $!" for 0 .. $nd - 1;
+		for my $i (0 .. $n - 1) {
+			my $sz = int rand 16385; my $off = int rand 16384;
+			my $f = sprintf "%s/d%03d/f%05d", $root, $i % $nd, $i;
+			open my $o, ">", $f or die "$f: $!"; binmode $o;
+			print $o substr($pool, $off, $sz); close $o or die "$f: $!";
+		}' "$1" "$2" "$3"
+}
+
+# gen_tree_scale KIND DIR N SEED [LEN]: scale.sh's trees, files of 0-4096
+# bytes from SEED, one perl process (1,000,000 files in about a minute on
+# an ext4 image).  scale: 100 files in each leaf directory and 100 leaf
+# directories in each directory above them (1,000,000 files: 100 top
+# directories, 10,000 leaves); flat: every file in DIR; deep: N nested
+# directories of one LEN-character name, a file at every 100th level and
+# at the bottom, made by chdir, so the depth is not limited by PATH_MAX.
+gen_tree_scale() {
+	perl -e '
+		use strict;
+		my ($kind, $root, $n, $seed, $len) = @ARGV;
+		srand($seed);
+		my $pool = join "", map { chr int rand 256 } 1 .. 8192;
+		sub wfile {
+			my ($f, $sz) = @_;
+			open my $o, ">", $f or die "$f: $!\n"; binmode $o;
+			print $o substr($pool, int rand 4096, $sz);
+			close $o or die "$f: $!\n";
+		}
+		mkdir $root or die "$root: $!\n";
+		if ($kind eq "scale") {
+			my $leaf;
+			for my $i (0 .. $n - 1) {
+				if ($i % 100 == 0) {
+					my $g = int($i / 100);
+					my $top = sprintf "%s/d%04d", $root, int($g / 100);
+					if ($g % 100 == 0) { mkdir $top or die "$top: $!\n" }
+					$leaf = sprintf "%s/e%02d", $top, $g % 100;
+					mkdir $leaf or die "$leaf: $!\n";
+				}
+				wfile(sprintf("%s/f%02d", $leaf, $i % 100), int rand 4097);
+			}
+		} elsif ($kind eq "flat") {
+			wfile(sprintf("%s/f%07d", $root, $_), int rand 4097) for 0 .. $n - 1;
+		} else {
+			chdir $root or die "$root: $!\n";
+			my $name = "d" x $len;
+			for my $l (1 .. $n) {
+				mkdir $name or die "level $l: $!\n";
+				chdir $name or die "level $l: $!\n";
+				wfile("f", int rand 4097) if $l % 100 == 0 || $l == $n;
+			}
+		}' "$1" "$2" "$3" "$4" "${5:-1}"
 }

@@ -160,49 +160,9 @@ tree_key() { # kind n [name-len] -> the stamp line
 	esac
 }
 
-# One perl process makes the whole tree (1,000,000 files in about a
-# minute on the ext4 image): scale puts 100 files in each leaf directory and
-# 100 leaf directories in each directory above them (1,000,000 files: 100
-# top directories, 10,000 leaves); flat puts every file in the top
-# directory; deep nests LEVELS directories of one NAME_LEN-character name,
-# with a file at every 100th level and at the bottom, by chdir, so the depth
-# is not limited by PATH_MAX.  Sizes 0-4096 bytes from a fixed seed.
+# One perl process makes the whole tree (gen_tree_scale, lib.sh).
 generate() { # kind dir n [name-len]
-	perl -e '
-		use strict;
-		my ($kind, $root, $n, $seed, $len) = @ARGV;
-		srand($seed);
-		my $pool = join "", map { chr int rand 256 } 1 .. 8192;
-		sub wfile {
-			my ($f, $sz) = @_;
-			open my $o, ">", $f or die "$f: $!\n"; binmode $o;
-			print $o substr($pool, int rand 4096, $sz);
-			close $o or die "$f: $!\n";
-		}
-		mkdir $root or die "$root: $!\n";
-		if ($kind eq "scale") {
-			my $leaf;
-			for my $i (0 .. $n - 1) {
-				if ($i % 100 == 0) {
-					my $g = int($i / 100);
-					my $top = sprintf "%s/d%04d", $root, int($g / 100);
-					if ($g % 100 == 0) { mkdir $top or die "$top: $!\n" }
-					$leaf = sprintf "%s/e%02d", $top, $g % 100;
-					mkdir $leaf or die "$leaf: $!\n";
-				}
-				wfile(sprintf("%s/f%02d", $leaf, $i % 100), int rand 4097);
-			}
-		} elsif ($kind eq "flat") {
-			wfile(sprintf("%s/f%07d", $root, $_), int rand 4097) for 0 .. $n - 1;
-		} else {
-			chdir $root or die "$root: $!\n";
-			my $name = "d" x $len;
-			for my $l (1 .. $n) {
-				mkdir $name or die "level $l: $!\n";
-				chdir $name or die "level $l: $!\n";
-				wfile("f", int rand 4097) if $l % 100 == 0 || $l == $n;
-			}
-		}' "$1" "$2" "$3" "$SEED" "${4:-1}"
+	gen_tree_scale "$1" "$2" "$3" "$SEED" "${4:-1}"
 }
 
 # The listing of a tree: one line per entry below the top, in a sorted
